@@ -1,0 +1,74 @@
+"""The `Move` value: a board move, a pocketing or a drop.
+
+A move is a small immutable tuple so the generator can hand out precomputed instances
+instead of building new objects at every node (the tables at the bottom). Its text form
+extends UCI the way Crazyhouse does:
+
+* ``e2e4`` — a board move (en passant is a pawn's diagonal move to the en passant square);
+* ``h1@I`` — pocket the piece on h1, which becomes (mutates or promotes to) an ``I``;
+* ``I@c4`` — drop the pocketed ``I`` on c4.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from gcadj.pieces import KIND, KINDS, PieceKind
+from gcadj.squares import POCKET, parse_square, square_name
+
+
+class Move(NamedTuple):
+    """`from_square`/`to_square` are 0..63 or `POCKET`; `kind` is the pocketed or dropped kind."""
+
+    from_square: int
+    to_square: int
+    kind: PieceKind | None = None
+
+    @property
+    def is_pocketing(self) -> bool:
+        return self.to_square == POCKET
+
+    @property
+    def is_drop(self) -> bool:
+        return self.from_square == POCKET
+
+    def uci(self) -> str:
+        if self.to_square == POCKET:
+            assert self.kind is not None
+            return f"{square_name(self.from_square)}@{self.kind.letter}"
+        if self.from_square == POCKET:
+            assert self.kind is not None
+            return f"{self.kind.letter}@{square_name(self.to_square)}"
+        return square_name(self.from_square) + square_name(self.to_square)
+
+    @classmethod
+    def from_uci(cls, text: str) -> Move:
+        """Parse ``e2e4``, ``h1@I`` or ``I@c4``; raises ValueError with the reason."""
+        try:
+            if len(text) == 4 and text[2] == "@" and text[3].upper() in KIND:
+                return cls(parse_square(text[:2]), POCKET, KIND[text[3].upper()])
+            if len(text) == 4 and text[1] == "@" and text[0].upper() in KIND:
+                return cls(POCKET, parse_square(text[2:]), KIND[text[0].upper()])
+            if len(text) == 4:
+                return cls(parse_square(text[:2]), parse_square(text[2:]))
+        except ValueError:
+            pass
+        raise ValueError(f"not a move: {text!r} (expected e2e4, h1@I or I@c4)")
+
+    def __str__(self) -> str:
+        return self.uci()
+
+    def __repr__(self) -> str:
+        return f"Move.from_uci({self.uci()!r})"
+
+
+# Precomputed instances: the generator indexes these instead of allocating.
+BOARD_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move(f, t) for t in range(64)) for f in range(64)
+)
+POCKET_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move(f, POCKET, kind) for kind in KINDS) for f in range(64)
+)
+DROP_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move(POCKET, t, kind) for t in range(64)) for kind in KINDS
+)

@@ -1,0 +1,935 @@
+"""The rules engine: a Pocket Mutation Chess position, its legal moves, push/pop and outcome.
+
+The board is a list of 64 `Piece` singletons or None; each side has a one-piece pocket.
+Legal moves are generated without making them: one walk along the 24 lines out of the
+side to move's King (8 queen lines, 8 Nightrider lines, leaps at distance 1) finds every
+checker and every pinned piece with the squares it may still move to. A move is then
+legal when it is a pseudo-legal move that (a) moves a pinned piece only along its pin,
+(b) answers a check by capturing the checker or blocking its line, or (c) takes the King
+to a square no enemy attacks with the King lifted off the board. En passant is the one
+move tested by playing it on the board, since it empties two squares at once.
+
+The rules (RULES.md §2–§4) that shape this code:
+* pocketing needs an empty pocket, never takes the King, never answers check and never
+  moves a pinned piece (removing it would expose the King), and White may not pocket on
+  ply 1 of a game that starts from the standard array;
+* a piece pocketed from its owner's rank 8 promotes to the next class; from ranks 1-7 it
+  may mutate within its class;
+* a drop goes to any empty square but the owner's rank 8; a drop may block a check;
+* pawns double-step from their owner's rank 2 however they got there; no promotion on arrival;
+* the halfmove clock counts plies since the last capture or promotion (pawn moves do not
+  reset it); fifty moves (100 plies) draw automatically unless the last ply mates.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from enum import Enum
+
+from gcadj.fen import STARTING_FEN, FenError, format_fen, parse_fen
+from gcadj.move import BOARD_MOVES, DROP_MOVES, POCKET_MOVES, Move
+from gcadj.pieces import KINDS, PIECES, Piece, mutation_choices, promotion_choices
+from gcadj.squares import (
+    BLACK,
+    COLOR_NAMES,
+    DIAGONAL_VECTORS,
+    KING_STEPS,
+    KNIGHT_LEAPS,
+    KNIGHT_VECTORS,
+    ORTHOGONAL_VECTORS,
+    POCKET,
+    WHITE,
+    Ray,
+    rays_for,
+)
+
+
+class IllegalMoveError(ValueError):
+    """A move that is not legal in the position, with the FEN it was tried in."""
+
+    def __init__(self, move: Move, fen: str) -> None:
+        self.move = move
+        self.fen = fen
+        super().__init__(f"illegal move: {move.uci()!r} in {fen}")
+
+
+class Termination(Enum):
+    """How a game ends on the board (results from the record are the adjudicator's)."""
+
+    CHECKMATE = "checkmate"
+    STALEMATE = "stalemate"
+    FIFTY_MOVES = "fifty-move"
+    FIVEFOLD_REPETITION = "fivefold-repetition"
+    THREEFOLD_REPETITION = "threefold-repetition"  # only with claim_draw=True
+    DEAD_POSITION = "dead-position"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    termination: Termination
+    winner: int | None  # WHITE, BLACK, or None for a draw
+
+    def result(self) -> str:
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner == WHITE else "0-1"
+
+
+# ---------------------------------------------------------------------------------------
+# Tables: lines out of a square for checks/pins/attacks, pawn steps, pocketing choices.
+
+
+def _split(rays: tuple[Ray, ...]) -> tuple[tuple[int, Ray], ...]:
+    return tuple((ray[0], ray[1:]) for ray in rays)
+
+
+_DIAGONAL_RAYS = rays_for(DIAGONAL_VECTORS)
+_ORTHOGONAL_RAYS = rays_for(ORTHOGONAL_VECTORS)
+_KNIGHT_RAYS = rays_for(KNIGHT_VECTORS)
+
+
+def _pawn_color_attacking_along(ray: Ray, sq: int) -> int:
+    """Which colour's pawn on ray[0] attacks `sq` (White pawns attack upwards)."""
+    return WHITE if ray[0] < sq else BLACK
+
+
+# (first square, rest of ray, colour of a pawn that attacks from the first square)
+DIAGONAL_LINES = tuple(
+    tuple((ray[0], ray[1:], _pawn_color_attacking_along(ray, sq)) for ray in _DIAGONAL_RAYS[sq])
+    for sq in range(64)
+)
+ORTHOGONAL_LINES = tuple(_split(_ORTHOGONAL_RAYS[sq]) for sq in range(64))
+KNIGHT_LINES = tuple(_split(_KNIGHT_RAYS[sq]) for sq in range(64))
+
+
+def _pawn_tables(
+    color: int,
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Per square: single-step target (-1 none), double-step target (-1 none), capture targets."""
+    step = 8 if color == WHITE else -8
+    single, double, captures = [], [], []
+    for sq in range(64):
+        rank, file = sq >> 3, sq & 7
+        rel = rank if color == WHITE else 7 - rank
+        single.append(sq + step if rel < 7 else -1)
+        double.append(sq + 2 * step if rel == 1 else -1)
+        caps = []
+        if rel < 7:
+            if file > 0:
+                caps.append(sq + step - 1)
+            if file < 7:
+                caps.append(sq + step + 1)
+        captures.append(tuple(caps))
+    return tuple(single), tuple(double), tuple(captures)
+
+
+_WHITE_PAWNS = _pawn_tables(WHITE)
+_BLACK_PAWNS = _pawn_tables(BLACK)
+PAWN_SINGLE = (_WHITE_PAWNS[0], _BLACK_PAWNS[0])
+PAWN_DOUBLE = (_WHITE_PAWNS[1], _BLACK_PAWNS[1])
+PAWN_CAPTURES = (_WHITE_PAWNS[2], _BLACK_PAWNS[2])
+LAST_RANK = (7, 0)  # board rank index of each colour's own rank 8
+
+# POCKETING[color][square][kind index] -> every pocketing move of that piece from there.
+POCKETING: tuple[tuple[tuple[tuple[Move, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            tuple(
+                POCKET_MOVES[sq][choice.index]
+                for choice in (
+                    promotion_choices(kind)
+                    if sq >> 3 == LAST_RANK[color]
+                    else mutation_choices(kind)
+                )
+            )
+            if not kind.is_king
+            else ()
+            for kind in KINDS
+        )
+        for sq in range(64)
+    )
+    for color in (WHITE, BLACK)
+)
+DROP_SQUARES = tuple(
+    tuple(sq for sq in range(64) if sq >> 3 != LAST_RANK[color]) for color in (WHITE, BLACK)
+)
+
+_rng = random.Random(20031105)  # fixed seed: keys are stable across runs
+Z_SQUARE = {p: tuple(_rng.getrandbits(64) for _ in range(64)) for side in PIECES for p in side}
+Z_POCKET = {p: _rng.getrandbits(64) for side in PIECES for p in side}
+Z_BLACK_TO_MOVE = _rng.getrandbits(64)
+Z_POCKET_BAN = _rng.getrandbits(64)
+Z_EN_PASSANT = tuple(_rng.getrandbits(64) for _ in range(8))
+
+_STANDARD_BOARD = parse_fen(STARTING_FEN).board
+
+# The undo record pushed for every move (a tuple: this is the hot path).
+_Undo = tuple[Move, Piece, Piece | None, int, int | None, int, bool, int, int, tuple[int, int]]
+
+
+class Position:
+    """A position with its history. Create from a FEN (or ``"startpos"``); push and pop moves.
+
+    `push` checks legality; `legal_moves`, `is_legal`, `is_check`, `outcome` answer questions.
+    """
+
+    def __init__(self, fen: str = STARTING_FEN) -> None:
+        if fen == "startpos":
+            fen = STARTING_FEN
+        setup = parse_fen(fen)
+        self.board: list[Piece | None] = list(setup.board)
+        self.pockets: list[Piece | None] = list(setup.pockets)
+        self.turn: int = setup.turn
+        self.halfmove_clock: int = setup.halfmove_clock
+        self.fullmove_number: int = setup.fullmove_number
+        self.occupied: tuple[set[int], set[int]] = (set(), set())
+        self.king_squares = [-1, -1]
+        for sq, piece in enumerate(self.board):
+            if piece is None:
+                continue
+            self.occupied[piece.color].add(sq)
+            if piece.kind.is_king:
+                if self.king_squares[piece.color] != -1:
+                    raise FenError(fen, 1, f"{COLOR_NAMES[piece.color]} has more than one King")
+                self.king_squares[piece.color] = sq
+        for color in (WHITE, BLACK):
+            if self.king_squares[color] == -1:
+                raise FenError(fen, 1, f"{COLOR_NAMES[color]} has no King")
+        self._nightriders = (
+            sum(1 for sq in self.occupied[WHITE] if self._piece(sq).nightrider),
+            sum(1 for sq in self.occupied[BLACK] if self._piece(sq).nightrider),
+        )
+        if self._attacked(self.king_squares[self.turn ^ 1], self.turn):
+            raise FenError(
+                fen, 1, f"{COLOR_NAMES[self.turn ^ 1]} is in check but it is not their move"
+            )
+        self.ep_square = setup.ep_square if self._ep_is_plausible(setup.ep_square) else None
+        # White may not pocket on ply 1 of a game from the standard array (RULES.md §3).
+        self.pocket_ban: bool = (
+            setup.board == _STANDARD_BOARD
+            and setup.pockets == (None, None)
+            and setup.turn == WHITE
+            and setup.fullmove_number == 1
+        )
+        self._zobrist = self._compute_zobrist()
+        self._key = self._repetition_key()
+        self._stack: list[_Undo] = []
+        self._keys: list[int] = [self._key]
+        self._key_counts: dict[int, int] = {self._key: 1}
+
+    # -- reading the position ----------------------------------------------------------
+
+    def _piece(self, sq: int) -> Piece:
+        piece = self.board[sq]
+        assert piece is not None
+        return piece
+
+    def piece_at(self, sq: int) -> Piece | None:
+        return self.board[sq]
+
+    def fen(self) -> str:
+        ep = self.ep_square if self.ep_square is not None and self.has_legal_en_passant() else None
+        return format_fen(
+            self.board, self.pockets, self.turn, ep, self.halfmove_clock, self.fullmove_number
+        )
+
+    @property
+    def ply(self) -> int:
+        """Plies played since the FEN's start (0 at the start)."""
+        return len(self._stack)
+
+    @property
+    def move_stack(self) -> list[Move]:
+        return [undo[0] for undo in self._stack]
+
+    def copy(self) -> Position:
+        """An independent position with the same board, counters and history."""
+        clone = Position.__new__(Position)
+        clone.board = self.board.copy()
+        clone.pockets = self.pockets.copy()
+        clone.turn = self.turn
+        clone.halfmove_clock = self.halfmove_clock
+        clone.fullmove_number = self.fullmove_number
+        clone.occupied = (set(self.occupied[0]), set(self.occupied[1]))
+        clone.king_squares = self.king_squares.copy()
+        clone.ep_square = self.ep_square
+        clone.pocket_ban = self.pocket_ban
+        clone._nightriders = self._nightriders
+        clone._zobrist = self._zobrist
+        clone._key = self._key
+        clone._stack = self._stack.copy()
+        clone._keys = self._keys.copy()
+        clone._key_counts = self._key_counts.copy()
+        return clone
+
+    def __repr__(self) -> str:
+        return f"Position({self.fen()!r})"
+
+    # -- attacks, checks, pins ---------------------------------------------------------
+
+    def _attacked(self, sq: int, by: int) -> bool:
+        """Is `sq` attacked by a piece of colour `by`? Walks the lines out of `sq`."""
+        board = self.board
+        for first, tail, pawn_color in DIAGONAL_LINES[sq]:
+            p = board[first]
+            if p is None:
+                for t in tail:
+                    p = board[t]
+                    if p is not None:
+                        if p.diagonal and p.color == by:
+                            return True
+                        break
+            elif p.color == by and (p.diagonal or p.king_step or (p.pawn and pawn_color == by)):
+                return True
+        for first, tail in ORTHOGONAL_LINES[sq]:
+            p = board[first]
+            if p is None:
+                for t in tail:
+                    p = board[t]
+                    if p is not None:
+                        if p.orthogonal and p.color == by:
+                            return True
+                        break
+            elif p.color == by and (p.orthogonal or p.king_step):
+                return True
+        if self._nightriders[by]:
+            for first, tail in KNIGHT_LINES[sq]:
+                p = board[first]
+                if p is None:
+                    for t in tail:
+                        p = board[t]
+                        if p is not None:
+                            if p.nightrider and p.color == by:
+                                return True
+                            break
+                elif p.color == by and p.knight:
+                    return True
+        else:
+            for t in KNIGHT_LEAPS[sq]:
+                p = board[t]
+                if p is not None and p.knight and p.color == by:
+                    return True
+        return False
+
+    def attackers(self, by: int, sq: int) -> list[int]:
+        """Squares of the pieces of colour `by` that attack `sq` (for explanations, not speed)."""
+        found: list[int] = []
+        for first, tail, pawn_color in DIAGONAL_LINES[sq]:
+            found += self._line_attacker(first, tail, by, "diagonal", pawn_color)
+        for first, tail in ORTHOGONAL_LINES[sq]:
+            found += self._line_attacker(first, tail, by, "orthogonal", -1)
+        for first, tail in KNIGHT_LINES[sq]:
+            found += self._line_attacker(first, tail, by, "nightrider", -1)
+        return sorted(found)
+
+    def _line_attacker(
+        self, first: int, tail: Ray, by: int, slide: str, pawn_color: int
+    ) -> list[int]:
+        p = self.board[first]
+        if p is not None:
+            near = {
+                "diagonal": p.king_step or (p.pawn and pawn_color == by),
+                "orthogonal": p.king_step,
+                "nightrider": p.knight,
+            }[slide]
+            return [first] if p.color == by and (near or getattr(p, slide)) else []
+        for t in tail:
+            p = self.board[t]
+            if p is not None:
+                return [t] if p.color == by and getattr(p, slide) else []
+        return []
+
+    def is_check(self) -> bool:
+        return self._attacked(self.king_squares[self.turn], self.turn ^ 1)
+
+    def checkers(self) -> list[int]:
+        """Squares of the pieces giving check to the side to move."""
+        return self.attackers(self.turn ^ 1, self.king_squares[self.turn])
+
+    def _checks_and_pins(self, us: int) -> tuple[list[int], set[int], dict[int, Ray]]:
+        """Checkers of `us`'s King, the squares that block a line check, and pinned pieces.
+
+        A pinned piece maps to the squares it may still go to: its line up to and
+        including the pinner. A square is on at most one line out of the King, so a piece
+        has at most one pin.
+        """
+        board = self.board
+        ksq = self.king_squares[us]
+        them = us ^ 1
+        checkers: list[int] = []
+        block: set[int] = set()
+        pins: dict[int, Ray] = {}
+        for ray in _DIAGONAL_RAYS[ksq]:
+            own = -1
+            for i, t in enumerate(ray):
+                p = board[t]
+                if p is None:
+                    continue
+                if p.color == us:
+                    if own >= 0:
+                        break
+                    own = i
+                    continue
+                if own < 0:
+                    if p.diagonal or (
+                        i == 0
+                        and (
+                            p.king_step
+                            or (p.pawn and _pawn_color_attacking_along(ray, ksq) == them)
+                        )
+                    ):
+                        checkers.append(t)
+                        block.update(ray[:i])
+                elif p.diagonal:
+                    pins[ray[own]] = ray[: i + 1]
+                break
+        for ray in _ORTHOGONAL_RAYS[ksq]:
+            own = -1
+            for i, t in enumerate(ray):
+                p = board[t]
+                if p is None:
+                    continue
+                if p.color == us:
+                    if own >= 0:
+                        break
+                    own = i
+                    continue
+                if own < 0:
+                    if p.orthogonal or (i == 0 and p.king_step):
+                        checkers.append(t)
+                        block.update(ray[:i])
+                elif p.orthogonal:
+                    pins[ray[own]] = ray[: i + 1]
+                break
+        if self._nightriders[them]:
+            for ray in _KNIGHT_RAYS[ksq]:
+                own = -1
+                for i, t in enumerate(ray):
+                    p = board[t]
+                    if p is None:
+                        continue
+                    if p.color == us:
+                        if own >= 0:
+                            break
+                        own = i
+                        continue
+                    if own < 0:
+                        if p.nightrider or (i == 0 and p.knight):
+                            checkers.append(t)
+                            block.update(ray[:i])
+                    elif p.nightrider:
+                        pins[ray[own]] = ray[: i + 1]
+                    break
+        else:
+            for t in KNIGHT_LEAPS[ksq]:
+                p = board[t]
+                if p is not None and p.knight and p.color == them:
+                    checkers.append(t)
+        return checkers, block, pins
+
+    # -- move generation ---------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move: board moves, en passant, pocketings (each choice) and drops."""
+        us = self.turn
+        them = us ^ 1
+        board = self.board
+        ksq = self.king_squares[us]
+        checkers, block, pins = self._checks_and_pins(us)
+        moves: list[Move] = []
+        append = moves.append
+
+        # The King, lifted off the board so it cannot hide behind itself on a checking line.
+        king = board[ksq]
+        board[ksq] = None
+        row = BOARD_MOVES[ksq]
+        for t in KING_STEPS[ksq]:
+            p = board[t]
+            if (p is None or p.color == them) and not self._attacked(t, them):
+                append(row[t])
+        board[ksq] = king
+        if len(checkers) > 1:
+            return moves
+
+        targets: set[int] | None = None
+        if checkers:
+            targets = set(block)
+            targets.add(checkers[0])
+
+        for f in self.occupied[us]:
+            if f == ksq:
+                continue
+            p = board[f]
+            assert p is not None
+            pin = pins.get(f)
+            row = BOARD_MOVES[f]
+            if p.pawn:
+                self._pawn_moves(f, us, row, pin, targets, append)
+                continue
+            kind = p.kind
+            if pin is None and targets is None:
+                for t in kind.leaps[f]:
+                    q = board[t]
+                    if q is None or q.color == them:
+                        append(row[t])
+                for ray in kind.rays[f]:
+                    for t in ray:
+                        q = board[t]
+                        if q is None:
+                            append(row[t])
+                        else:
+                            if q.color == them:
+                                append(row[t])
+                            break
+                continue
+            allowed = set(pin) if pin is not None else None
+            if targets is not None:
+                allowed = targets if allowed is None else allowed & targets
+            assert allowed is not None
+            for t in kind.leaps[f]:
+                if t in allowed:
+                    q = board[t]
+                    if q is None or q.color == them:
+                        append(row[t])
+            for ray in kind.rays[f]:
+                for t in ray:
+                    q = board[t]
+                    if q is None:
+                        if t in allowed:
+                            append(row[t])
+                    else:
+                        if q.color == them and t in allowed:
+                            append(row[t])
+                        break
+
+        if self.ep_square is not None:
+            for move in self._en_passant_moves():
+                append(move)
+
+        if self.pockets[us] is None:
+            if not checkers and not (self.pocket_ban and us == WHITE):
+                choices = POCKETING[us]
+                for f in self.occupied[us]:
+                    if f != ksq and f not in pins:
+                        p = board[f]
+                        assert p is not None
+                        moves.extend(choices[f][p.kind.index])
+        else:
+            drops = DROP_MOVES[self.pockets[us].kind.index]  # type: ignore[union-attr]
+            if checkers:
+                last = LAST_RANK[us]
+                for t in block:
+                    if t >> 3 != last:
+                        append(drops[t])
+            else:
+                for t in DROP_SQUARES[us]:
+                    if board[t] is None:
+                        append(drops[t])
+        return moves
+
+    def _pawn_moves(
+        self,
+        f: int,
+        us: int,
+        row: tuple[Move, ...],
+        pin: Ray | None,
+        targets: set[int] | None,
+        append: Callable[[Move], None],
+    ) -> None:
+        """A pawn's pushes and captures (en passant is generated separately)."""
+        board = self.board
+        out: list[int] = []
+        t = PAWN_SINGLE[us][f]
+        if t >= 0 and board[t] is None:
+            out.append(t)
+            t2 = PAWN_DOUBLE[us][f]
+            if t2 >= 0 and board[t2] is None:
+                out.append(t2)
+        for t in PAWN_CAPTURES[us][f]:
+            q = board[t]
+            if q is not None and q.color != us:
+                out.append(t)
+        add = append  # a bound list.append
+        for t in out:
+            if (pin is None or t in pin) and (targets is None or t in targets):
+                add(row[t])
+
+    def _en_passant_moves(self) -> list[Move]:
+        ep = self.ep_square
+        assert ep is not None
+        us = self.turn
+        board = self.board
+        moves = []
+        for f in PAWN_CAPTURES[us ^ 1][ep]:  # squares from which our pawn attacks ep
+            p = board[f]
+            if p is not None and p.pawn and p.color == us and self._en_passant_is_safe(f, ep):
+                moves.append(BOARD_MOVES[f][ep])
+        return moves
+
+    def _en_passant_is_safe(self, f: int, ep: int) -> bool:
+        """Play the capture on the board, ask whether our King is attacked, take it back."""
+        board = self.board
+        us = self.turn
+        victim_sq = ep - 8 if us == WHITE else ep + 8
+        pawn, victim = board[f], board[victim_sq]
+        board[f] = board[victim_sq] = None
+        board[ep] = pawn
+        safe = not self._attacked(self.king_squares[us], us ^ 1)
+        board[ep] = None
+        board[f], board[victim_sq] = pawn, victim
+        return safe
+
+    def _ep_is_plausible(self, ep: int | None) -> bool:
+        """An en passant square from a FEN counts only behind a pawn that just double-stepped."""
+        if ep is None:
+            return False
+        them = self.turn ^ 1
+        behind = ep + 8 if them == WHITE else ep - 8
+        victim = self.board[behind] if 0 <= behind < 64 else None
+        return (
+            self.board[ep] is None
+            and victim is not None
+            and victim.pawn
+            and victim.color == them
+            and (ep >> 3) == (2 if them == WHITE else 5)
+        )
+
+    def has_legal_en_passant(self) -> bool:
+        return self.ep_square is not None and bool(self._en_passant_moves())
+
+    def is_pseudo_legal(self, move: Move) -> bool:
+        """Could the piece make this move, ignoring whether it leaves its King in check?"""
+        us = self.turn
+        f, t, kind = move
+        board = self.board
+        if f == POCKET:
+            pocket = self.pockets[us]
+            return (
+                0 <= t < 64
+                and pocket is not None
+                and pocket.kind is kind
+                and board[t] is None
+                and t >> 3 != LAST_RANK[us]
+            )
+        if not 0 <= f < 64:
+            return False
+        p = board[f]
+        if p is None or p.color != us:
+            return False
+        if t == POCKET:
+            if self.pockets[us] is not None or p.kind.is_king or (self.pocket_ban and us == WHITE):
+                return False
+            return move in POCKETING[us][f][p.kind.index]
+        if kind is not None or not 0 <= t < 64:
+            return False
+        q = board[t]
+        if q is not None and q.color == us:
+            return False
+        if p.pawn:
+            if q is None and t == self.ep_square and t in PAWN_CAPTURES[us][f]:
+                return True
+            if t in PAWN_CAPTURES[us][f]:
+                return q is not None
+            if q is not None:
+                return False
+            if t == PAWN_SINGLE[us][f]:
+                return True
+            return t == PAWN_DOUBLE[us][f] and board[PAWN_SINGLE[us][f]] is None
+        return self.blocker(f, t) is None and self.can_reach(f, t)
+
+    def can_reach(self, f: int, t: int) -> bool:
+        """Is `t` on one of the lines or leaps of the piece on `f` (ignoring blockers)?"""
+        p = self._piece(f)
+        kind = p.kind
+        return t in kind.leaps[f] or any(t in ray for ray in kind.rays[f])
+
+    def blocker(self, f: int, t: int) -> int | None:
+        """The first occupied square strictly between f and t on the piece's line, if any."""
+        kind = self._piece(f).kind
+        for ray in kind.rays[f]:
+            if t in ray:
+                for s in ray[: ray.index(t)]:
+                    if self.board[s] is not None:
+                        return s
+        return None
+
+    def is_legal(self, move: Move) -> bool:
+        """A point check: pseudo-legal, and the mover's King is safe afterwards."""
+        if not self.is_pseudo_legal(move):
+            return False
+        us = self.turn
+        self._push(move)
+        safe = not self._attacked(self.king_squares[us], us ^ 1)
+        self._pop()
+        return safe
+
+    # -- push and pop ------------------------------------------------------------------
+
+    def push(self, move: Move) -> None:
+        """Play a legal move; raises `IllegalMoveError` (and changes nothing) otherwise."""
+        if not self.is_legal(move):
+            raise IllegalMoveError(move, self.fen())
+        self._push(move)
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        if not self._stack:
+            raise IndexError("pop from a position with no moves played")
+        return self._pop()
+
+    def _push(self, move: Move) -> None:
+        f, t, kind = move
+        us = self.turn
+        them = us ^ 1
+        board = self.board
+        z = self._zobrist
+        riders = self._nightriders
+        captured: Piece | None = None
+        captured_sq = -1
+        new_ep: int | None = None
+        halfmove = self.halfmove_clock + 1
+        if f == POCKET:  # drop
+            moved = self.pockets[us]
+            assert moved is not None
+            self.pockets[us] = None
+            board[t] = moved
+            self.occupied[us].add(t)
+            z ^= Z_POCKET[moved] ^ Z_SQUARE[moved][t]
+            if moved.nightrider:
+                self._nightriders = (
+                    (riders[0] + 1, riders[1]) if us == WHITE else (riders[0], riders[1] + 1)
+                )
+        elif t == POCKET:  # pocketing, with mutation or promotion
+            moved = board[f]
+            assert moved is not None and kind is not None
+            board[f] = None
+            self.occupied[us].discard(f)
+            new_piece = PIECES[us][kind.index]
+            self.pockets[us] = new_piece
+            z ^= Z_SQUARE[moved][f] ^ Z_POCKET[new_piece]
+            if f >> 3 == LAST_RANK[us]:
+                halfmove = 0  # a promotion resets the fifty-move count
+            if moved.nightrider:
+                self._nightriders = (
+                    (riders[0] - 1, riders[1]) if us == WHITE else (riders[0], riders[1] - 1)
+                )
+        else:
+            moved = board[f]
+            assert moved is not None
+            captured = board[t]
+            captured_sq = t
+            if moved.pawn:
+                if captured is None and t == self.ep_square and (f & 7) != (t & 7):
+                    captured_sq = t - 8 if us == WHITE else t + 8
+                    captured = board[captured_sq]
+                    board[captured_sq] = None
+                elif t == PAWN_DOUBLE[us][f]:
+                    new_ep = (f + t) // 2
+            if captured is not None:
+                self.occupied[them].discard(captured_sq)
+                z ^= Z_SQUARE[captured][captured_sq]
+                halfmove = 0
+                if captured.nightrider:
+                    self._nightriders = (
+                        (riders[0] - 1, riders[1]) if them == WHITE else (riders[0], riders[1] - 1)
+                    )
+            board[t] = moved
+            board[f] = None
+            occ = self.occupied[us]
+            occ.discard(f)
+            occ.add(t)
+            z ^= Z_SQUARE[moved][f] ^ Z_SQUARE[moved][t]
+            if moved.kind.is_king:
+                self.king_squares[us] = t
+        self._stack.append(
+            (
+                move,
+                moved,
+                captured,
+                captured_sq,
+                self.ep_square,
+                self.halfmove_clock,
+                self.pocket_ban,
+                self._zobrist,
+                self._key,
+                riders,
+            )
+        )
+        self.ep_square = new_ep
+        self.halfmove_clock = halfmove
+        if us == BLACK:
+            self.fullmove_number += 1
+        self.turn = them
+        self.pocket_ban = False
+        self._zobrist = z ^ Z_BLACK_TO_MOVE
+        key = self._repetition_key()
+        self._key = key
+        self._keys.append(key)
+        counts = self._key_counts
+        counts[key] = counts.get(key, 0) + 1
+
+    def _pop(self) -> Move:
+        move, moved, captured, captured_sq, ep, halfmove, ban, z, key, riders = self._stack.pop()
+        counts = self._key_counts
+        old_key = self._keys.pop()
+        if counts[old_key] == 1:
+            del counts[old_key]
+        else:
+            counts[old_key] -= 1
+        self.turn ^= 1
+        us = self.turn
+        if us == BLACK:
+            self.fullmove_number -= 1
+        f, t, _ = move
+        board = self.board
+        if f == POCKET:
+            board[t] = None
+            self.occupied[us].discard(t)
+            self.pockets[us] = moved
+        elif t == POCKET:
+            board[f] = moved
+            self.occupied[us].add(f)
+            self.pockets[us] = None
+        else:
+            board[f] = moved
+            board[t] = None
+            occ = self.occupied[us]
+            occ.discard(t)
+            occ.add(f)
+            if captured is not None:
+                board[captured_sq] = captured
+                self.occupied[us ^ 1].add(captured_sq)
+            if moved.kind.is_king:
+                self.king_squares[us] = f
+        self.ep_square = ep
+        self.halfmove_clock = halfmove
+        self.pocket_ban = ban
+        self._zobrist = z
+        self._key = key
+        self._nightriders = riders
+        return move
+
+    # -- hashing and repetition --------------------------------------------------------
+
+    def _compute_zobrist(self) -> int:
+        z = 0
+        for sq, piece in enumerate(self.board):
+            if piece is not None:
+                z ^= Z_SQUARE[piece][sq]
+        for piece in self.pockets:
+            if piece is not None:
+                z ^= Z_POCKET[piece]
+        if self.turn == BLACK:
+            z ^= Z_BLACK_TO_MOVE
+        return z
+
+    def _repetition_key(self) -> int:
+        """Board, pockets, side to move, a *legal* en passant, and White's ply-1 pocket ban.
+
+        RULES.md §4: positions are the same only with the same possible moves, so the en
+        passant square counts only when the capture is legal, and the initial array
+        (where White may not pocket) differs from any later recurrence of it.
+        """
+        key = self._zobrist
+        if self.pocket_ban:
+            key ^= Z_POCKET_BAN
+        if (
+            self.ep_square is not None
+            and self._en_passant_candidates()
+            and self.has_legal_en_passant()
+        ):
+            key ^= Z_EN_PASSANT[self.ep_square & 7]
+        return key
+
+    def _en_passant_candidates(self) -> bool:
+        """Cheap pre-test: is there any pawn of the side to move that could capture en passant?"""
+        ep = self.ep_square
+        assert ep is not None
+        us = self.turn
+        for f in PAWN_CAPTURES[us ^ 1][ep]:
+            p = self.board[f]
+            if p is not None and p.pawn and p.color == us:
+                return True
+        return False
+
+    def repetition_count(self) -> int:
+        """How many times the current position has occurred, this time included."""
+        return self._key_counts[self._key]
+
+    def history_keys(self) -> tuple[int, ...]:
+        """The repetition key of every position from the start to now."""
+        return tuple(self._keys)
+
+    # -- the end of the game -----------------------------------------------------------
+
+    def is_checkmate(self) -> bool:
+        return self.is_check() and not self.legal_moves()
+
+    def is_stalemate(self) -> bool:
+        return not self.is_check() and not self.legal_moves()
+
+    def is_dead_position(self) -> bool:
+        """Only the two Kings, both pockets empty: no mate is possible (RULES.md §4)."""
+        return (
+            len(self.occupied[WHITE]) == 1
+            and len(self.occupied[BLACK]) == 1
+            and self.pockets[WHITE] is None
+            and self.pockets[BLACK] is None
+        )
+
+    def is_fifty_moves(self) -> bool:
+        return self.halfmove_clock >= 100
+
+    def is_fivefold_repetition(self) -> bool:
+        return self.repetition_count() >= 5
+
+    def can_claim_threefold_repetition(self) -> bool:
+        return self.repetition_count() >= 3
+
+    def outcome(self, *, claim_draw: bool = False) -> Outcome | None:
+        """The automatic end of the game in this position, or None while it goes on.
+
+        Checkmate and stalemate come first: a mate on the ply that completes the hundred
+        stands (RULES.md §4). With `claim_draw`, a threefold repetition also ends it.
+        """
+        if not self.legal_moves():
+            if self.is_check():
+                return Outcome(Termination.CHECKMATE, self.turn ^ 1)
+            return Outcome(Termination.STALEMATE, None)
+        if self.is_dead_position():
+            return Outcome(Termination.DEAD_POSITION, None)
+        if self.is_fifty_moves():
+            return Outcome(Termination.FIFTY_MOVES, None)
+        if self.is_fivefold_repetition():
+            return Outcome(Termination.FIVEFOLD_REPETITION, None)
+        if claim_draw and self.can_claim_threefold_repetition():
+            return Outcome(Termination.THREEFOLD_REPETITION, None)
+        return None
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    # -- perft -------------------------------------------------------------------------
+
+    def perft(self, depth: int) -> int:
+        """Leaf nodes at `depth`; the last level is counted, not made (as python-chess does)."""
+        if depth <= 0:
+            return 1
+        moves = self.legal_moves()
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for move in moves:
+            self._push(move)
+            total += self.perft(depth - 1)
+            self._pop()
+        return total
+
+    def divide(self, depth: int) -> Iterator[tuple[Move, int]]:
+        """Each root move with the leaf count below it."""
+        for move in self.legal_moves():
+            self._push(move)
+            yield move, self.perft(depth - 1)
+            self._pop()

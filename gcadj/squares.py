@@ -1,0 +1,129 @@
+"""Squares and board geometry: names, and the step and ray tables every piece moves by.
+
+Squares are ints 0..63 (a1 = 0, b1 = 1, ..., h8 = 63), as in python-chess, so a move or a
+position prints as something you can read. The pocket is not a board square: moves to or
+from it use the sentinel `POCKET` (64). Game Courier's ninth-file pocket squares (i1, i8
+or p1, p8) are a notation matter and are mapped by the adjudicator, not here.
+
+All movement is precomputed once per square as tuples of destination squares, so the move
+generator only walks tuples: a leaper has a tuple of targets, a rider a tuple of rays, and
+a ray is the tuple of squares in one direction, nearest first.
+"""
+
+from __future__ import annotations
+
+WHITE = 0
+BLACK = 1
+COLOR_NAMES = ("White", "Black")
+
+POCKET = 64
+"""Sentinel square for the side to move's pocket in `Move` values."""
+
+FILE_NAMES = "abcdefgh"
+RANK_NAMES = "12345678"
+SQUARES = range(64)
+SQUARE_NAMES = tuple(f + r for r in RANK_NAMES for f in FILE_NAMES)
+
+
+def square(file_index: int, rank_index: int) -> int:
+    """The square on file 0..7 and rank 0..7."""
+    return rank_index * 8 + file_index
+
+
+def square_file(sq: int) -> int:
+    return sq & 7
+
+
+def square_rank(sq: int) -> int:
+    return sq >> 3
+
+
+def square_name(sq: int) -> str:
+    """'e4' for a board square, '@' for the pocket sentinel."""
+    return "@" if sq == POCKET else SQUARE_NAMES[sq]
+
+
+def parse_square(name: str) -> int:
+    """'e4' -> 28. Raises ValueError for anything that is not a board square."""
+    if len(name) == 2 and name[0] in FILE_NAMES and name[1] in RANK_NAMES:
+        return square(FILE_NAMES.index(name[0]), RANK_NAMES.index(name[1]))
+    raise ValueError(f"not a board square: {name!r}")
+
+
+def relative_rank(sq: int, color: int) -> int:
+    """Rank 0..7 counted from `color`'s own side (RULES.md: Black's rank 1 is board rank 8)."""
+    rank = sq >> 3
+    return rank if color == WHITE else 7 - rank
+
+
+# Direction vectors as (file delta, rank delta).
+DIAGONAL_VECTORS = ((1, 1), (-1, 1), (1, -1), (-1, -1))
+ORTHOGONAL_VECTORS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+KNIGHT_VECTORS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+KING_VECTORS = DIAGONAL_VECTORS + ORTHOGONAL_VECTORS
+
+Ray = tuple[int, ...]
+
+
+def _ray(sq: int, vector: tuple[int, int], limit: int) -> Ray:
+    """Squares from `sq` in direction `vector`, nearest first, at most `limit` of them."""
+    df, dr = vector
+    f, r = square_file(sq), square_rank(sq)
+    out: list[int] = []
+    while len(out) < limit:
+        f, r = f + df, r + dr
+        if not (0 <= f < 8 and 0 <= r < 8):
+            break
+        out.append(square(f, r))
+    return tuple(out)
+
+
+def rays_for(vectors: tuple[tuple[int, int], ...], limit: int = 8) -> tuple[tuple[Ray, ...], ...]:
+    """For every square, the non-empty rays in the given directions (limit 1 = a leaper)."""
+    table = []
+    for sq in SQUARES:
+        rays = (_ray(sq, v, limit) for v in vectors)
+        table.append(tuple(ray for ray in rays if ray))
+    return tuple(table)
+
+
+def steps_for(vectors: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+    """For every square, the squares one step away in the given directions."""
+    return tuple(tuple(ray[0] for ray in rays) for rays in rays_for(vectors, 1))
+
+
+KING_STEPS = steps_for(KING_VECTORS)
+KNIGHT_LEAPS = steps_for(KNIGHT_VECTORS)
+
+# Rays from each square in all 16 line directions, with what can attack along them. Used
+# for attack detection, checks and pins: a piece is attacked along a ray by the first
+# piece met on it when that piece rides this kind of line (or steps/leaps, at distance 1).
+LINE_DIAGONAL = 0
+LINE_ORTHOGONAL = 1
+LINE_KNIGHT = 2
+
+
+def _lines() -> tuple[tuple[tuple[Ray, int, int], ...], ...]:
+    """Per square: (ray, line kind, colour of a pawn that attacks the square from ray[0], or -1)."""
+    table = []
+    for sq in SQUARES:
+        entries: list[tuple[Ray, int, int]] = []
+        for vector in DIAGONAL_VECTORS:
+            ray = _ray(sq, vector, 8)
+            if ray:
+                # A White pawn attacks upwards, so it attacks sq from the rank below it.
+                pawn_color = WHITE if vector[1] == -1 else BLACK
+                entries.append((ray, LINE_DIAGONAL, pawn_color))
+        for vector in ORTHOGONAL_VECTORS:
+            ray = _ray(sq, vector, 8)
+            if ray:
+                entries.append((ray, LINE_ORTHOGONAL, -1))
+        for vector in KNIGHT_VECTORS:
+            ray = _ray(sq, vector, 8)
+            if ray:
+                entries.append((ray, LINE_KNIGHT, -1))
+        table.append(tuple(entries))
+    return tuple(table)
+
+
+LINES = _lines()
