@@ -75,6 +75,68 @@ def perft(
         typer.echo(str(position.perft(depth)))
 
 
+STATUS_EXIT = {
+    "legal": EXIT_OK,
+    "illegal": EXIT_ILLEGAL,
+    "syntax-error": EXIT_SYNTAX,
+    "error": EXIT_UNREADABLE,
+}
+
+CHECK_EPILOG = (
+    "Exit codes: 0 every source legal; 1 some illegal move found; 3 some source could not be "
+    "parsed; 4 some source could not be read; 2 usage. When several apply, the highest wins."
+)
+
+
+@app.command(epilog=CHECK_EPILOG)
+def check(
+    sources: Annotated[
+        list[str], typer.Argument(help="Game logs: files, or '-' for standard input.")
+    ],
+    json_lines: Annotated[
+        bool, typer.Option("--json", help="One JSON object per source per line.")
+    ] = False,
+    all_findings: Annotated[
+        bool,
+        typer.Option("--all", help="Go on after an illegal ply and report every one."),
+    ] = False,
+    fen: Annotated[
+        str | None,
+        typer.Option(
+            "--fen", help="Start position (default: the log's FEN tag, else the standard array)."
+        ),
+    ] = None,
+    pocket_file: Annotated[
+        str,
+        typer.Option("--pocket-file", help="Letter of the pocket file: i (i1/i8) or p (p1/p8)."),
+    ] = "i",
+) -> None:
+    """Replay each game: report its first illegal move, or how it ended."""
+    from gcadj.report import render_verdict
+    from gcadj.sources import SourceError, read_source
+    from gcadj.verdict import check_text, failed_verdict
+
+    worst = EXIT_OK
+    for spec in sources:
+        try:
+            text = read_source(spec)
+        except SourceError as err:
+            verdict = failed_verdict(spec, "error", str(err))
+        else:
+            name = "<stdin>" if spec == "-" else spec
+            verdict = check_text(
+                text, name, fen=fen, pocket_file=pocket_file, all_findings=all_findings
+            )
+        if json_lines:
+            import json
+
+            typer.echo(json.dumps(verdict.to_json(), ensure_ascii=False))
+        else:
+            typer.echo(render_verdict(verdict))
+        worst = max(worst, STATUS_EXIT[verdict.status])
+    raise typer.Exit(worst)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -1,0 +1,539 @@
+"""Judge one recorded ply: the legal move it made, or a finding saying precisely why not.
+
+Game Courier executes every sub-move literally, so a ply is judged by the board it leaves
+(RULES.md §5): its sub-moves are applied to a *literal board* (64 squares plus the two
+pocket squares), and the ply is legal when exactly one legal move leaves that same board.
+
+How: the literal sub-moves give a small *diff* (square -> new content). From the diff we
+read the one move that could have made it (the square our piece left and where it went;
+a piece appearing in the pocket; a piece leaving the pocket), ask the engine whether
+that move is legal, and compare the move's own diff with the literal one. Two different
+legal moves never leave the same board, so one match is the "exactly one" of the rules.
+This costs a handful of dictionary operations per ply instead of trying every legal move.
+
+Only when a ply is illegal does `explain` look closer, to name the most specific reason
+an arbiter would give, in a category from `CATEGORIES`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gcadj.move import Move
+from gcadj.pieces import PIECE, PIECES, Piece, mutation_choices, promotion_choices
+from gcadj.position import LAST_RANK, PAWN_CAPTURES, PAWN_DOUBLE, PAWN_SINGLE, Position
+from gcadj.records import (
+    CaptureSub,
+    ClearSub,
+    MoveRecord,
+    MoveSub,
+    PlaceSub,
+    RemoveSpaceSub,
+)
+from gcadj.squares import COLOR_NAMES, POCKET, WHITE, square_name
+
+CATEGORIES = (
+    "wrong-side",
+    "empty-origin",
+    "label-mismatch",
+    "illegal-piece-move",
+    "own-capture",
+    "king-in-check",
+    "en-passant-incomplete",
+    "pocket-full",
+    "pocket-king",
+    "pocket-first-move",
+    "bad-mutation",
+    "missing-promotion",
+    "bad-promotion",
+    "drop-occupied",
+    "drop-last-rank",
+    "drop-not-in-pocket",
+    "castling",
+    "promotion-on-arrival",
+    "extra-submove",
+    "after-game-end",
+    "unsupported",
+)
+
+WHITE_POCKET = 64  # literal-board index of i1 (White's pocket)
+BLACK_POCKET = 65  # literal-board index of i8 (Black's pocket)
+POCKET_INDEX = (WHITE_POCKET, BLACK_POCKET)
+
+Diff = dict[int, Piece | None]
+"""Literal-board index (0..63 squares, 64/65 pockets) -> what stands there after the ply."""
+
+
+@dataclass(frozen=True)
+class IllegalPly:
+    """Why a ply is illegal: a category from `CATEGORIES` and one sentence naming squares."""
+
+    category: str
+    reason: str
+
+
+class UnsupportedSquare(ValueError):
+    """A square name the literal board does not have (never produced by the parser)."""
+
+
+class SquareMap:
+    """Game Courier square names -> literal-board indices, for one pocket-file letter."""
+
+    def __init__(self, pocket_file: str = "i") -> None:
+        self.pocket_file = pocket_file
+        self._index = {square_name(sq): sq for sq in range(64)}
+        self._index[f"{pocket_file}1"] = WHITE_POCKET
+        self._index[f"{pocket_file}8"] = BLACK_POCKET
+        self._names = {index: name for name, index in self._index.items()}
+
+    def index(self, name: str) -> int:
+        try:
+            return self._index[name]
+        except KeyError:
+            raise UnsupportedSquare(name) from None
+
+    def name(self, index: int) -> str:
+        return self._names[index]
+
+
+def _describe(piece: Piece | None) -> str:
+    if piece is None:
+        return "nothing"
+    return f"a {COLOR_NAMES[piece.color]} {piece.kind.name}"
+
+
+def _the(piece: Piece) -> str:
+    return f"the {COLOR_NAMES[piece.color]} {piece.kind.name}"
+
+
+class PlyJudge:
+    """Resolves recorded plies against a `Position`; one per game (it holds the square map)."""
+
+    def __init__(self, pocket_file: str = "i") -> None:
+        self.squares = SquareMap(pocket_file)
+
+    # -- the literal board -------------------------------------------------------------
+
+    @staticmethod
+    def content(position: Position, index: int) -> Piece | None:
+        """What stands on a literal-board index in the position."""
+        return position.board[index] if index < 64 else position.pockets[index - 64]
+
+    def apply_literally(self, position: Position, record: MoveRecord) -> Diff | IllegalPly:
+        """Execute the sub-moves as Game Courier would; the changed indices, or a notation fault.
+
+        Faults that Game Courier itself would stop at (moving from an empty square, a label
+        that does not match the piece, a command we do not model) are findings here.
+        """
+        overlay: Diff = {}
+        index = self.squares.index
+
+        def get(i: int) -> Piece | None:
+            return overlay[i] if i in overlay else self.content(position, i)
+
+        for sub in record.submoves:
+            if isinstance(sub, MoveSub):
+                o, d = index(sub.origin), index(sub.target)
+                piece = get(o)
+                if piece is None:
+                    return self._empty_origin(position, sub, o)
+                if sub.label is not None and sub.label != piece.symbol:
+                    return IllegalPly(
+                        "label-mismatch",
+                        f"the label {sub.label} does not match the piece on {sub.origin}, "
+                        f"which is {_describe(piece)} ({piece.symbol})",
+                    )
+                overlay[d] = piece
+                overlay[o] = None
+            elif isinstance(sub, PlaceSub):
+                placed = PIECE.get(sub.label)
+                if placed is None:
+                    return IllegalPly(
+                        "unsupported",
+                        f"{sub.label!r} is not a piece of Pocket Mutation Chess "
+                        f"(in '{sub.label}{sub.operator}{sub.target}')",
+                    )
+                overlay[index(sub.target)] = placed
+            elif isinstance(sub, ClearSub):
+                overlay[index(sub.square)] = None
+            elif isinstance(sub, CaptureSub):
+                for name in sub.squares:
+                    overlay[index(name)] = None
+            elif isinstance(sub, RemoveSpaceSub):
+                return IllegalPly(
+                    "unsupported",
+                    f"'-{sub.target}' removes the square {sub.target} from the board, "
+                    "which Pocket Mutation Chess never does",
+                )
+        return {i: p for i, p in overlay.items() if p is not self.content(position, i)}
+
+    def _empty_origin(self, position: Position, sub: MoveSub, o: int) -> IllegalPly:
+        if o == POCKET_INDEX[position.turn]:
+            return IllegalPly(
+                "drop-not-in-pocket",
+                f"{COLOR_NAMES[position.turn]}'s pocket {sub.origin} is empty: "
+                "there is nothing to drop",
+            )
+        return IllegalPly("empty-origin", f"there is no piece on {sub.origin} to move")
+
+    # -- resolving a ply ---------------------------------------------------------------
+
+    def resolve(self, position: Position, record: MoveRecord) -> Move | IllegalPly:
+        """The legal move this ply made, or why it is illegal."""
+        diff = self.apply_literally(position, record)
+        if isinstance(diff, IllegalPly):
+            return diff
+        move = candidate_move(position, diff)
+        if move is not None and expected_diff(position, move) == diff and position.is_legal(move):
+            return move
+        return self.explain(position, record, diff)
+
+    def literal_board(self, position: Position, diff: Diff) -> list[Piece | None]:
+        """The 66-entry literal board after a ply (64 squares, White's pocket, Black's)."""
+        board: list[Piece | None] = [*position.board, *position.pockets]
+        for i, piece in diff.items():
+            board[i] = piece
+        return board
+
+    # -- explaining an illegal ply -----------------------------------------------------
+
+    def explain(self, position: Position, record: MoveRecord, diff: Diff) -> IllegalPly:
+        """The most specific reason the ply is illegal (it is known not to be legal)."""
+        us = position.turn
+        primary = next((s for s in record.submoves if isinstance(s, MoveSub)), None)
+        if primary is None:
+            return self._explain_without_move(position, record, diff)
+        o, d = self.squares.index(primary.origin), self.squares.index(primary.target)
+        piece = self.content(position, o)
+        assert piece is not None  # apply_literally reported empty origins
+        if piece.color != us:
+            where = "pocket" if o >= 64 else primary.origin
+            return IllegalPly(
+                "wrong-side",
+                f"it is {COLOR_NAMES[us]}'s turn, but {where} holds {_describe(piece)}",
+            )
+        if o >= 64:
+            if o != POCKET_INDEX[us]:
+                return IllegalPly(
+                    "wrong-side", f"{primary.origin} is {COLOR_NAMES[us ^ 1]}'s pocket"
+                )
+            return self._explain_drop(position, primary, d, piece, diff)
+        if d >= 64:
+            if d != POCKET_INDEX[us]:
+                return IllegalPly(
+                    "illegal-piece-move",
+                    f"{primary.target} is {COLOR_NAMES[us ^ 1]}'s pocket; a piece can only go "
+                    f"into its own side's pocket",
+                )
+            return self._explain_pocketing(position, primary, o, piece, diff)
+        return self._explain_board_move(position, record, primary, o, d, piece, diff)
+
+    def _explain_without_move(
+        self, position: Position, record: MoveRecord, diff: Diff
+    ) -> IllegalPly:
+        us = position.turn
+        own_pocket = POCKET_INDEX[us]
+        if not diff:
+            return IllegalPly(
+                "illegal-piece-move",
+                "the ply changes nothing on the board: a player must make a move",
+            )
+        placements = [s for s in record.submoves if isinstance(s, PlaceSub)]
+        pocket_piece = position.pockets[us]
+        for sub in placements:
+            target = self.squares.index(sub.target)
+            placed = PIECE[sub.label]
+            if target == own_pocket:
+                return IllegalPly(
+                    "bad-mutation",
+                    f"'{sub.label}{sub.operator}{sub.target}' changes the piece in the pocket on a "
+                    "later turn; a mutation or promotion is chosen only when pocketing",
+                )
+            if target < 64:
+                if pocket_piece is not None and pocket_piece is placed:
+                    return IllegalPly(
+                        "drop-not-in-pocket",
+                        f"'{sub.label}{sub.operator}{sub.target}' puts a new {placed.kind.name} on "
+                        f"{sub.target} but leaves the one in the pocket "
+                        f"{self.squares.name(own_pocket)}; a drop is written "
+                        f"'{sub.label} {self.squares.name(own_pocket)}-{sub.target}'",
+                    )
+                held = "is empty" if pocket_piece is None else f"holds {_describe(pocket_piece)}"
+                return IllegalPly(
+                    "drop-not-in-pocket",
+                    f"'{sub.label}{sub.operator}{sub.target}' puts {_describe(placed)} "
+                    f"on {sub.target}, "
+                    f"but {COLOR_NAMES[us]}'s pocket {held}",
+                )
+        first = min(diff)
+        return IllegalPly(
+            "extra-submove",
+            f"the ply makes no move; it only changes {self.squares.name(first)} "
+            f"(now {_describe(diff[first])})",
+        )
+
+    def _explain_drop(
+        self, position: Position, sub: MoveSub, d: int, piece: Piece, diff: Diff
+    ) -> IllegalPly:
+        us = position.turn
+        if d >= 64:
+            return IllegalPly(
+                "illegal-piece-move", f"a piece cannot move from pocket to pocket ({sub.target})"
+            )
+        if d >> 3 == LAST_RANK[us]:
+            return IllegalPly(
+                "drop-last-rank",
+                f"{COLOR_NAMES[us]} may not drop on its own rank 8 ({sub.target})",
+            )
+        target = position.board[d]
+        if target is not None:
+            return IllegalPly(
+                "drop-occupied",
+                f"{sub.target} is occupied by {_describe(target)}; a drop needs an empty square",
+            )
+        move = Move(POCKET, d, piece.kind)
+        return self._king_or_extra(position, move, diff, f"dropping on {sub.target}")
+
+    def _explain_pocketing(
+        self, position: Position, sub: MoveSub, o: int, piece: Piece, diff: Diff
+    ) -> IllegalPly:
+        us = position.turn
+        pocket_name = self.squares.name(POCKET_INDEX[us])
+        if piece.kind.is_king:
+            return IllegalPly("pocket-king", f"the King on {sub.origin} can never be pocketed")
+        held = position.pockets[us]
+        if held is not None:
+            return IllegalPly(
+                "pocket-full",
+                f"{COLOR_NAMES[us]}'s pocket {pocket_name} already holds {_describe(held)}; "
+                "a pocket holds one piece",
+            )
+        if position.pocket_ban and us == WHITE:
+            return IllegalPly(
+                "pocket-first-move", "White may not pocket a piece on the first move of the game"
+            )
+        became = diff.get(POCKET_INDEX[us])
+        if became is None:
+            return IllegalPly(
+                "extra-submove", f"the piece moved into {pocket_name} was removed again"
+            )
+        from_last_rank = o >> 3 == LAST_RANK[us]
+        kind = piece.kind
+        if became.color != us:
+            return IllegalPly(
+                "bad-mutation",
+                f"the pocket {pocket_name} ends up holding {_describe(became)} "
+                f"({became.symbol}): {COLOR_NAMES[us]}'s pieces are written in "
+                f"{'upper' if us == WHITE else 'lower'} case",
+            )
+        if from_last_rank:
+            choices = promotion_choices(kind)
+            if became.kind not in choices:
+                names = ", ".join(k.name for k in choices)
+                target_class = choices[0].value_class
+                if became.kind is kind:
+                    return IllegalPly(
+                        "missing-promotion",
+                        f"{_the(piece)} pocketed from {sub.origin} (its rank 8) must promote to "
+                        f"class {target_class} ({names}); add e.g. "
+                        f"'{PIECES[us][choices[0].index].symbol}-{pocket_name}'",
+                    )
+                return IllegalPly(
+                    "bad-promotion",
+                    f"{_the(piece)} (class {kind.value_class}) pocketed from {sub.origin} must "
+                    f"promote to class {target_class} ({names}), not to a {became.kind.name} "
+                    f"(class {became.kind.value_class})",
+                )
+        else:
+            choices = mutation_choices(kind)
+            if became.kind not in choices:
+                names = ", ".join(k.name for k in choices)
+                return IllegalPly(
+                    "bad-mutation",
+                    f"{_the(piece)} (class {kind.value_class}) pocketed from {sub.origin} may "
+                    f"become only a piece of its class ({names}), not a {became.kind.name} "
+                    f"(class {became.kind.value_class})",
+                )
+        move = Move(o, POCKET, became.kind)
+        return self._king_or_extra(
+            position, move, diff, f"pocketing {_the(piece)} from {sub.origin}"
+        )
+
+    def _explain_board_move(
+        self,
+        position: Position,
+        record: MoveRecord,
+        sub: MoveSub,
+        o: int,
+        d: int,
+        piece: Piece,
+        diff: Diff,
+    ) -> IllegalPly:
+        us = position.turn
+        kind = piece.kind
+        target = position.board[d]
+        step = f"{sub.origin}-{sub.target}"
+        if kind.is_king and (o >> 3) == (d >> 3) and abs((o & 7) - (d & 7)) == 2:
+            return IllegalPly(
+                "castling", f"castling does not exist in Pocket Mutation Chess (King {step})"
+            )
+        if target is not None and target.color == us:
+            return IllegalPly(
+                "own-capture",
+                f"{_the(piece)} on {sub.origin} would capture {_the(target)} on {sub.target}, "
+                "a piece of its own side",
+            )
+        if o == d:
+            return IllegalPly("illegal-piece-move", f"{step} does not move the piece")
+        arrived = diff.get(d)
+        if piece.pawn and d >> 3 == LAST_RANK[us] and arrived is not None and arrived is not piece:
+            return IllegalPly(
+                "promotion-on-arrival",
+                f"a Pawn reaching rank 8 ({sub.target}) stays a Pawn; it promotes only when "
+                f"pocketed from there, not into {_describe(arrived)} on arrival",
+            )
+        move = Move(o, d)
+        if not position.is_pseudo_legal(move):
+            return IllegalPly("illegal-piece-move", self._why_unreachable(position, o, d, piece))
+        if piece.pawn and d == position.ep_square and target is None:
+            victim = d - 8 if us == WHITE else d + 8
+            if diff.get(victim, position.board[victim]) is not None:
+                cleared = [
+                    self.squares.name(i)
+                    for i, p in sorted(diff.items())
+                    if p is None and i not in (o, victim)
+                ]
+                extra = f"; the ply cleared {', '.join(cleared)} instead" if cleared else ""
+                return IllegalPly(
+                    "en-passant-incomplete",
+                    f"en passant {step} must remove the captured Pawn on "
+                    f"{square_name(victim)}, which was not removed{extra}",
+                )
+        return self._king_or_extra(position, move, diff, f"{kind.name} {step}")
+
+    def _king_or_extra(self, position: Position, move: Move, diff: Diff, what: str) -> IllegalPly:
+        """The primary move is possible for the piece: either it exposes the King, or the
+        ply's other sub-moves changed the board beyond what the move does."""
+        if not position.is_legal(move):
+            return self._king_in_check(position, move, what)
+        expected = expected_diff(position, move)
+        content = self.content
+        differ = sorted(
+            i
+            for i in set(diff) | set(expected)
+            if diff.get(i, content(position, i)) is not expected.get(i, content(position, i))
+        )
+        if not differ:  # cannot happen: the move would have been accepted by `resolve`
+            return IllegalPly("extra-submove", f"{what} leaves a board no legal move leaves")
+        i = differ[0]
+        now = diff.get(i, content(position, i))
+        should = expected.get(i, content(position, i))
+        return IllegalPly(
+            "extra-submove",
+            f"besides {what}, the ply leaves {_describe(now)} on {self.squares.name(i)} "
+            f"where the move leaves {_describe(should)}",
+        )
+
+    def _king_in_check(self, position: Position, move: Move, what: str) -> IllegalPly:
+        us = position.turn
+        was_check = position.is_check()
+        position._push(move)
+        king_sq = position.king_squares[us]
+        attackers = position.attackers(us ^ 1, king_sq)
+        names = " and ".join(
+            f"{_describe(position.board[a])} on {square_name(a)}" for a in attackers
+        )
+        position._pop()
+        king = f"the {COLOR_NAMES[us]} King on {square_name(king_sq)}"
+        if move.is_pocketing and was_check:
+            return IllegalPly(
+                "king-in-check",
+                f"{what} does not answer the check to {king} by {names}: "
+                "pocketing never answers check",
+            )
+        verb = "leaves" if was_check else "puts"
+        return IllegalPly("king-in-check", f"{what} {verb} {king} in check from {names}")
+
+    def _why_unreachable(self, position: Position, o: int, d: int, piece: Piece) -> str:
+        us = position.turn
+        origin, target = square_name(o), square_name(d)
+        name = piece.kind.name
+        if piece.pawn:
+            occupant = position.board[d]
+            if d in PAWN_CAPTURES[us][o]:
+                return f"a Pawn moves diagonally only to capture, and {target} is empty"
+            if d == PAWN_SINGLE[us][o]:
+                return f"a Pawn captures only diagonally, and {target} holds {_describe(occupant)}"
+            forward2 = o + (16 if us == WHITE else -16)
+            if d == forward2 and PAWN_DOUBLE[us][o] < 0:
+                rank = (o >> 3) + 1 if us == WHITE else 8 - (o >> 3)
+                return f"a Pawn double-steps only from its rank 2, and {origin} is its rank {rank}"
+            if d == PAWN_DOUBLE[us][o]:
+                between = PAWN_SINGLE[us][o]
+                blocker = position.board[between] or occupant
+                where = square_name(between) if position.board[between] else target
+                return (
+                    f"the Pawn on {origin} cannot double-step: {where} holds {_describe(blocker)}"
+                )
+            return f"a Pawn cannot move from {origin} to {target}"
+        if position.can_reach(o, d):
+            block = position.blocker(o, d)
+            assert block is not None
+            return (
+                f"the {name} on {origin} cannot reach {target}: its line is blocked on "
+                f"{square_name(block)} by {_describe(position.board[block])}"
+            )
+        return f"a {name} cannot move from {origin} to {target}"
+
+
+def candidate_move(position: Position, diff: Diff) -> Move | None:
+    """The one move that could leave this diff, read off the squares it changed."""
+    us = position.turn
+    board = position.board
+    pocket_index = POCKET_INDEX[us]
+    if pocket_index in diff:
+        now = diff[pocket_index]
+        if now is not None and position.pockets[us] is None:
+            left = [i for i, p in diff.items() if i < 64 and p is None]
+            if len(left) == 1 and now.color == us:
+                return Move(left[0], POCKET, now.kind)
+            return None
+        held = position.pockets[us]
+        if now is None and held is not None:
+            arrived = [i for i, p in diff.items() if i < 64 and p is held]
+            if len(arrived) == 1:
+                return Move(POCKET, arrived[0], held.kind)
+        return None
+    left = [
+        i
+        for i, p in diff.items()
+        if p is None and i < 64 and (q := board[i]) is not None and q.color == us
+    ]
+    for origin in left:
+        piece = board[origin]
+        for i, p in diff.items():
+            if p is piece and i < 64:
+                return Move(origin, i)
+    return None
+
+
+def expected_diff(position: Position, move: Move) -> Diff:
+    """The literal-board changes a move makes (a board move, pocketing or drop)."""
+    us = position.turn
+    f, t, kind = move
+    if t == POCKET:
+        assert kind is not None
+        return {f: None, POCKET_INDEX[us]: PIECES[us][kind.index]}
+    if f == POCKET:
+        return {POCKET_INDEX[us]: None, t: position.pockets[us]}
+    piece = position.board[f]
+    diff: Diff = {f: None, t: piece}
+    if (
+        piece is not None
+        and piece.pawn
+        and t == position.ep_square
+        and position.board[t] is None
+        and (f & 7) != (t & 7)
+    ):
+        diff[t - 8 if us == WHITE else t + 8] = None
+    return diff

@@ -1,0 +1,44 @@
+"""Human-readable verdicts, in the style of pgn-extract: where, what, why, and the board."""
+
+from __future__ import annotations
+
+from gcadj.diagram import text_diagram
+from gcadj.position import Position
+from gcadj.verdict import Finding, Verdict
+
+
+def render_verdict(verdict: Verdict) -> str:
+    """One block per source: findings with diagrams for illegal games, the result for legal ones."""
+    pocket_file = verdict.log.pocket_file if verdict.log is not None else "i"
+    if verdict.status in ("syntax-error", "error"):
+        return verdict.error or f"{verdict.source}: {verdict.status}"
+    lines: list[str] = []
+    if verdict.status == "legal":
+        how = verdict.termination or "ongoing"
+        lines.append(
+            f"{verdict.source}: legal, {verdict.plies} plies, result {verdict.result} ({how})"
+        )
+    else:
+        first = verdict.first_illegal.ply if verdict.first_illegal else "?"
+        for finding in verdict.illegal:
+            lines.extend(_render_finding(verdict.source, finding, pocket_file))
+        lines.append(
+            f"{verdict.source}: illegal, first at ply {first}"
+            f" ({verdict.legal_plies} legal plies before it, {verdict.plies} in the log)"
+        )
+    lines.extend(f"{verdict.source}: warning: {w}" for w in verdict.warnings)
+    return "\n".join(lines)
+
+
+def _render_finding(source: str, finding: Finding, pocket_file: str) -> list[str]:
+    dots = "." if finding.side == "white" else "..."
+    head = (
+        f"{source}:{finding.line}:{finding.column}: {finding.move_number}{dots} "
+        f"{finding.text}  [{finding.category}] (ply {finding.ply}, {finding.side})"
+    )
+    body = [head, f"  {finding.reason[0].upper()}{finding.reason[1:]}."]
+    if finding.fen_before:
+        body.append("  Position before the move:")
+        body.append(text_diagram(Position(finding.fen_before), pocket_file, indent="    "))
+        body.append(f"    FEN {finding.fen_before}")
+    return body

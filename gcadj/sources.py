@@ -1,0 +1,33 @@
+"""Where games come from: a file, standard input ('-'), and (see scrape/fetch) pages.
+
+A source is named by what the user typed; reading it gives the log text. Read failures
+raise `SourceError` with a message that names the source, so one unreadable source
+becomes one "error" verdict and the others go on.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from gcadj.parse import decode_log_bytes
+
+
+class SourceError(Exception):
+    """A source that could not be read; the message names it and says why."""
+
+
+def read_source(spec: str) -> str:
+    """The text of a source: '-' is standard input, anything else a file path."""
+    if spec == "-":
+        return decode_log_bytes(sys.stdin.buffer.read())
+    path = Path(spec)
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise SourceError(f"{spec}: is a directory, not a game log") from None
+    except FileNotFoundError:
+        raise SourceError(f"{spec}: no such file") from None
+    except OSError as err:
+        raise SourceError(f"{spec}: cannot read: {err.strerror or err}") from None
+    return decode_log_bytes(data)

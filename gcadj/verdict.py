@@ -1,0 +1,343 @@
+"""Replay a parsed log through the rules engine and give its `Verdict`.
+
+`replay` is the one place where an illegal ply becomes a `Finding`; `check_text` adds the
+parsing step, turning a syntax error into a verdict too, so a caller auditing many games
+gets one `Verdict` per game whatever went wrong. The verdict carries the same facts as
+`gcadj check --json` (`Verdict.to_json`), plus the legal moves for the converters.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from gcadj.fen import STARTING_FEN, FenError, format_fen
+from gcadj.judge import IllegalPly, PlyJudge
+from gcadj.move import Move
+from gcadj.parse import LogSyntaxError, parse_log
+from gcadj.pieces import Piece
+from gcadj.position import Outcome, Position
+from gcadj.records import GameLog, MoveRecord, MoveSub
+from gcadj.squares import BLACK, COLOR_NAMES, WHITE
+
+SIDE_NAMES = ("white", "black")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """An illegal ply: where it is, what was typed, and why it is illegal."""
+
+    ply: int  # 1-based index of the ply in the log
+    move_number: int
+    side: str  # "white" | "black"
+    text: str
+    line: int
+    column: int
+    category: str
+    reason: str
+    fen_before: str = field(default="", compare=False)  # the position it was played in
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ply": self.ply,
+            "move_number": self.move_number,
+            "side": self.side,
+            "text": self.text,
+            "line": self.line,
+            "column": self.column,
+            "category": self.category,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What gcadj concludes about one game (the schema of `gcadj check --json`)."""
+
+    source: str
+    status: str  # "legal" | "illegal" | "syntax-error" | "error"
+    plies: int
+    legal_plies: int
+    result: str  # "1-0" | "0-1" | "1/2-1/2" | "*"
+    termination: str | None
+    final_fen: str | None
+    first_illegal: Finding | None = None
+    illegal: tuple[Finding, ...] = ()
+    warnings: tuple[str, ...] = ()
+    error: str | None = None
+    start_fen: str = field(default=STARTING_FEN, compare=False)
+    moves: tuple[Move, ...] = field(default=(), compare=False)  # the legal prefix
+    log: GameLog | None = field(default=None, compare=False, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "status": self.status,
+            "plies": self.plies,
+            "legal_plies": self.legal_plies,
+            "result": self.result,
+            "termination": self.termination,
+            "final_fen": self.final_fen,
+            "first_illegal": None if self.first_illegal is None else self.first_illegal.to_json(),
+            "illegal": [f.to_json() for f in self.illegal],
+            "warnings": list(self.warnings),
+            "error": self.error,
+        }
+
+
+def check_text(
+    text: str,
+    source: str = "<string>",
+    *,
+    fen: str | None = None,
+    pocket_file: str = "i",
+    all_findings: bool = False,
+) -> Verdict:
+    """Parse and replay a Game Courier log given as text."""
+    try:
+        log = parse_log(text, source=source, pocket_file=pocket_file)
+    except LogSyntaxError as err:
+        return failed_verdict(source, "syntax-error", str(err))
+    return replay(log, fen=fen, all_findings=all_findings)
+
+
+def failed_verdict(source: str, status: str, message: str) -> Verdict:
+    """The verdict for a source that could not be read ("error") or parsed ("syntax-error")."""
+    return Verdict(
+        source=source,
+        status=status,
+        plies=0,
+        legal_plies=0,
+        result="*",
+        termination=None,
+        final_fen=None,
+        error=message,
+    )
+
+
+def replay(log: GameLog, *, fen: str | None = None, all_findings: bool = False) -> Verdict:
+    """Judge every ply of `log`; stop at the first illegal one unless `all_findings`.
+
+    The start is `fen`, else the log's FEN tag, else the standard array. With
+    `all_findings` the replay goes on from the board Game Courier showed after an illegal
+    ply, until the literal board no longer defines a position.
+    """
+    start_fen = fen or log.tag("FEN") or STARTING_FEN
+    try:
+        position = Position(start_fen)
+    except FenError as err:
+        return failed_verdict(log.source, "error", f"{log.source}: start position: {err}")
+    return _Replay(log, position, start_fen, all_findings).run()
+
+
+class _Replay:
+    """The state of one replay; `run` walks the records once."""
+
+    def __init__(
+        self, log: GameLog, position: Position, start_fen: str, all_findings: bool
+    ) -> None:
+        self.log = log
+        self.position = position
+        self.start_fen = start_fen
+        self.all_findings = all_findings
+        self.judge = PlyJudge(log.pocket_file)
+        self.findings: list[Finding] = []
+        self.warnings: list[str] = []
+        self.moves: list[Move] = []
+        self.final_fen: str | None = None
+        self.threefold_warned = False
+
+    def run(self) -> Verdict:
+        for record in self.log.records:
+            if not self._judge_record(record):
+                break
+        if self.findings:
+            return self._verdict("illegal", "*", None)
+        outcome = self.position.outcome()
+        result, termination = self._result(outcome)
+        return self._verdict("legal", result, termination)
+
+    def _judge_record(self, record: MoveRecord) -> bool:
+        """Judge one ply and play it; False when the replay must stop."""
+        position = self.position
+        ended = self._automatic_end(position)
+        verdict: Move | IllegalPly
+        if ended is not None:
+            verdict = ended
+        else:
+            verdict = self.judge.resolve(position, record)
+            if isinstance(verdict, IllegalPly):
+                over = position.outcome()  # only now: a legal move proves the game went on
+                if over is not None:
+                    verdict = _after_end(over)
+        if isinstance(verdict, Move):
+            position._push(verdict)
+            if not self.findings:
+                self.moves.append(verdict)
+            self._note_oddities(record, position)
+            return True
+        self._add_finding(record, verdict)
+        if not self.all_findings:
+            return False
+        return self._continue_from_literal(record)
+
+    @staticmethod
+    def _automatic_end(position: Position) -> IllegalPly | None:
+        """Draws that end the game with no move needed: fifty moves, fivefold, dead position."""
+        if (
+            position.halfmove_clock >= 100
+            or position.repetition_count() >= 5
+            or position.is_dead_position()
+        ):
+            outcome = position.outcome()
+            if outcome is not None:
+                return _after_end(outcome)
+        return None
+
+    def _add_finding(self, record: MoveRecord, illegal: IllegalPly) -> None:
+        position = self.position
+        if not self.findings:
+            self.final_fen = position.fen()
+        self.findings.append(
+            Finding(
+                ply=record.ply + 1,
+                move_number=position.fullmove_number,
+                side=SIDE_NAMES[position.turn],
+                text=record.text,
+                line=record.line,
+                column=record.column,
+                category=illegal.category,
+                reason=illegal.reason,
+                fen_before=position.fen(),
+            )
+        )
+
+    def _note_oddities(self, record: MoveRecord, position: Position) -> None:
+        moves = sum(1 for s in record.submoves if isinstance(s, MoveSub))
+        if moves > 1 and len(record.submoves) > 1:
+            last = position.move_stack[-1].uci()
+            self.warnings.append(
+                f"ply {record.ply + 1} ({record.text!r}, line {record.line}) is legal as {last}, "
+                "but reaches it through more than one move"
+            )
+        if not self.threefold_warned and position.repetition_count() >= 3:
+            self.threefold_warned = True
+            self.warnings.append(
+                f"after ply {record.ply + 1} the position occurred a third time: "
+                "a draw by threefold repetition could have been claimed"
+            )
+
+    def _continue_from_literal(self, record: MoveRecord) -> bool:
+        """Go on from the board Game Courier showed after an illegal ply, if it is a position."""
+        position = self.position
+        diff = self.judge.apply_literally(position, record)
+        if isinstance(diff, IllegalPly):  # the site would have refused it: the board is unchanged
+            board = [*position.board, *position.pockets]
+        else:
+            board = self.judge.literal_board(position, diff)
+        problem = _pocket_problem(board[64], WHITE) or _pocket_problem(board[65], BLACK)
+        fen = format_fen(
+            board[:64],
+            board[64:],
+            position.turn ^ 1,
+            None,
+            position.halfmove_clock + 1,
+            position.fullmove_number + (1 if position.turn == BLACK else 0),
+        )
+        if problem is None:
+            try:
+                self.position = Position(fen)
+                return True
+            except FenError as err:
+                problem = err.message
+        self.warnings.append(
+            f"stopped after ply {record.ply + 1}: the board it leaves is not a position ({problem})"
+        )
+        return False
+
+    def _result(self, outcome: Outcome | None) -> tuple[str, str]:
+        status = self.log.tag("Status")
+        from_record = _status_result(status, self.log.tag("White"), self.log.tag("Black"))
+        if outcome is not None:
+            if from_record is not None and from_record[0] != outcome.result():
+                self.warnings.append(
+                    f"the status line {status!r} disagrees with the board, which shows "
+                    f"{outcome.termination.value} ({outcome.result()})"
+                )
+            return outcome.result(), outcome.termination.value
+        if from_record is not None:
+            return from_record
+        if status:
+            self.warnings.append(
+                f"status line {status!r} was not understood or names neither player; "
+                "no result taken from it"
+            )
+        return "*", "ongoing"
+
+    def _verdict(self, status: str, result: str, termination: str | None) -> Verdict:
+        findings = tuple(self.findings)
+        return Verdict(
+            source=self.log.source,
+            status=status,
+            plies=len(self.log.records),
+            legal_plies=len(self.moves),
+            result=result,
+            termination=termination,
+            final_fen=self.final_fen or self.position.fen(),
+            first_illegal=findings[0] if findings else None,
+            illegal=findings if self.all_findings else findings[:1],
+            warnings=tuple(self.warnings),
+            start_fen=self.start_fen,
+            moves=tuple(self.moves),
+            log=self.log,
+        )
+
+
+def _after_end(outcome: Outcome) -> IllegalPly:
+    how = outcome.termination.value.replace("-", " ")
+    if outcome.winner is None:
+        ended = f"the game had already ended in a draw by {how}"
+    else:
+        ended = f"the game had already ended by {how} ({COLOR_NAMES[outcome.winner]} won)"
+    return IllegalPly("after-game-end", f"{ended}; no move may follow")
+
+
+def _pocket_problem(piece: Piece | None, owner: int) -> str | None:
+    if piece is None:
+        return None
+    if piece.kind.is_king:
+        return f"a King in {COLOR_NAMES[owner]}'s pocket"
+    if piece.color != owner:
+        return f"{COLOR_NAMES[piece.color]}'s {piece.kind.name} in {COLOR_NAMES[owner]}'s pocket"
+    return None
+
+
+_RESIGNED = re.compile(r"^\s*(?P<name>.+?)\s+(?:has\s+)?resign(?:ed|s)\b", re.IGNORECASE)
+_DRAW = re.compile(r"\bdraw(?:n)?\b|\bagreed\b", re.IGNORECASE)
+
+
+def _status_result(
+    status: str | None, white: str | None, black: str | None
+) -> tuple[str, str] | None:
+    """(result, termination) from a Game Courier status line, or None if it names no one.
+
+    Only what the record states is taken: "<Name> has resigned." with <Name> one of the
+    players, or a draw. An unmatched name is not guessed at (the caller warns).
+    """
+    if not status:
+        return None
+    resigned = _RESIGNED.match(status)
+    if resigned:
+        name = resigned.group("name").strip().casefold()
+        if white and name == white.strip().casefold():
+            return "0-1", "resignation"
+        if black and name == black.strip().casefold():
+            return "1-0", "resignation"
+        return None
+    if _DRAW.search(status):
+        return "1/2-1/2", "agreement"
+    return None
+
+
+__all__ = ["Finding", "Verdict", "check_text", "failed_verdict", "replay"]
