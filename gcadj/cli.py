@@ -113,20 +113,11 @@ def check(
 ) -> None:
     """Replay each game: report its first illegal move, or how it ended."""
     from gcadj.report import render_verdict
-    from gcadj.sources import SourceError, read_source
-    from gcadj.verdict import check_text, failed_verdict
+    from gcadj.verdict import check_source
 
     worst = EXIT_OK
     for spec in sources:
-        try:
-            text = read_source(spec)
-        except SourceError as err:
-            verdict = failed_verdict(spec, "error", str(err))
-        else:
-            name = "<stdin>" if spec == "-" else spec
-            verdict = check_text(
-                text, name, fen=fen, pocket_file=pocket_file, all_findings=all_findings
-            )
+        verdict = check_source(spec, fen=fen, pocket_file=pocket_file, all_findings=all_findings)
         if json_lines:
             import json
 

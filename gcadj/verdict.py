@@ -15,7 +15,8 @@ from typing import Any
 from gcadj.fen import STARTING_FEN, FenError, format_fen
 from gcadj.judge import IllegalPly, PlyJudge
 from gcadj.move import Move
-from gcadj.parse import LogSyntaxError, parse_log
+from gcadj.formats import parse_game_text
+from gcadj.parse import LogSyntaxError
 from gcadj.pieces import Piece
 from gcadj.position import Outcome, Position
 from gcadj.records import GameLog, MoveRecord, MoveSub
@@ -96,10 +97,29 @@ def check_text(
 ) -> Verdict:
     """Parse and replay a Game Courier log given as text."""
     try:
-        log = parse_log(text, source=source, pocket_file=pocket_file)
+        log = parse_game_text(text, source=source, pocket_file=pocket_file)
     except LogSyntaxError as err:
         return failed_verdict(source, "syntax-error", str(err))
     return replay(log, fen=fen, all_findings=all_findings)
+
+
+def check_source(
+    spec: str,
+    *,
+    fen: str | None = None,
+    pocket_file: str = "i",
+    all_findings: bool = False,
+) -> Verdict:
+    """Read a source as the user named it ('-', a file, ...) and check it; never raises
+    for bad input: an unreadable source gives an "error" verdict naming it."""
+    from gcadj.sources import SourceError, read_source
+
+    try:
+        text = read_source(spec)
+    except SourceError as err:
+        return failed_verdict(spec, "error", str(err))
+    name = "<stdin>" if spec == "-" else spec
+    return check_text(text, name, fen=fen, pocket_file=pocket_file, all_findings=all_findings)
 
 
 def failed_verdict(source: str, status: str, message: str) -> Verdict:
@@ -340,4 +360,4 @@ def _status_result(
     return None
 
 
-__all__ = ["Finding", "Verdict", "check_text", "failed_verdict", "replay"]
+__all__ = ["Finding", "Verdict", "check_source", "check_text", "failed_verdict", "replay"]
