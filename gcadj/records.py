@@ -1,0 +1,107 @@
+"""What a Game Courier log says, as plain immutable values.
+
+These records are the parser's output and the rules engine's input, so they
+hold only what was typed: no board, no legality. Squares are lower-case strings
+exactly as typed ("e4", "i1"); labels keep their case (upper case White, lower
+case Black). Every record is a frozen, slotted dataclass whose ``repr`` can be
+pasted back into Python, so a failing test prints something you can re-run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+
+@dataclass(frozen=True, slots=True)
+class MoveSub:
+    """``L o-d`` or ``o-d``: move the piece on ``origin`` to ``target``; no label: None."""
+
+    label: str | None
+    origin: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceSub:
+    """``L-d`` (operator ``-``) or ``L*d`` (operator ``*``): put a new ``label`` on ``target``."""
+
+    label: str
+    target: str
+    operator: str
+
+
+@dataclass(frozen=True, slots=True)
+class ClearSub:
+    """``@-d`` (form ``@``) or ``o-`` (form ``-``): empty ``square``."""
+
+    square: str
+    form: str
+
+
+@dataclass(frozen=True, slots=True)
+class CaptureSub:
+    """``capture o [o2 ...]``: the command that empties each of ``squares``."""
+
+    squares: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveSpaceSub:
+    """``-d``: remove the space ``target`` from the board (never legal in PMC, but valid syntax)."""
+
+    target: str
+
+
+SubMove: TypeAlias = MoveSub | PlaceSub | ClearSub | CaptureSub | RemoveSpaceSub
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One ply of the log, with where it was typed.
+
+    ``ply`` is the 0-based index of the ply in the log (Game Courier counts from
+    0, White first), so the side to move is ``ply % 2`` and never the printed
+    ``number``. ``submoves`` is empty only when the line held nothing but ``;``
+    (kept as a ply, so the plies after it keep their sides). ``text`` is the ply
+    as typed, without number prefix and comment; ``line`` and ``column`` are
+    1-based and point at the start of ``text``. ``comment`` is the text after
+    ``//``, stripped; comment-only lines below the ply are appended to it, one
+    per line, joined by newlines.
+    """
+
+    ply: int
+    submoves: tuple[SubMove, ...]
+    text: str
+    comment: str | None
+    line: int
+    column: int
+    number: str | None
+
+    @property
+    def white(self) -> bool:
+        """True for White's plies (even indices)."""
+        return self.ply % 2 == 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameLog:
+    """A parsed log: header tags in source order (values unescaped) and one record per ply.
+
+    ``leading_comment`` holds comment-only lines that come before the first ply
+    (joined by newlines), None if there are none.
+    """
+
+    tags: tuple[tuple[str, str], ...]
+    records: tuple[MoveRecord, ...]
+    source: str = "<string>"
+    pocket_file: str = "i"
+    leading_comment: str | None = None
+
+    def tag(self, name: str) -> str | None:
+        """The value of the first tag called ``name`` (case-insensitive), None if absent."""
+        wanted = name.casefold()
+        for key, value in self.tags:
+            if key.casefold() == wanted:
+                return value
+        return None
