@@ -266,11 +266,13 @@ class PlyJudge:
                     f"but {COLOR_NAMES[us]}'s pocket {held}",
                 )
         first = min(diff)
-        return IllegalPly(
-            "extra-submove",
-            f"the ply makes no move; it only changes {self.squares.name(first)} "
-            f"(now {_describe(diff[first])})",
+        before, after = self.content(position, first), diff[first]
+        change = (
+            f"removes {_the(before)} from {self.squares.name(first)}"
+            if after is None and before is not None
+            else f"puts {_describe(after)} on {self.squares.name(first)}"
         )
+        return IllegalPly("extra-submove", f"the ply makes no move; it only {change}")
 
     def _explain_drop(
         self, position: Position, sub: MoveSub, d: int, piece: Piece, diff: Diff
