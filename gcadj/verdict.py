@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gcadj.fen import STARTING_FEN, FenError, format_fen
+from gcadj.formats import parse_game_text
 from gcadj.judge import IllegalPly, PlyJudge
 from gcadj.move import Move
-from gcadj.formats import parse_game_text
 from gcadj.parse import LogSyntaxError
 from gcadj.pieces import Piece
 from gcadj.position import Outcome, Position

@@ -8,12 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 
 from gcadj.judge import CATEGORIES
 from gcadj.parse import parse_log
 from gcadj.verdict import check_source, check_text, replay
-
-from conftest import FIXTURES
 
 LOGS = FIXTURES / "logs"
 EXPECTED: dict[str, dict[str, object]] = {
