@@ -9,3 +9,36 @@ Heavy or optional modules are imported lazily so `gcadj --help` starts fast.
 from __future__ import annotations
 
 __version__ = "0.1.0"
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gcadj.move import Move
+    from gcadj.position import Outcome, Position, Termination
+    from gcadj.verdict import Finding, Verdict, check_source, check_text, replay
+
+_LAZY = {
+    "Position": "gcadj.position",
+    "Outcome": "gcadj.position",
+    "Termination": "gcadj.position",
+    "Move": "gcadj.move",
+    "Verdict": "gcadj.verdict",
+    "Finding": "gcadj.verdict",
+    "check_text": "gcadj.verdict",
+    "check_source": "gcadj.verdict",
+    "replay": "gcadj.verdict",
+    "parse_log": "gcadj.parse",
+    "LogSyntaxError": "gcadj.parse",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the public API on first use, so `import gcadj` (and the CLI) start fast."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'gcadj' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
