@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from gcadj.move import Move
+    from gcadj.parse import LogSyntaxError, parse_log
     from gcadj.position import Outcome, Position, Termination
     from gcadj.verdict import Finding, Verdict, check_source, check_text, replay
 
@@ -31,7 +32,20 @@ _LAZY = {
     "LogSyntaxError": "gcadj.parse",
 }
 
-__all__ = ["__version__", *_LAZY]
+__all__ = [
+    "Finding",
+    "LogSyntaxError",
+    "Move",
+    "Outcome",
+    "Position",
+    "Termination",
+    "Verdict",
+    "__version__",
+    "check_source",
+    "check_text",
+    "parse_log",
+    "replay",
+]
 
 
 def __getattr__(name: str) -> Any:
