@@ -566,23 +566,28 @@ def _expected_names(error: UnexpectedInput) -> set[str]:
     return {str(name) for name in names} - {"WS"}
 
 
+# The token before an error, read back from the text: (pattern with the token as group 1, words).
+_PREVIOUS_TOKEN: Final = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (r"(?:^|[\s;])(capture)$", "'{}'"),
+        (r"^\s*([0-9]+\.(?:\.\.)?)$", "the move number '{}'"),
+        (r"([a-z][0-9])$", "the square {}"),
+        (r"\[\s*([A-Za-z][A-Za-z0-9_]*)$", "the tag name '{}'"),
+        (r"(?:^|[^A-Za-z])([A-Za-z])$", "the label '{}'"),
+        (r'(")$', "the tag value"),
+        (r"([-*@;\[\]])$", "'{}'"),
+    )
+)
+
+
 def _previous_token(before: str) -> str | None:
     """Words for the token just before the error, read back from the line's text."""
     before = before.rstrip(WS_CHARS)
-    patterns = (
-        (r"(?:^|[\s;])capture$", "'capture'"),
-        (r"^\s*[0-9]+\.(?:\.\.)?$", "the move number '{}'"),
-        (r"[a-z][0-9]$", "the square {}"),
-        (r"\[\s*[A-Za-z][A-Za-z0-9_]*$", "the tag name '{}'"),
-        (r"(?:^|[^A-Za-z])[A-Za-z]$", "the label '{}'"),
-        (r'"$', "the tag value"),
-        (r"[-*@;\[\]]$", "'{}'"),
-    )
-    for pattern, words in patterns:
-        found = re.search(pattern, before)
+    for pattern, words in _PREVIOUS_TOKEN:
+        found = pattern.search(before)
         if found:
-            token = found.group().strip().lstrip(";[").strip()
-            return words.format(token)
+            return words.format(found[1])
     return None
 
 

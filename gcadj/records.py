@@ -12,6 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
+__all__ = [
+    "CaptureSub",
+    "ClearSub",
+    "GameLog",
+    "MoveRecord",
+    "MoveSub",
+    "PlaceSub",
+    "RemoveSpaceSub",
+    "SubMove",
+]
+
 
 @dataclass(frozen=True, slots=True)
 class MoveSub:
