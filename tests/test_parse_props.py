@@ -1,0 +1,165 @@
+"""Properties: the line path equals the Lark reference on generated text; nothing escapes.
+
+The line path in gcadj.parse (line split, comment cut, number prefix, tag and
+``[L] o-d`` regular expressions, memo) makes assumptions about the grammar.
+These tests generate text from the grammar itself with
+``hypothesis.extra.lark.from_lark`` and check the assumptions hold: on valid
+text the line path never gives up and returns exactly what Lark's own parse
+returns; on mutated text it never returns a log Lark would not.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.lark import from_lark
+from lark import Lark
+
+from gcadj import records
+from gcadj.parse import (
+    LogSyntaxError,
+    _Decline,
+    build_lark,
+    clear_memo,
+    normalise_text,
+    parse_by_lines,
+    parse_log,
+    parse_with_lark,
+)
+from gcadj.records import GameLog
+
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@functools.cache
+def grammar_lark(pocket_file: str) -> Lark:
+    """A parser with its grammar attached (a cache-loaded one may lack it, from_lark needs it)."""
+    return build_lark(pocket_file, use_cache=False)
+
+
+def logs(pocket_file: str = "i") -> st.SearchStrategy[str]:
+    return from_lark(grammar_lark(pocket_file), start="start")
+
+
+def reference(text: str, pocket_file: str) -> GameLog | LogSyntaxError:
+    try:
+        return parse_with_lark(text, "<string>", pocket_file)
+    except LogSyntaxError as error:
+        return error
+
+
+def line_path(text: str, pocket_file: str) -> GameLog | None:
+    try:
+        return parse_by_lines(text, "<string>", pocket_file)
+    except _Decline:
+        return None
+
+
+def assert_paths_agree_on_valid(text: str, pocket_file: str, cold: bool) -> GameLog:
+    if cold:
+        clear_memo()
+    normal = normalise_text(text)
+    expected = reference(normal, pocket_file)
+    assert isinstance(expected, GameLog), f"grammar-generated text must parse: {text!r}"
+    assert line_path(normal, pocket_file) == expected
+    assert parse_log(text, pocket_file=pocket_file) == expected
+    return expected
+
+
+@SETTINGS
+@given(text=logs("i"), cold=st.booleans())
+def test_generated_logs_parse_identically_on_both_paths(text: str, cold: bool) -> None:
+    log = assert_paths_agree_on_valid(text, "i", cold)
+    namespace = {name: getattr(records, name) for name in records.__all__}
+    assert eval(repr(log), namespace) == log
+
+
+@SETTINGS
+@given(text=logs("p"))
+def test_generated_logs_with_pocket_file_p(text: str) -> None:
+    assert_paths_agree_on_valid(text, "p", cold=False)
+
+
+@SETTINGS
+@given(
+    body=from_lark(grammar_lark("i"), start="submoves"), number=st.sampled_from(["", "7.", "7..."])
+)
+def test_generated_plies_parse_identically(body: str, number: str) -> None:
+    log = assert_paths_agree_on_valid(number + body, "i", cold=True)
+    assert len(log.records) == 1
+
+
+NOISE = [
+    *'[]"\\-*@;/ \t\n\r\u00a0.0123456789abcdefghijpxPNQK=+#O:',
+    "capture",
+    "//",
+    "e4",
+    "i3",
+    "p1",
+    "1.",
+]
+
+
+@st.composite
+def mutated_logs(draw: st.DrawFn) -> str:
+    """Valid text with a few insertions, deletions and replacements."""
+    text = draw(logs("i"))
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(text)))
+        action = draw(st.sampled_from(["insert", "delete", "replace"]))
+        piece = draw(st.sampled_from(NOISE))
+        if action == "insert":
+            text = text[:at] + piece + text[at:]
+        elif action == "delete":
+            text = text[:at] + text[at + 1 :]
+        else:
+            text = text[:at] + piece + text[at + len(piece) :]
+    return text
+
+
+@SETTINGS
+@given(text=mutated_logs(), cold=st.booleans())
+def test_line_path_never_accepts_what_lark_rejects(text: str, cold: bool) -> None:
+    if cold:
+        clear_memo()
+    normal = normalise_text(text)
+    fast = line_path(normal, "i")
+    expected = reference(normal, "i")
+    if fast is not None:
+        assert fast == expected
+    got: GameLog | LogSyntaxError
+    try:
+        got = parse_log(text)
+    except LogSyntaxError as error:
+        got = error
+    if isinstance(expected, GameLog):
+        assert got == expected
+    else:
+        assert isinstance(got, LogSyntaxError)
+        assert str(got) == str(expected)
+
+
+def check_outcome(text: str, pocket_file: str) -> None:
+    """parse_log returns a log or raises LogSyntaxError pointing inside the text; nothing else."""
+    try:
+        parse_log(text, pocket_file=pocket_file)
+    except LogSyntaxError as error:
+        lines = normalise_text(text).split("\n")
+        assert 1 <= error.line <= len(lines)
+        assert error.line_text == lines[error.line - 1]
+        assert 1 <= error.column <= len(error.line_text) + 1
+        assert str(error).startswith(f"<string>:{error.line}:{error.column}: syntax error: ")
+
+
+@SETTINGS
+@given(text=st.text(), pocket_file=st.sampled_from(["i", "p"]))
+def test_any_text_gives_a_log_or_a_syntax_error(text: str, pocket_file: str) -> None:
+    check_outcome(text, pocket_file)
+
+
+@SETTINGS
+@given(text=st.lists(st.sampled_from(NOISE), max_size=80).map("".join))
+def test_log_like_noise_gives_a_log_or_a_syntax_error(text: str) -> None:
+    check_outcome(text, "i")
