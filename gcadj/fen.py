@@ -12,6 +12,7 @@ This module only reads and writes text; whether the position makes sense as a ga
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from gcadj.pieces import PIECE, Piece
@@ -43,8 +44,13 @@ class FenSetup(NamedTuple):
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w - - 0 1"
 
 
+@lru_cache(maxsize=256)
 def parse_fen(fen: str) -> FenSetup:
-    """Decode a FEN; raises `FenError` naming the column and what was expected."""
+    """Decode a FEN; raises `FenError` naming the column and what was expected.
+
+    Cached: an archive's games nearly all start from the same FEN, and a `FenSetup` is
+    immutable.
+    """
     text = fen.strip()
     if not text:
         raise FenError(fen, 1, "empty FEN")

@@ -18,6 +18,7 @@ an arbiter would give, in a category from `CATEGORIES`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from gcadj.move import Move
 from gcadj.pieces import PIECE, PIECES, Piece, mutation_choices, promotion_choices
@@ -106,11 +107,17 @@ def _the(piece: Piece) -> str:
     return f"the {COLOR_NAMES[piece.color]} {piece.kind.name}"
 
 
+@lru_cache(maxsize=8)
+def square_map(pocket_file: str) -> SquareMap:
+    """The square map for a pocket-file letter, built once (it is read-only)."""
+    return SquareMap(pocket_file)
+
+
 class PlyJudge:
     """Resolves recorded plies against a `Position`; one per game (it holds the square map)."""
 
     def __init__(self, pocket_file: str = "i") -> None:
-        self.squares = SquareMap(pocket_file)
+        self.squares = square_map(pocket_file)
 
     # -- the literal board -------------------------------------------------------------
 
@@ -127,14 +134,11 @@ class PlyJudge:
         """
         overlay: Diff = {}
         index = self.squares.index
-
-        def get(i: int) -> Piece | None:
-            return overlay[i] if i in overlay else self.content(position, i)
-
+        content = self.content
         for sub in record.submoves:
             if isinstance(sub, MoveSub):
                 o, d = index(sub.origin), index(sub.target)
-                piece = get(o)
+                piece = overlay[o] if o in overlay else content(position, o)
                 if piece is None:
                     return self._empty_origin(position, sub, o)
                 if sub.label is not None and sub.label != piece.symbol:
@@ -178,15 +182,27 @@ class PlyJudge:
 
     # -- resolving a ply ---------------------------------------------------------------
 
-    def resolve(self, position: Position, record: MoveRecord) -> Move | IllegalPly:
-        """The legal move this ply made, or why it is illegal."""
+    def play(self, position: Position, record: MoveRecord) -> Move | IllegalPly:
+        """Play the legal move this ply made and return it, or say why the ply is illegal
+        (and leave the position as it was)."""
         diff = self.apply_literally(position, record)
         if isinstance(diff, IllegalPly):
             return diff
         move = candidate_move(position, diff)
-        if move is not None and expected_diff(position, move) == diff and position.is_legal(move):
+        if (
+            move is not None
+            and expected_diff(position, move) == diff
+            and position.play_if_legal(move)
+        ):
             return move
         return self.explain(position, record, diff)
+
+    def resolve(self, position: Position, record: MoveRecord) -> Move | IllegalPly:
+        """The legal move this ply made, or why it is illegal; the position is unchanged."""
+        verdict = self.play(position, record)
+        if isinstance(verdict, Move):
+            position.pop()
+        return verdict
 
     def literal_board(self, position: Position, diff: Diff) -> list[Piece | None]:
         """The 66-entry literal board after a ply (64 squares, White's pocket, Black's)."""

@@ -146,6 +146,7 @@ class Piece:
     knight: bool  # attacks a knight leap away (N or I component)
     king_step: bool  # attacks one step away in every direction (K component, the King)
     pawn: bool
+    king: bool  # this is a King (never pocketed; tracked by the position)
 
     def __repr__(self) -> str:
         return f"PIECE[{self.symbol!r}]"
@@ -163,6 +164,7 @@ def _make_piece(kind: PieceKind, color: int) -> Piece:
         knight="N" in comps or "I" in comps,
         king_step="K" in comps,
         pawn="P" in comps,
+        king=kind.is_king,
     )
 
 

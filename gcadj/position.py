@@ -27,6 +27,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from gcadj.fen import STARTING_FEN, FenError, format_fen, parse_fen
 from gcadj.move import BOARD_MOVES, DROP_MOVES, POCKET_MOVES, Move
@@ -243,6 +244,15 @@ class Position:
     @property
     def move_stack(self) -> list[Move]:
         return [undo[0] for undo in self._stack]
+
+    @classmethod
+    def starting_at(cls, fen: str) -> Position:
+        """A new position from a FEN, copied from a cached prototype.
+
+        Auditing an archive starts thousands of games from the same FEN; copying a built
+        position is several times cheaper than reading and checking the FEN again.
+        """
+        return _prototype(fen).copy()
 
     def copy(self) -> Position:
         """An independent position with the same board, counters and history."""
@@ -619,7 +629,7 @@ class Position:
         if p is None or p.color != us:
             return False
         if t == POCKET:
-            if self.pockets[us] is not None or p.kind.is_king or (self.pocket_ban and us == WHITE):
+            if self.pockets[us] is not None or p.king or (self.pocket_ban and us == WHITE):
                 return False
             return move in POCKETING[us][f][p.kind.index]
         if kind is not None or not 0 <= t < 64:
@@ -664,6 +674,21 @@ class Position:
         safe = not self._attacked(self.king_squares[us], us ^ 1)
         self._pop()
         return safe
+
+    def play_if_legal(self, move: Move) -> bool:
+        """Play `move` if it is legal and say whether it was played.
+
+        The replay's hot path: a legal move is pushed once, instead of being pushed and
+        popped by `is_legal` and then pushed again; only an unsafe move is taken back.
+        """
+        if not self.is_pseudo_legal(move):
+            return False
+        us = self.turn
+        self._push(move)
+        if self._attacked(self.king_squares[us], us ^ 1):
+            self._pop()
+            return False
+        return True
 
     # -- push and pop ------------------------------------------------------------------
 
@@ -741,7 +766,7 @@ class Position:
             occ.discard(f)
             occ.add(t)
             z ^= Z_SQUARE[moved][f] ^ Z_SQUARE[moved][t]
-            if moved.kind.is_king:
+            if moved.king:
                 self.king_squares[us] = t
         self._stack.append(
             (
@@ -801,7 +826,7 @@ class Position:
             if captured is not None:
                 board[captured_sq] = captured
                 self.occupied[us ^ 1].add(captured_sq)
-            if moved.kind.is_king:
+            if moved.king:
                 self.king_squares[us] = f
         self.ep_square = ep
         self.halfmove_clock = halfmove
@@ -933,3 +958,8 @@ class Position:
             self._push(move)
             yield move, self.perft(depth - 1)
             self._pop()
+
+
+@lru_cache(maxsize=64)
+def _prototype(fen: str) -> Position:
+    return Position(fen)

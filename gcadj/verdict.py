@@ -145,7 +145,7 @@ def replay(log: GameLog, *, fen: str | None = None, all_findings: bool = False) 
     """
     start_fen = fen or log.tag("FEN") or STARTING_FEN
     try:
-        position = Position(start_fen)
+        position = Position.starting_at(start_fen)
     except FenError as err:
         return failed_verdict(log.source, "error", f"{log.source}: start position: {err}")
     return _Replay(log, position, start_fen, all_findings).run()
@@ -186,13 +186,12 @@ class _Replay:
         if ended is not None:
             verdict = ended
         else:
-            verdict = self.judge.resolve(position, record)
+            verdict = self.judge.play(position, record)
             if isinstance(verdict, IllegalPly):
                 over = position.outcome()  # only now: a legal move proves the game went on
                 if over is not None:
                     verdict = _after_end(over)
-        if isinstance(verdict, Move):
-            position._push(verdict)
+        if isinstance(verdict, Move):  # already played by the judge
             if not self.findings:
                 self.moves.append(verdict)
             self._note_oddities(record, position)
@@ -234,8 +233,8 @@ class _Replay:
         )
 
     def _note_oddities(self, record: MoveRecord, position: Position) -> None:
-        moves = sum(1 for s in record.submoves if isinstance(s, MoveSub))
-        if moves > 1 and len(record.submoves) > 1:
+        submoves = record.submoves
+        if len(submoves) > 1 and sum(isinstance(s, MoveSub) for s in submoves) > 1:
             last = position.move_stack[-1].uci()
             self.warnings.append(
                 f"ply {record.ply + 1} ({record.text!r}, line {record.line}) is legal as {last}, "
