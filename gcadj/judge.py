@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gcadj.move import Move
+from gcadj.move import BOARD_MOVES, Move
 from gcadj.pieces import PIECE, PIECES, Piece, mutation_choices, promotion_choices
 from gcadj.position import LAST_RANK, PAWN_CAPTURES, PAWN_DOUBLE, PAWN_SINGLE, Position
 from gcadj.records import (
@@ -185,6 +185,11 @@ class PlyJudge:
     def play(self, position: Position, record: MoveRecord) -> Move | IllegalPly:
         """Play the legal move this ply made and return it, or say why the ply is illegal
         (and leave the position as it was)."""
+        submoves = record.submoves
+        if len(submoves) == 1 and type(submoves[0]) is MoveSub:
+            move = self._plain_board_move(position, submoves[0])
+            if move is not None and position.play_if_legal(move):
+                return move
         diff = self.apply_literally(position, record)
         if isinstance(diff, IllegalPly):
             return diff
@@ -196,6 +201,32 @@ class PlyJudge:
         ):
             return move
         return self.explain(position, record, diff)
+
+    def _plain_board_move(self, position: Position, sub: MoveSub) -> Move | None:
+        """The fast path for the commonest ply, one sub-move `L o-d` between board squares.
+
+        Its literal board is "o emptied, the piece on d", which is exactly the board of the
+        move o→d unless that move is en passant (which also empties the victim's square)
+        or lands on an own piece; in those cases, and for anything else, this returns None
+        and the general path decides. tests/test_adjudicator_properties.py checks both
+        paths against a brute-force reading of the rules.
+        """
+        index = self.squares.index
+        o, d = index(sub.origin), index(sub.target)
+        if o >= 64 or d >= 64:
+            return None
+        board = position.board
+        piece = board[o]
+        if piece is None or piece.color != position.turn:
+            return None
+        if sub.label is not None and sub.label != piece.symbol:
+            return None
+        target = board[d]
+        if target is not None and target.color == piece.color:
+            return None
+        if piece.pawn and target is None and d == position.ep_square:
+            return None
+        return BOARD_MOVES[o][d]
 
     def resolve(self, position: Position, record: MoveRecord) -> Move | IllegalPly:
         """The legal move this ply made, or why it is illegal; the position is unchanged."""
