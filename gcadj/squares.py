@@ -65,17 +65,31 @@ KING_VECTORS = DIAGONAL_VECTORS + ORTHOGONAL_VECTORS
 Ray = tuple[int, ...]
 
 
-def _ray(sq: int, vector: tuple[int, int], limit: int) -> Ray:
-    """Squares from `sq` in direction `vector`, nearest first, at most `limit` of them."""
+def _full_ray(sq: int, vector: tuple[int, int]) -> Ray:
+    """Squares from `sq` in direction `vector` to the edge, nearest first."""
     df, dr = vector
-    f, r = square_file(sq), square_rank(sq)
+    f, r = sq & 7, sq >> 3
     out: list[int] = []
-    while len(out) < limit:
+    while True:
         f, r = f + df, r + dr
         if not (0 <= f < 8 and 0 <= r < 8):
-            break
-        out.append(square(f, r))
-    return tuple(out)
+            return tuple(out)
+        out.append(r * 8 + f)
+
+
+_RAYS_BY_VECTOR: dict[tuple[int, int], tuple[Ray, ...]] = {}
+
+
+def _ray(sq: int, vector: tuple[int, int], limit: int) -> Ray:
+    """Squares from `sq` in direction `vector`, nearest first, at most `limit` of them.
+
+    Each direction's rays are built once and shared: nineteen piece kinds ask for the
+    same few directions, and import time is start-up time.
+    """
+    table = _RAYS_BY_VECTOR.get(vector)
+    if table is None:
+        table = _RAYS_BY_VECTOR[vector] = tuple(_full_ray(s, vector) for s in SQUARES)
+    return table[sq][:limit]
 
 
 def rays_for(vectors: tuple[tuple[int, int], ...], limit: int = 8) -> tuple[tuple[Ray, ...], ...]:
