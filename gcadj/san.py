@@ -1,0 +1,351 @@
+"""How a legal move is written: SAN-like text for chess users, and Game Courier's own text.
+
+SAN needs the position (which pieces could also go there, whether the move checks), so
+both directions take a `Position`, as python-chess's ``board.san`` / ``board.parse_san``
+do. The notation, for this variant:
+
+* board moves as in chess, with the variant's letters: ``Nf3``, ``Ixc5+``, ``exd5``; en
+  passant is an ordinary pawn capture, ``exd6``; a pawn reaching rank 8 stays a pawn
+  (``g8``, no ``=``); disambiguation is SAN's: the origin file, else the rank, else both
+  (``Nbd2``, ``R1a3``, ``Qh4e1``);
+* drops, Crazyhouse style: ``I@c4``, ``P@e2``;
+* pocketing names the piece and its square, then ``@`` (into the pocket), then what it
+  becomes if that differs: ``Rh1@`` (kept), ``Rh1@=I`` (mutated), ``Pg8@=B`` (promoted);
+* ``+`` check, ``#`` checkmate, after any of the above (``Rh1@+`` is a discovered check).
+
+Reading accepts the same text; check marks and ``!``/``?`` are ignored, as python-chess does.
+
+The Game Courier side (`gc_submoves`, `gc_text`) writes the canonical ply a player would
+type for a legal move, every piece labelled: ``P e2-e4``, en passant ``P c5-d6; d5-``,
+pocketing ``R h1-i1`` / ``R h1-i1; I-i1``, drop ``I i1-c4``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gcadj.move import Move
+from gcadj.pieces import KIND, PIECES, PieceKind
+from gcadj.position import Position
+from gcadj.records import (
+    CaptureSub,
+    ClearSub,
+    MoveSub,
+    PlaceSub,
+    RemoveSpaceSub,
+    SubMove,
+)
+from gcadj.squares import COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square, square_name
+
+__all__ = [
+    "SanError",
+    "WrittenMove",
+    "gc_submoves",
+    "gc_text",
+    "looks_like_san",
+    "move_san",
+    "parse_san",
+    "submoves_text",
+    "write_line",
+]
+
+
+class SanError(ValueError):
+    """SAN text that is not a legal move in the position: the text, the FEN and why."""
+
+    def __init__(self, san: str, fen: str, reason: str) -> None:
+        self.san = san
+        self.fen = fen
+        self.reason = reason
+        super().__init__(f"{san!r} is not a legal move in {fen}: {reason}")
+
+
+# -- writing SAN -----------------------------------------------------------------------
+
+
+def move_san(position: Position, move: Move) -> str:
+    """The SAN of a legal move, with ``+`` or ``#`` (raises `IllegalMoveError` if illegal)."""
+    text = _san_body(position, move)
+    position.push(move)
+    try:
+        if position.is_check():
+            text += "#" if not position.legal_moves() else "+"
+    finally:
+        position.pop()
+    return text
+
+
+def _san_body(position: Position, move: Move) -> str:
+    f, t, kind = move
+    if f == POCKET:
+        assert kind is not None
+        return f"{kind.letter}@{square_name(t)}"
+    piece = position.board[f]
+    if piece is None:
+        raise ValueError(f"no piece on {square_name(f)} for {move.uci()}")
+    if t == POCKET:
+        assert kind is not None
+        became = "" if kind is piece.kind else f"={kind.letter}"
+        return f"{piece.kind.letter}{square_name(f)}@{became}"
+    capture = position.board[t] is not None
+    if piece.pawn:
+        if (f & 7) != (t & 7):
+            return f"{FILE_NAMES[f & 7]}x{square_name(t)}"
+        return square_name(t)
+    return f"{piece.kind.letter}{_disambiguation(position, move, piece.kind)}" + (
+        f"{'x' if capture else ''}{square_name(t)}"
+    )
+
+
+def _disambiguation(position: Position, move: Move, kind: PieceKind) -> str:
+    """SAN's minimal origin hint: none, the file, else the rank, else both."""
+    f, t, _ = move
+    rivals = [
+        m.from_square
+        for m in position.legal_moves()
+        if m.to_square == t
+        and m.from_square != f
+        and m.from_square < 64
+        and (p := position.board[m.from_square]) is not None
+        and p.kind is kind
+    ]
+    if not rivals:
+        return ""
+    if all((r & 7) != (f & 7) for r in rivals):
+        return FILE_NAMES[f & 7]
+    if all((r >> 3) != (f >> 3) for r in rivals):
+        return str((f >> 3) + 1)
+    return square_name(f)
+
+
+# -- reading SAN -----------------------------------------------------------------------
+
+_SAN = re.compile(
+    r"""
+    (?:
+        (?P<drop>[A-Z])@(?P<drop_to>[a-h][1-8])
+      | (?P<pocketed>[A-Z])?(?P<pocket_from>[a-h][1-8])@(?:=(?P<into>[A-Z]))?
+      | (?P<piece>[A-Z])(?P<from_file>[a-h])?(?P<from_rank>[1-8])?x?(?P<to>[a-h][1-8])
+      | (?P<pawn_file>[a-h])(?:x(?P<pawn_to>[a-h][1-8])|(?P<push_rank>[1-8]))
+    )
+    [+#]?(?:[!?]{1,2})?
+    """,
+    re.VERBOSE,
+)
+
+SAN_EXAMPLES = "Nf3, exd5, I@c4, Rh1@ or Rh1@=I"
+
+
+def looks_like_san(text: str) -> bool:
+    """Is `text` shaped like a SAN move of this notation (legal or not)?"""
+    return _SAN.fullmatch(text) is not None
+
+
+def parse_san(position: Position, text: str) -> Move:
+    """The legal move `text` names in `position`; raises `SanError` saying why not."""
+    match = _SAN.fullmatch(text)
+    if match is None:
+        raise SanError(text, position.fen(), f"not a move in SAN (like {SAN_EXAMPLES})")
+    g = match.groupdict()
+    if g["drop"]:
+        return _parse_drop(position, text, g["drop"], g["drop_to"])
+    if g["pocket_from"]:
+        return _parse_pocketing(position, text, g["pocketed"], g["pocket_from"], g["into"])
+    if g["piece"] and g["piece"] != "P":
+        kind = _kind(position, text, g["piece"])
+        return _pick(position, text, kind, g["to"], g["from_file"], g["from_rank"], None)
+    if g["piece"]:  # "Pe4" / "Pexd5": a pawn written with its letter
+        return _pick(position, text, KIND["P"], g["to"], g["from_file"], g["from_rank"], None)
+    if g["pawn_to"]:
+        return _pick(position, text, KIND["P"], g["pawn_to"], g["pawn_file"], None, False)
+    target = g["pawn_file"] + g["push_rank"]
+    return _pick(position, text, KIND["P"], target, g["pawn_file"], None, True)
+
+
+def _kind(position: Position, text: str, letter: str) -> PieceKind:
+    kind = KIND.get(letter)
+    if kind is None:
+        raise SanError(
+            text,
+            position.fen(),
+            f"{letter!r} is not a piece letter of Pocket Mutation Chess ({''.join(KIND)})",
+        )
+    return kind
+
+
+def _pick(
+    position: Position,
+    text: str,
+    kind: PieceKind,
+    target: str,
+    from_file: str | None,
+    from_rank: str | None,
+    same_file: bool | None,
+) -> Move:
+    """The one legal board move of a `kind` piece to `target` matching the origin hints.
+
+    `same_file` is True for a pawn push, False for a pawn capture, None for pieces.
+    """
+    t = parse_square(target)
+    board = position.board
+    found = []
+    for m in position.legal_moves():
+        f = m.from_square
+        if m.to_square != t or f >= 64:
+            continue
+        p = board[f]
+        if p is None or p.kind is not kind:
+            continue
+        if from_file is not None and FILE_NAMES[f & 7] != from_file:
+            continue
+        if from_rank is not None and str((f >> 3) + 1) != from_rank:
+            continue
+        if same_file is not None and ((f & 7) == (t & 7)) != same_file:
+            continue
+        found.append(m)
+    side = COLOR_NAMES[position.turn]
+    if not found:
+        hint = ""
+        if from_file or from_rank:
+            hint = f" from {'the ' + from_file + '-file' if from_file else ''}"
+            hint += f"{' on ' if from_file and from_rank else ''}"
+            hint += f"{'rank ' + from_rank if from_rank else ''}"
+        raise SanError(text, position.fen(), f"no {side} {kind.name}{hint} can move to {target}")
+    if len(found) > 1:
+        options = " or ".join(_san_body(position, m) for m in found)
+        raise SanError(text, position.fen(), f"ambiguous: it could be {options}")
+    return found[0]
+
+
+def _parse_drop(position: Position, text: str, letter: str, target: str) -> Move:
+    kind = _kind(position, text, letter)
+    move = Move(POCKET, parse_square(target), kind)
+    if position.is_legal(move):
+        return move
+    us = position.turn
+    held = position.pockets[us]
+    side = COLOR_NAMES[us]
+    if held is None:
+        reason = f"{side}'s pocket is empty"
+    elif held.kind is not kind:
+        reason = f"{side}'s pocket holds a {held.kind.name}, not a {kind.name}"
+    elif position.board[move.to_square] is not None:
+        reason = f"{target} is occupied"
+    elif (move.to_square >> 3) == (7 if us == WHITE else 0):
+        reason = f"{side} may not drop on its own rank 8"
+    else:
+        reason = f"dropping on {target} leaves {side}'s King in check"
+    raise SanError(text, position.fen(), reason)
+
+
+def _parse_pocketing(
+    position: Position, text: str, letter: str | None, origin: str, into: str | None
+) -> Move:
+    f = parse_square(origin)
+    piece = position.board[f]
+    us = position.turn
+    side = COLOR_NAMES[us]
+    if piece is None or piece.color != us:
+        raise SanError(text, position.fen(), f"there is no {side} piece on {origin} to pocket")
+    if letter is not None and _kind(position, text, letter) is not piece.kind:
+        raise SanError(
+            text, position.fen(), f"the piece on {origin} is a {piece.kind.name}, not {letter}"
+        )
+    kind = piece.kind if into is None else _kind(position, text, into)
+    move = Move(f, POCKET, kind)
+    if position.is_legal(move):
+        return move
+    if position.pockets[us] is not None:
+        reason = f"{side}'s pocket is full"
+    elif piece.kind.is_king:
+        reason = "a King is never pocketed"
+    elif position.pocket_ban:
+        reason = "White may not pocket on the first move"
+    elif any(m.from_square == f and m.to_square == POCKET for m in position.legal_moves()):
+        reason = f"a {piece.kind.name} pocketed from {origin} cannot become a {kind.name}"
+    else:
+        reason = f"pocketing the {piece.kind.name} on {origin} leaves {side}'s King in check"
+    raise SanError(text, position.fen(), reason)
+
+
+# -- Game Courier text of a legal move -------------------------------------------------
+
+
+def gc_submoves(position: Position, move: Move, pocket_file: str = "i") -> tuple[SubMove, ...]:
+    """The sub-moves a player types on Game Courier for a legal move, every piece labelled."""
+    us = position.turn
+    pocket = f"{pocket_file}{1 if us == WHITE else 8}"
+    f, t, kind = move
+    if f == POCKET:
+        held = position.pockets[us]
+        assert held is not None
+        return (MoveSub(held.symbol, pocket, square_name(t)),)
+    piece = position.board[f]
+    assert piece is not None
+    if t == POCKET:
+        assert kind is not None
+        subs: tuple[SubMove, ...] = (MoveSub(piece.symbol, square_name(f), pocket),)
+        if kind is not piece.kind:
+            subs += (PlaceSub(PIECES[us][kind.index].symbol, pocket, "-"),)
+        return subs
+    subs = (MoveSub(piece.symbol, square_name(f), square_name(t)),)
+    if piece.pawn and position.board[t] is None and (f & 7) != (t & 7):  # en passant
+        subs += (ClearSub(square_name(t - 8 if us == WHITE else t + 8), "-"),)
+    return subs
+
+
+def submoves_text(submoves: tuple[SubMove, ...]) -> str:
+    """Sub-moves as Game Courier text, joined by ``; `` (the parser reads it back the same)."""
+    parts = []
+    for sub in submoves:
+        if isinstance(sub, MoveSub):
+            parts.append(
+                f"{sub.label} {sub.origin}-{sub.target}"
+                if sub.label
+                else f"{sub.origin}-{sub.target}"
+            )
+        elif isinstance(sub, PlaceSub):
+            parts.append(f"{sub.label}{sub.operator}{sub.target}")
+        elif isinstance(sub, ClearSub):
+            parts.append(f"@-{sub.square}" if sub.form == "@" else f"{sub.square}-")
+        elif isinstance(sub, CaptureSub):
+            parts.append("capture " + " ".join(sub.squares))
+        elif isinstance(sub, RemoveSpaceSub):
+            parts.append(f"-{sub.target}")
+    return "; ".join(parts)
+
+
+def gc_text(position: Position, move: Move, pocket_file: str = "i") -> str:
+    """The canonical Game Courier ply for a legal move: ``P c5-d6; d5-``, ``R h1-i1; I-i1``."""
+    return submoves_text(gc_submoves(position, move, pocket_file))
+
+
+# -- a line of moves -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WrittenMove:
+    """One legal ply in every notation the converters need, with the position after it."""
+
+    move: Move
+    san: str
+    gc: str
+    fen_after: str
+    move_number: int  # the fullmove number the ply was played on
+    white: bool  # True when White made it
+
+
+def write_line(
+    start_fen: str, moves: tuple[Move, ...] | list[Move], pocket_file: str = "i"
+) -> list[WrittenMove]:
+    """Each move of a legal line from `start_fen`, written as SAN and Game Courier text."""
+    position = Position(start_fen)
+    out = []
+    for move in moves:
+        number, white = position.fullmove_number, position.turn == WHITE
+        san = move_san(position, move)
+        gc = gc_text(position, move, pocket_file)
+        position.push(move)
+        out.append(WrittenMove(move, san, gc, position.fen(), number, white))
+    return out
