@@ -1,0 +1,506 @@
+"""PGN-like text for Pocket Mutation Chess: written from a verdict, read back into a GameLog.
+
+The writer gives a chess user what they expect: the Seven Tag Roster plus
+``[Variant "Pocket Mutation Chess"]``, ``Termination``, ``SetUp``/``FEN`` for a set-up
+start, the log's own tags (``Log``, ``Status``, ...), SAN-like movetext (`gcadj.san`)
+wrapped at 80 columns, Game Courier ``//`` comments as ``{...}``.
+
+The reader makes gcadj read its own output as a source, so a converted game is checked
+again by the same `replay`: it replays the SAN through the engine and records, for each
+ply, the Game Courier sub-moves of that move, with line and column in the PGN text.
+
+Illegal games round-trip through two kinds of comment that gcadj writes and reads:
+
+* ``{gc: <Game Courier text>}`` stands for a ply in Game Courier's notation. The writer
+  uses it for the first illegal ply and every ply after it (SAN cannot express them, and
+  after an illegal ply the board is whatever Game Courier showed); the reader parses the
+  text with the Game Courier parser, so the ply is judged exactly as in the original log.
+  A reader may also use it for legal plies.
+* ``{gcadj: ...}`` is gcadj's own note (the finding); the reader drops it, and the
+  writer writes a fresh one, so export -> read -> export gives the same text.
+
+A user comment that starts like one of these markers, or that holds a ``}``, is written as
+a PGN rest-of-line comment ``; ...`` instead, which is never a marker. A comment of several
+lines becomes one comment per line. The reader turns a line break inside ``{...}`` into a
+space, which undoes the wrapping exactly (the writer only breaks at single spaces).
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import re
+from typing import TYPE_CHECKING
+
+from gcadj.fen import STARTING_FEN, FenError, parse_fen
+from gcadj.gccode import as_gcadj_fen
+from gcadj.judge import PlyJudge
+from gcadj.move import Move
+from gcadj.parse import (
+    LogSyntaxError,
+    check_pocket_file,
+    normalise_text,
+    parse_log,
+    unescape_tag_value,
+)
+from gcadj.position import Position
+from gcadj.records import GameLog, MoveRecord
+from gcadj.san import SAN_EXAMPLES, SanError, looks_like_san, parse_san, write_line
+from gcadj.san import gc_submoves as _gc_submoves
+
+if TYPE_CHECKING:
+    from gcadj.verdict import Finding, Verdict
+
+__all__ = [
+    "GC_MARK",
+    "NOTE_MARK",
+    "VARIANT",
+    "finding_note",
+    "looks_like_pgn",
+    "read_pgn",
+    "user_comment_lines",
+    "write_pgn",
+]
+
+VARIANT = "Pocket Mutation Chess"
+GC_MARK = "gc:"
+NOTE_MARK = "gcadj:"
+WIDTH = 80
+
+_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black")
+_GENERATED = frozenset(
+    name.casefold()
+    for name in (*_ROSTER, "Result", "Variant", "SetUp", "FEN", "Termination", "PocketFile")
+)
+
+
+# -- shared by the writers -------------------------------------------------------------
+
+
+def user_comment_lines(comment: str | None) -> list[str]:
+    """A record's comment as lines, without gcadj's own notes (they are written afresh)."""
+    if comment is None:
+        return []
+    return [line for line in comment.split("\n") if not line.startswith(NOTE_MARK)]
+
+
+def finding_note(finding: Finding) -> str:
+    """gcadj's note on an illegal ply, as it goes into a comment (no braces inside)."""
+    dots = "." if finding.side == "white" else "..."
+    text = (
+        f"{NOTE_MARK} illegal ply {finding.ply} ({finding.move_number}{dots} {finding.text}) "
+        f"[{finding.category}]: {finding.reason}"
+    )
+    return text.replace("{", "(").replace("}", ")")
+
+
+def is_standard_start(fen: str) -> bool:
+    """Does the game start from the standard array, White to move, move 1?"""
+    return Position(fen).fen() == STARTING_FEN
+
+
+def termination_tag(verdict: Verdict) -> str:
+    """The Termination tag: gcadj's ending, or PGN's words for an illegal or open game."""
+    if verdict.status == "illegal":
+        return "rules infraction"
+    if verdict.termination in (None, "ongoing"):
+        return "unterminated"
+    return verdict.termination
+
+
+def pgn_tags(verdict: Verdict) -> list[tuple[str, str]]:
+    """Tags in order: the roster, Result, Variant, SetUp/FEN, Termination, the log's others."""
+    log = verdict.log
+    assert log is not None
+
+    def known(name: str, default: str = "?") -> str:
+        value = log.tag(name)
+        return value if value else default
+
+    tags = [(name, known(name, "????.??.??" if name == "Date" else "?")) for name in _ROSTER]
+    tags += [("Result", verdict.result), ("Variant", VARIANT)]
+    if not is_standard_start(verdict.start_fen):
+        tags += [("SetUp", "1"), ("FEN", verdict.start_fen)]
+    tags.append(("Termination", termination_tag(verdict)))
+    if log.pocket_file != "i":
+        tags.append(("PocketFile", log.pocket_file))
+    tags += [(k, v) for k, v in log.tags if k.casefold() not in _GENERATED]
+    return tags
+
+
+def escape_tag_value(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+# -- the writer ------------------------------------------------------------------------
+
+_NEWLINE = "\n"  # an atom that ends the line (after a ';' comment)
+
+
+class _Movetext:
+    """Movetext as atoms (unbreakable pieces) joined by one space or a line break."""
+
+    def __init__(self) -> None:
+        self.atoms: list[str] = []
+        self.after_comment = True  # a Black move then needs its number ("12...")
+        self.pending = ""  # the move number, kept on the line of its move
+
+    def number(self, number: int, white: bool) -> None:
+        if white:
+            self.pending = f"{number}. "
+        elif self.after_comment:
+            self.pending = f"{number}... "
+
+    def move(self, text: str) -> None:
+        self.atoms.append(self.pending + text)
+        self.pending = ""
+        self.after_comment = False
+
+    def comment(self, text: str) -> None:
+        self.after_comment = True
+        stripped = text.strip()
+        if "}" in text or stripped.startswith((GC_MARK, NOTE_MARK)):
+            self.atoms += [f"; {text}", _NEWLINE]
+            return
+        words = text.split(" ")
+        words[0] = "{" + words[0]
+        words[-1] += "}"
+        self.atoms += words
+
+    def note(self, text: str) -> None:
+        """gcadj's own note: a brace comment the reader drops."""
+        self.after_comment = True
+        words = text.split(" ")
+        words[0] = "{" + words[0]
+        words[-1] += "}"
+        self.atoms += words
+
+    def gc_ply(self, text: str) -> None:
+        """A ply in Game Courier notation: one unbreakable atom."""
+        self.atoms.append(f"{self.pending}{{{GC_MARK} {text}}}")
+        self.pending = ""
+        self.after_comment = True
+
+    def wrap(self, width: int) -> list[str]:
+        lines: list[str] = []
+        current: str | None = None
+        for atom in self.atoms:
+            if atom == _NEWLINE:
+                if current is not None:
+                    lines.append(current)
+                current = None
+            elif current is None:
+                current = atom
+            elif len(current) + 1 + len(atom) <= width:
+                current += " " + atom
+            else:
+                lines.append(current)
+                current = atom
+        if current is not None:
+            lines.append(current)
+        return lines
+
+
+def write_pgn(verdict: Verdict, *, width: int = WIDTH) -> str:
+    """The game as PGN-like text (see the module docstring); needs a verdict with its log."""
+    log = verdict.log
+    if log is None:
+        raise ValueError(f"{verdict.source}: no game to write ({verdict.status})")
+    written = write_line(verdict.start_fen, verdict.moves, log.pocket_file)
+    text = _Movetext()
+    for line in user_comment_lines(log.leading_comment):
+        text.comment(line)
+    for wm, record in zip(written, log.records[: len(written)], strict=True):
+        text.number(wm.move_number, wm.white)
+        text.move(wm.san)
+        for line in user_comment_lines(record.comment):
+            text.comment(line)
+    if verdict.first_illegal is not None:
+        text.note(finding_note(verdict.first_illegal))
+        setup = parse_fen(verdict.final_fen or verdict.start_fen)
+        number, white = setup.fullmove_number, setup.turn == 0
+        for record in log.records[len(written) :]:
+            text.number(number, white)
+            text.gc_ply(record.text)
+            for line in user_comment_lines(record.comment):
+                text.comment(line)
+            number += 0 if white else 1
+            white = not white
+    text.move(verdict.result)
+    head = [f'[{name} "{escape_tag_value(value)}"]' for name, value in pgn_tags(verdict)]
+    return "\n".join([*head, "", *text.wrap(width)]) + "\n"
+
+
+# -- detection -------------------------------------------------------------------------
+
+_VARIANT_TAG = re.compile(
+    r'^[ \t]*\[[ \t]*Variant[ \t]+"Pocket Mutation Chess"[ \t]*\][ \t]*$', re.M | re.I
+)
+_NUMBER_PREFIX = re.compile(r"^[0-9]+[ \t]*\.*[ \t]*")
+_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+def looks_like_pgn(text: str) -> bool:
+    """PGN-like text: a PMC Variant tag, or movetext that starts with a comment or SAN.
+
+    A Game Courier ply starts with a label and a square pair (``P e2-e4``, ``e2-e4``),
+    never with ``{`` or a SAN move, so the first movetext line decides.
+    """
+    if _VARIANT_TAG.search(text):
+        return True
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("[", "//")):
+            continue
+        rest = _NUMBER_PREFIX.sub("", stripped)
+        if rest.startswith("{"):
+            return True
+        first = rest.split()[0] if rest.split() else ""
+        return looks_like_san(first) or first in _RESULTS
+    return False
+
+
+# -- the reader ------------------------------------------------------------------------
+
+_TAG = re.compile(
+    r'[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\[^\n])*")[ \t]*\][ \t]*'
+)
+_TOKEN = re.compile(
+    r"""
+      (?P<ws>[ \t\n\u00a0]+)
+    | (?P<brace>\{[^}]*\})
+    | (?P<semi>;[^\n]*)
+    | (?P<result>(?:1-0|0-1|1/2-1/2|\*)(?=[ \t\n\u00a0{;]|$))
+    | (?P<number>[0-9]+[ \t]*\.*)
+    | (?P<nag>\$[0-9]+)
+    | (?P<san>[^ \t\n\u00a0{};()\[\]$]+)
+    """,
+    re.VERBOSE,
+)
+
+
+class _Reader:
+    """One pass over PGN-like text: tags, then movetext tokens, replaying SAN as it goes."""
+
+    def __init__(self, text: str, source: str, pocket_file: str) -> None:
+        self.text = normalise_text(text)
+        self.source = source
+        self.pocket_file = pocket_file
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        self.tags: list[tuple[str, str]] = []
+        self.records: list[MoveRecord] = []
+        self.leading: list[str] = []
+        self.position: Position | None = None
+        self.lost_at: int | None = None  # line of the gc ply after which SAN has no board
+        self.number: str | None = None  # a move number waiting for its ply
+        self.tag_offsets: dict[str, int] = {}
+
+    # -- positions and errors
+
+    def where(self, offset: int) -> tuple[int, int, str]:
+        """1-based line and column of an offset, and the text of that line."""
+        index = bisect.bisect_right(self.line_starts, offset) - 1
+        start = self.line_starts[index]
+        end = self.text.find("\n", start)
+        return index + 1, offset - start + 1, self.text[start : end if end >= 0 else None]
+
+    def error(self, offset: int, expected: str, hint: str | None = None) -> LogSyntaxError:
+        line, column, line_text = self.where(offset)
+        return LogSyntaxError(self.source, line, column, expected, line_text, hint)
+
+    # -- the header
+
+    def read(self) -> GameLog:
+        offset = self.read_tags()
+        self.start()
+        self.read_movetext(offset)
+        return GameLog(
+            tags=tuple(self.tags),
+            records=tuple(self.records),
+            source=self.source,
+            pocket_file=self.pocket_file,
+            leading_comment="\n".join(self.leading) if self.leading else None,
+        )
+
+    def read_tags(self) -> int:
+        """Read the tag lines; the offset where the movetext starts."""
+        for start in self.line_starts:
+            end = self.text.find("\n", start)
+            line = self.text[start : end if end >= 0 else None]
+            stripped = line.strip(" \t\u00a0")
+            if not stripped:
+                continue
+            if not stripped.startswith("["):
+                return start
+            match = _TAG.fullmatch(line)
+            if match is None:
+                raise self.error(
+                    start + line.index("["),
+                    'a tag like [White "Alice"]',
+                    'tag values are in double quotes; write \\" for a quote inside',
+                )
+            name = match[1]
+            self.tags.append((name, unescape_tag_value(match[2])))
+            self.tag_offsets.setdefault(name.casefold(), start + match.start(2) + 1)
+        return len(self.text)
+
+    def tag(self, name: str) -> str | None:
+        wanted = name.casefold()
+        return next((v for k, v in self.tags if k.casefold() == wanted), None)
+
+    def start(self) -> None:
+        """The start position (FEN tag, a Game Courier code accepted) and the pocket file."""
+        pocket_file = self.tag("PocketFile")
+        if pocket_file is not None:
+            try:
+                check_pocket_file(pocket_file)
+            except ValueError as err:
+                raise self.error(
+                    self.tag_offsets["pocketfile"], "a pocket file letter from i to z", str(err)
+                ) from None
+            self.pocket_file = pocket_file
+        fen = self.tag("FEN")
+        try:
+            self.position = Position(as_gcadj_fen(fen) if fen else STARTING_FEN)
+        except FenError as err:
+            raise self.error(
+                self.tag_offsets["fen"],
+                "a start position (gcadj FEN or Game Courier code)",
+                err.message,
+            ) from None
+        self.judge = PlyJudge(self.pocket_file)
+
+    # -- the movetext
+
+    def read_movetext(self, offset: int) -> None:
+        text = self.text
+        while offset < len(text):
+            match = _TOKEN.match(text, offset)
+            if match is None:
+                raise self.unexpected(offset)
+            kind = match.lastgroup
+            value = match.group()
+            if kind == "brace":
+                self.brace(value, offset)
+            elif kind == "semi":
+                self.comment(value[1:].strip())
+            elif kind == "result":
+                rest = text[match.end() :]
+                if rest.strip(" \t\n\u00a0"):
+                    skip = len(rest) - len(rest.lstrip(" \t\n\u00a0"))
+                    raise self.error(
+                        match.end() + skip,
+                        "the end of the game after the result",
+                        "a source holds one game",
+                    )
+                return
+            elif kind == "number":
+                self.number = value.replace(" ", "").replace("\t", "")
+            elif kind == "san":
+                self.san(value, offset)
+            offset = match.end()
+
+    def unexpected(self, offset: int) -> LogSyntaxError:
+        ch = self.text[offset]
+        if ch == "{":
+            return self.error(offset, "a comment closed by '}'", "this '{' is never closed")
+        if ch in "()":
+            return self.error(offset, "a move", "variations in '(...)' are not supported")
+        if ch == "[":
+            return self.error(offset, "a move", "tags go before the moves, one per line")
+        return self.error(offset, f"a move like {SAN_EXAMPLES}", f"unexpected {ch!r}")
+
+    def comment(self, text: str) -> None:
+        if not self.records:
+            self.leading.append(text)
+            return
+        self.records[-1] = _with_comment(self.records[-1], text)
+
+    def brace(self, value: str, offset: int) -> None:
+        inner = value[1:-1]
+        stripped = inner.strip()
+        if stripped.startswith(NOTE_MARK):
+            return
+        if not stripped.startswith(GC_MARK):
+            self.comment(stripped.replace("\n", " "))
+            return
+        body_start = inner.index(GC_MARK) + len(GC_MARK)
+        body = inner[body_start:]
+        lead = len(body) - len(body.lstrip(" \t\n\u00a0"))
+        self.gc(body.strip().replace("\n", " "), offset + 1 + body_start + lead)
+
+    def gc(self, ply_text: str, offset: int) -> None:
+        """A ``{gc: ...}`` ply: parsed as Game Courier text, judged to follow the board."""
+        line, column, _ = self.where(offset)
+        try:
+            parsed = parse_log(ply_text, self.source, self.pocket_file)
+        except LogSyntaxError as err:
+            raise self.error(offset + err.column - 1, err.expected, err.hint) from None
+        if len(parsed.records) != 1 or parsed.tags:
+            raise self.error(offset, "one Game Courier ply inside {gc: ...}")
+        record = dataclasses.replace(
+            parsed.records[0],
+            ply=len(self.records),
+            comment=None,
+            line=line,
+            column=column + parsed.records[0].column - 1,
+            number=self.number,
+        )
+        self.records.append(record)
+        self.number = None
+        if self.position is not None:
+            verdict = self.judge.resolve(self.position, record)
+            if isinstance(verdict, Move):
+                self.position._push(verdict)
+            else:
+                self.position = None
+                self.lost_at = line
+
+    def san(self, token: str, offset: int) -> None:
+        position = self.position
+        if position is None:
+            raise self.error(
+                offset,
+                "a ply written as {gc: <Game Courier text>}",
+                f"after the illegal ply on line {self.lost_at} there is no position to read "
+                "SAN in; gcadj writes the plies after it in Game Courier notation",
+            )
+        try:
+            move = parse_san(position, token)
+        except SanError as err:
+            if not looks_like_san(token):
+                hint = err.reason
+                if "-" in token:
+                    hint += "; Game Courier notation goes inside {gc: ...}"
+                raise self.error(offset, f"a move like {SAN_EXAMPLES}", hint) from None
+            side = "White" if position.turn == 0 else "Black"
+            raise self.error(offset, f"a legal move for {side}", err.reason) from None
+        line, column, _ = self.where(offset)
+        self.records.append(
+            MoveRecord(
+                ply=len(self.records),
+                submoves=_gc_submoves(position, move, self.pocket_file),
+                text=token,
+                comment=None,
+                line=line,
+                column=column,
+                number=self.number,
+            )
+        )
+        self.number = None
+        position._push(move)
+
+
+def _with_comment(record: MoveRecord, text: str) -> MoveRecord:
+    joined = text if record.comment is None else f"{record.comment}\n{text}"
+    return dataclasses.replace(record, comment=joined)
+
+
+def read_pgn(text: str, source: str = "<string>", pocket_file: str = "i") -> GameLog:
+    """Read PGN-like text into a `GameLog`; raises `LogSyntaxError` with line and column.
+
+    A ``[PocketFile "p"]`` tag overrides `pocket_file`. Every SAN move must be legal (the
+    reader replays it to know which piece moved); plies in ``{gc: ...}`` are taken as
+    typed and judged later by `replay`, like any Game Courier log.
+    """
+    return _Reader(text, source, pocket_file).read()
