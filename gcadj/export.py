@@ -1,0 +1,258 @@
+"""Converters: one checked game (a `Verdict` with its log) written as PGN-like text, a clean
+Game Courier move list, FENs, JSON or an SVG diagram.
+
+Every converter starts from the verdict, not from the raw log, because only the replay
+knows which piece each ply moved (SAN needs it), where the game became illegal, and the
+positions. The legal prefix is written in each format's own notation; an illegal game
+carries its first illegal ply and everything after it as typed, so that reading the
+export back (`gcadj check` reads PGN-like and Game Courier text) gives the same verdict.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gcadj.fen import parse_fen
+from gcadj.gccode import as_gcadj_fen
+from gcadj.pgn import escape_tag_value, finding_note, is_standard_start, user_comment_lines
+from gcadj.pgn import write_pgn as _write_pgn
+from gcadj.position import Position
+from gcadj.records import CaptureSub, ClearSub, GameLog, MoveRecord, MoveSub, PlaceSub
+from gcadj.san import WrittenMove, write_line
+from gcadj.squares import WHITE
+from gcadj.svg import render_svg
+from gcadj.verdict import Verdict
+
+__all__ = [
+    "FORMATS",
+    "ExportError",
+    "export_game",
+    "illegal_cells",
+    "write_fens",
+    "write_gc",
+    "write_json",
+    "write_svg",
+]
+
+FORMATS = ("pgn", "gc", "fen", "json", "svg")
+PLY_FORMATS = ("fen", "svg")
+
+
+class ExportError(ValueError):
+    """A conversion the game cannot give (no game, a ply out of range): a usage error."""
+
+
+def export_game(verdict: Verdict, fmt: str, *, ply: int | None = None, size: int = 48) -> str:
+    """The game in format `fmt` (one of `FORMATS`); `ply` selects a position (fen, svg)."""
+    if fmt not in FORMATS:
+        raise ExportError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    if ply is not None and fmt not in PLY_FORMATS:
+        raise ExportError(f"--ply applies to {' and '.join(PLY_FORMATS)} only, not {fmt}")
+    _log(verdict)
+    if fmt == "pgn":
+        return _write_pgn(verdict)
+    if fmt == "gc":
+        return write_gc(verdict)
+    if fmt == "fen":
+        return write_fens(verdict, ply)
+    if fmt == "json":
+        return write_json(verdict)
+    return write_svg(verdict, ply, size=size)
+
+
+def _log(verdict: Verdict) -> GameLog:
+    if verdict.log is None:
+        raise ExportError(f"{verdict.source}: no game to convert ({verdict.status})")
+    return verdict.log
+
+
+def _after_prefix(
+    verdict: Verdict, written: list[WrittenMove]
+) -> list[tuple[MoveRecord, int, bool]]:
+    """The plies from the first illegal one on, with the move number and side of each."""
+    log = _log(verdict)
+    setup = parse_fen(verdict.final_fen or verdict.start_fen)  # where the prefix ended
+    number, white = setup.fullmove_number, setup.turn == WHITE
+    out = []
+    for record in log.records[len(written) :]:
+        out.append((record, number, white))
+        number += 0 if white else 1
+        white = not white
+    return out
+
+
+# -- Game Courier ----------------------------------------------------------------------
+
+
+def _gc_tags(verdict: Verdict) -> list[tuple[str, str]]:
+    """The log's tags, with a FEN tag that gives the start the verdict used."""
+    log = _log(verdict)
+    tags = list(log.tags)
+    start = Position(verdict.start_fen).fen()
+    index = next((i for i, (k, _) in enumerate(tags) if k.casefold() == "fen"), None)
+    if index is not None:
+        try:
+            same = Position(as_gcadj_fen(tags[index][1])).fen() == start
+        except ValueError:
+            same = False
+        if same:
+            return tags
+        del tags[index]
+    if not is_standard_start(verdict.start_fen):
+        tags.insert(len(tags) if index is None else index, ("FEN", verdict.start_fen))
+    return tags
+
+
+def _gc_ply(number: int, white: bool, text: str, comments: list[str]) -> list[str]:
+    head = f"{number}{'.' if white else '...'} {text}"
+    if not comments:
+        return [head]
+    first, *rest = comments
+    return [f"{head} // {first}".rstrip(), *(f"// {line}".rstrip() for line in rest)]
+
+
+def write_gc(verdict: Verdict) -> str:
+    """A clean Game Courier move list: tags, one numbered ply per line, every piece labelled.
+
+    Legal plies are rewritten in canonical form (``P c5-d6; d5-``, ``R h1-i1; I-i1``); the
+    first illegal ply and the ones after it are kept as typed, the first with gcadj's note.
+    """
+    log = _log(verdict)
+    written = write_line(verdict.start_fen, verdict.moves, log.pocket_file)
+    lines = [f'[{k} "{escape_tag_value(v)}"]' for k, v in _gc_tags(verdict)]
+    lines += [f"// {line}".rstrip() for line in user_comment_lines(log.leading_comment)]
+    for wm, record in zip(written, log.records, strict=False):
+        lines += _gc_ply(wm.move_number, wm.white, wm.gc, user_comment_lines(record.comment))
+    for i, (record, number, white) in enumerate(_after_prefix(verdict, written)):
+        comments = user_comment_lines(record.comment)
+        if i == 0 and verdict.first_illegal is not None:
+            note = finding_note(verdict.first_illegal)
+            comments = [*comments, note]
+        lines += _gc_ply(number, white, record.text, comments)
+    return "\n".join(lines) + "\n"
+
+
+# -- FEN -------------------------------------------------------------------------------
+
+
+def _fens(verdict: Verdict, written: list[WrittenMove]) -> list[str]:
+    return [Position(verdict.start_fen).fen(), *(wm.fen_after for wm in written)]
+
+
+def _check_ply(verdict: Verdict, ply: int, available: int) -> None:
+    if 0 <= ply <= available:
+        return
+    detail = f"the game has {available} legal plies"
+    if verdict.first_illegal is not None:
+        detail += f" (ply {verdict.first_illegal.ply} is illegal)"
+    raise ExportError(f"ply {ply} is out of range: {detail}; ply 0 is the start")
+
+
+def write_fens(verdict: Verdict, ply: int | None = None) -> str:
+    """The FEN of the start (ply 0) and after each legal ply, one per line; or only `ply`."""
+    log = _log(verdict)
+    fens = _fens(verdict, write_line(verdict.start_fen, verdict.moves, log.pocket_file))
+    if ply is None:
+        return "\n".join(fens) + "\n"
+    _check_ply(verdict, ply, len(fens) - 1)
+    return fens[ply] + "\n"
+
+
+# -- JSON ------------------------------------------------------------------------------
+
+
+def write_json(verdict: Verdict) -> str:
+    """The whole game: tags, every ply in every notation with its FEN or finding, the verdict.
+
+    A ply's ``status`` is ``legal``, ``illegal`` (the first illegal ply, with ``finding``)
+    or ``unjudged`` (after it: the replay stops at the first illegal ply).
+    """
+    log = _log(verdict)
+    written = write_line(verdict.start_fen, verdict.moves, log.pocket_file)
+    tags: dict[str, str] = {}
+    for key, value in log.tags:
+        tags.setdefault(key, value)
+    plies: list[dict[str, Any]] = []
+    for i, (wm, record) in enumerate(zip(written, log.records, strict=False)):
+        plies.append(
+            _ply_json(i, record, wm.move_number, wm.white, "legal")
+            | {"gc": wm.gc, "san": wm.san, "uci": wm.move.uci(), "fen": wm.fen_after}
+        )
+    for i, (record, number, white) in enumerate(_after_prefix(verdict, written)):
+        first = i == 0 and verdict.first_illegal is not None
+        entry = _ply_json(
+            len(written) + i, record, number, white, "illegal" if first else "unjudged"
+        )
+        if first and verdict.first_illegal is not None:
+            entry["finding"] = verdict.first_illegal.to_json()
+        plies.append(entry)
+    document = {
+        "source": verdict.source,
+        "tags": tags,
+        "pocket_file": log.pocket_file,
+        "start_fen": Position(verdict.start_fen).fen(),
+        "plies": plies,
+        "verdict": verdict.to_json(),
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _ply_json(
+    index: int, record: MoveRecord, number: int, white: bool, status: str
+) -> dict[str, Any]:
+    comments = user_comment_lines(record.comment)
+    return {
+        "ply": index + 1,
+        "move_number": number,
+        "side": "white" if white else "black",
+        "status": status,
+        "gc": record.text,
+        "san": None,
+        "uci": None,
+        "fen": None,
+        "typed": record.text,
+        "line": record.line,
+        "column": record.column,
+        "comment": "\n".join(comments) if comments else None,
+        "finding": None,
+    }
+
+
+# -- SVG -------------------------------------------------------------------------------
+
+
+def illegal_cells(record: MoveRecord) -> tuple[str | None, str] | None:
+    """The (origin, target) cells to mark for an illegal ply: its first move, else the
+    square its first other sub-move changes (origin None)."""
+    for sub in record.submoves:
+        if isinstance(sub, MoveSub):
+            return sub.origin, sub.target
+    for sub in record.submoves:
+        if isinstance(sub, PlaceSub):
+            return None, sub.target
+        if isinstance(sub, ClearSub):
+            return None, sub.square
+        if isinstance(sub, CaptureSub) and sub.squares:
+            return None, sub.squares[0]
+    return None
+
+
+def write_svg(verdict: Verdict, ply: int | None = None, *, size: int = 48) -> str:
+    """A diagram after `ply` plies (default: the end of the legal prefix, which for an
+    illegal game is the position the first illegal move was played in, with it marked)."""
+    log = _log(verdict)
+    written = write_line(verdict.start_fen, verdict.moves, log.pocket_file)
+    fens = _fens(verdict, written)
+    n = len(written) if ply is None else ply
+    _check_ply(verdict, n, len(written))
+    illegal = None
+    if verdict.first_illegal is not None and n == len(written) and n < len(log.records):
+        illegal = illegal_cells(log.records[n])
+    return render_svg(
+        Position(fens[n]),
+        last_move=written[n - 1].move if n else None,
+        illegal=illegal,
+        pocket_file=log.pocket_file,
+        size=size,
+    )
