@@ -14,6 +14,7 @@ from typing import Any
 
 from gcadj.fen import STARTING_FEN, FenError, format_fen
 from gcadj.formats import parse_game_text
+from gcadj.gccode import as_gcadj_fen
 from gcadj.judge import IllegalPly, PlyJudge
 from gcadj.move import Move
 from gcadj.parse import LogSyntaxError
@@ -145,6 +146,7 @@ def replay(log: GameLog, *, fen: str | None = None, all_findings: bool = False) 
     """
     start_fen = fen or log.tag("FEN") or STARTING_FEN
     try:
+        start_fen = as_gcadj_fen(start_fen, log.pocket_file)  # Game Courier's code too
         position = Position.starting_at(start_fen)
     except FenError as err:
         return failed_verdict(log.source, "error", f"{log.source}: start position: {err}")
