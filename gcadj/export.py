@@ -86,9 +86,12 @@ def _after_prefix(
 
 
 def _gc_tags(verdict: Verdict) -> list[tuple[str, str]]:
-    """The log's tags, with a FEN tag that gives the start the verdict used."""
+    """The log's tags, with a FEN tag that gives the start the verdict used, and a
+    PocketFile tag when the pocket squares are not i1/i8 (gcadj reads it back)."""
     log = _log(verdict)
     tags = list(log.tags)
+    if log.pocket_file != "i" and log.tag("PocketFile") is None:
+        tags.append(("PocketFile", log.pocket_file))
     start = Position(verdict.start_fen).fen()
     index = next((i for i, (k, _) in enumerate(tags) if k.casefold() == "fen"), None)
     if index is not None:
