@@ -595,13 +595,10 @@ def describe_expected(names: set[str], before: str) -> str:
     """What the grammar wanted, in words, from the terminals it would have accepted."""
     after = _previous_token(before)
     suffix = f" after {after}" if after else ""
-    if "MOVE_NUMBER" in names:
-        ply = "a ply like 'P e2-e4'"
-        return (
-            f"{ply}, a tag like [White \"...\"] or a '//' comment"
-            if "LSQB" in names
-            else (f"{ply} or a '//' comment")
-        )
+    if "MOVE_NUMBER" in names:  # the start of a line
+        if "LSQB" in names:
+            return "a ply like 'P e2-e4', a tag like [White \"...\"] or a '//' comment"
+        return "a ply like 'P e2-e4' or a '//' comment"
     if names >= _LINE_START:
         return f"a sub-move like 'P e2-e4'{suffix}"
     if names == {"SQUARE", "MINUS", "STAR"}:

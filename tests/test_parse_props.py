@@ -11,6 +11,7 @@ returns; on mutated text it never returns a log Lark would not.
 from __future__ import annotations
 
 import functools
+import os
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -30,7 +31,12 @@ from gcadj.parse import (
 )
 from gcadj.records import GameLog
 
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# 200 examples keep the suite fast; GCADJ_PARSE_EXAMPLES=5000 runs a deeper search.
+SETTINGS = settings(
+    max_examples=int(os.environ.get("GCADJ_PARSE_EXAMPLES", "200")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @functools.cache
