@@ -1,0 +1,439 @@
+"""HTTP for gcadj: polite, bounded, cached GETs of web pages (nothing here knows chess).
+
+Game Courier is a volunteer-run site; an audit may ask it for thousands of pages. So a
+`Fetcher` behaves the way a careful client should:
+
+* one `requests.Session` (connection reuse) with a descriptive User-Agent;
+* connect and read timeouts, plus a wall-clock deadline per response (a server that
+  trickles one byte per read timeout would otherwise never time out);
+* retries with exponential backoff on connection errors, timeouts, truncated bodies,
+  429 and 5xx, honouring ``Retry-After`` (and giving up at once when the server asks
+  for a longer pause than we are willing to wait, rather than asking again early);
+* a polite minimum delay between requests to one host;
+* a cap on the body size, enforced while streaming (a huge or endless page is cut off
+  and refused; the cap applies to decoded bytes, so a compressed bomb is caught too);
+* http and https only, at every redirect hop (redirects are followed by hand so each
+  Location is checked before it is requested);
+* an on-disk cache of successful responses, written atomically (temporary file and
+  rename), so a re-run or resumed audit does not download the same page again.
+
+Every failure is a `FetchError` whose message names the URL and says what happened.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+from urllib.parse import urljoin, urlsplit
+
+import requests
+
+from gcadj import __version__
+
+log = logging.getLogger(__name__)
+
+PROJECT_URL: Final = "https://github.com/gcadj/gcadj"
+USER_AGENT: Final = f"gcadj/{__version__} (Game Courier log adjudicator; +{PROJECT_URL})"
+SCHEMES: Final = frozenset({"http", "https"})
+REDIRECT_CODES: Final = frozenset({301, 302, 303, 307, 308})
+RETRY_CODES: Final = frozenset({429, 500, 502, 503, 504})
+MAX_REDIRECTS: Final = 10
+CHUNK: Final = 64 * 1024
+
+
+class FetchError(Exception):
+    """A page that could not be fetched; the message names the URL and the reason."""
+
+    def __init__(self, url: str, reason: str, status: int | None = None) -> None:
+        self.url = url
+        self.reason = reason
+        self.status = status
+        super().__init__(f"{url}: {reason}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.url, self.reason, self.status))
+
+
+class _Retry(Exception):
+    """A failure worth another attempt; `wait` overrides the backoff (Retry-After)."""
+
+    def __init__(self, reason: str, wait: float | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.wait = wait
+
+
+def is_url(spec: str) -> bool:
+    """True for an http(s) URL: what gcadj fetches rather than opens as a file."""
+    return spec.lower().startswith(("http://", "https://"))
+
+
+def default_cache_dir() -> Path:
+    """The per-user cache: ``$XDG_CACHE_HOME/gcadj/pages``, else ``~/.cache/gcadj/pages``."""
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "gcadj" / "pages"
+
+
+@dataclass(frozen=True)
+class FetchOptions:
+    """How politely and how patiently to fetch; the defaults suit a public site.
+
+    ``cache_dir`` None disables the cache. ``delay`` is the minimum pause between the
+    start of two requests to one host. ``retries`` counts attempts after the first.
+    """
+
+    connect_timeout: float = 10.0
+    read_timeout: float = 30.0
+    total_timeout: float = 120.0
+    retries: int = 3
+    backoff: float = 1.0
+    max_backoff: float = 60.0
+    max_retry_after: float = 300.0
+    delay: float = 1.0
+    max_bytes: int = 5 * 1024 * 1024
+    cache_dir: Path | None = None
+    user_agent: str = USER_AGENT
+
+
+@dataclass(frozen=True)
+class Page:
+    """A fetched body with where it finally came from and how the server labelled it."""
+
+    url: str  # the URL asked for
+    final_url: str  # after redirects
+    content_type: str
+    body: bytes
+    from_cache: bool = False
+
+    def text(self) -> str:
+        """The body as text (see `decode_body`)."""
+        return decode_body(self.body, self.content_type)
+
+
+class Fetcher:
+    """One session, one cache, one politeness clock per host; reuse it for every request."""
+
+    def __init__(self, options: FetchOptions | None = None) -> None:
+        self.options = options or FetchOptions()
+        self.session = requests.Session()
+        self.session.headers["User-Agent"] = self.options.user_agent
+        self.session.max_redirects = MAX_REDIRECTS
+        self._last_request: dict[str, float] = {}
+        self.requests_made = 0
+
+    def close(self) -> None:
+        self.session.close()
+
+    def __enter__(self) -> Fetcher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def get(self, url: str, *, fresh: bool = False) -> Page:
+        """The page at `url`, from the cache unless `fresh`; raises `FetchError`.
+
+        Only a complete 200 response is cached (and stored even when `fresh`).
+        """
+        _check_scheme(url, url)
+        cache = self.options.cache_dir
+        if cache is not None and not fresh:
+            cached = _cache_read(cache, url)
+            if cached is not None:
+                log.debug("cache hit for %s", url)
+                return cached
+        page = self._get_with_retries(url)
+        if cache is not None:
+            _cache_write(cache, page)
+        return page
+
+    # -- one URL, several attempts -------------------------------------------------
+
+    def _get_with_retries(self, url: str) -> Page:
+        opts = self.options
+        attempt = 0
+        while True:
+            try:
+                return self._follow(url)
+            except _Retry as retry:
+                if attempt >= opts.retries:
+                    tries = "attempt" if attempt == 0 else "attempts"
+                    reason = f"{retry.reason} (gave up after {attempt + 1} {tries})"
+                    raise FetchError(url, reason) from None
+                wait = retry.wait
+                if wait is None:
+                    wait = min(opts.max_backoff, opts.backoff * 2**attempt)
+                elif wait > opts.max_retry_after:
+                    raise FetchError(
+                        url,
+                        f"{retry.reason}; the server asks to wait {wait:g} s, "
+                        f"more than the {opts.max_retry_after:g} s we wait",
+                    ) from None
+                attempt += 1
+                log.info("%s: %s; retry %d in %.2f s", url, retry.reason, attempt, wait)
+                time.sleep(wait)
+
+    def _follow(self, url: str) -> Page:
+        """One attempt: request, following redirects by hand (each hop checked)."""
+        current = url
+        for _ in range(MAX_REDIRECTS + 1):
+            response = self._request(url, current)
+            with response:
+                if response.status_code in REDIRECT_CODES:
+                    location = response.headers.get("Location")
+                    if not location:
+                        raise FetchError(url, f"HTTP {response.status_code} without a Location")
+                    target = urljoin(current, location)
+                    _check_scheme(url, target, redirect=True)
+                    log.debug("%s redirects to %s", current, target)
+                    current = target
+                    continue
+                return self._read(url, current, response)
+        raise FetchError(url, f"more than {MAX_REDIRECTS} redirects")
+
+    def _request(self, url: str, current: str) -> requests.Response:
+        opts = self.options
+        self._be_polite(current)
+        self.requests_made += 1
+        try:
+            return self.session.get(
+                current,
+                timeout=(opts.connect_timeout, opts.read_timeout),
+                allow_redirects=False,
+                stream=True,
+            )
+        except requests.exceptions.ConnectTimeout:
+            raise _Retry(f"connect timed out after {opts.connect_timeout:g} s") from None
+        except requests.exceptions.ReadTimeout:
+            raise _Retry(
+                f"no response within the read timeout of {opts.read_timeout:g} s"
+            ) from None
+        except requests.exceptions.ConnectionError as err:
+            raise _Retry(f"connection failed ({_short(err)})") from None
+        except requests.exceptions.RequestException as err:
+            raise FetchError(url, f"request failed ({_short(err)})") from None
+
+    def _read(self, url: str, current: str, response: requests.Response) -> Page:
+        opts = self.options
+        status = response.status_code
+        if status in RETRY_CODES:
+            wait = _retry_after(response.headers.get("Retry-After"))
+            raise _Retry(f"HTTP {status} {response.reason}", wait)
+        if status != 200:
+            raise FetchError(url, f"HTTP {status} {response.reason}", status)
+        declared = response.headers.get("Content-Length")
+        if declared is not None and declared.isdigit() and int(declared) > opts.max_bytes:
+            raise FetchError(
+                url, f"the page is {int(declared)} bytes, over the cap of {opts.max_bytes}"
+            )
+        body = bytearray()
+        deadline = time.monotonic() + opts.total_timeout
+        try:
+            for chunk in response.iter_content(CHUNK):
+                body += chunk
+                if len(body) > opts.max_bytes:
+                    raise FetchError(
+                        url, f"the page is over the cap of {opts.max_bytes} bytes (stopped reading)"
+                    )
+                if time.monotonic() > deadline:
+                    raise _Retry(f"the response took longer than {opts.total_timeout:g} s")
+        except requests.exceptions.ConnectionError as err:  # includes read timeouts mid-body
+            raise _Retry(f"connection broken while reading ({_short(err)})") from None
+        except requests.exceptions.ChunkedEncodingError as err:
+            raise _Retry(f"truncated response ({_short(err)})") from None
+        encoded = response.headers.get("Content-Encoding", "identity").lower()
+        identity = encoded == "identity" and declared is not None and declared.isdigit()
+        if identity and declared is not None and len(body) < int(declared):
+            raise _Retry(f"truncated response: got {len(body)} of {declared} bytes")
+        return Page(
+            url=url,
+            final_url=current,
+            content_type=response.headers.get("Content-Type", ""),
+            body=bytes(body),
+        )
+
+    def _be_polite(self, url: str) -> None:
+        """Sleep until `delay` seconds have passed since the last request to this host."""
+        host = urlsplit(url).netloc.lower()
+        last = self._last_request.get(host)
+        now = time.monotonic()
+        if last is not None:
+            pause = self.options.delay - (now - last)
+            if pause > 0:
+                time.sleep(pause)
+                now = time.monotonic()
+        self._last_request[host] = now
+
+
+def _check_scheme(url: str, target: str, *, redirect: bool = False) -> None:
+    scheme = urlsplit(target).scheme.lower()
+    if scheme not in SCHEMES:
+        what = f"redirect to {target!r}" if redirect else "URL"
+        raise FetchError(url, f"{what} refused: only http and https are fetched, not {scheme!r}")
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date)."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _short(err: Exception) -> str:
+    """The innermost useful words of a requests/urllib3 error (they nest deeply)."""
+    text = str(err)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+# -- decoding ------------------------------------------------------------------------
+
+
+def _declared_charset(content_type: str) -> str | None:
+    for part in content_type.split(";")[1:]:
+        key, _, value = part.strip().partition("=")
+        if key.lower() == "charset" and value:
+            return value.strip().strip("\"'")
+    return None
+
+
+def _meta_charset(body: bytes) -> str | None:
+    head = body[:4096].decode("ascii", "replace").lower()
+    at = head.find("charset=")
+    if at < 0:
+        return None
+    value = head[at + 8 :].lstrip("\"' ")
+    end = 0
+    while end < len(value) and (value[end].isalnum() or value[end] in "-_"):
+        end += 1
+    return value[:end] or None
+
+
+def decode_body(body: bytes, content_type: str = "") -> str:
+    """Bytes as text: the charset the server or page declares, else UTF-8, else Windows-1252.
+
+    Old pages are often Latin-1 or Windows-1252 with no declaration; a wrong or unknown
+    declaration falls back the same way, and Latin-1 ends the chain because it decodes
+    any byte string, so this never raises.
+    """
+    tried: list[str] = []
+    for charset in (_declared_charset(content_type), _meta_charset(body), "utf-8"):
+        if charset is None or charset in tried:
+            continue
+        tried.append(charset)
+        try:
+            return body.decode(charset)
+        except (LookupError, UnicodeDecodeError):
+            log.debug("body does not decode as %s", charset)
+    try:
+        return body.decode("cp1252")
+    except UnicodeDecodeError:
+        return body.decode("latin-1")
+
+
+# -- the cache -------------------------------------------------------------------------
+
+
+def _cache_path(cache_dir: Path, url: str) -> Path:
+    key = hashlib.sha256(url.encode("utf-8")).hexdigest()
+    return cache_dir / key[:2] / f"{key}.page"
+
+
+def _cache_read(cache_dir: Path, url: str) -> Page | None:
+    """A cached page, or None if absent or unreadable (a damaged entry is fetched again)."""
+    path = _cache_path(cache_dir, url)
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    head, sep, body = data.partition(b"\n")
+    try:
+        meta = json.loads(head) if sep else None
+    except ValueError:
+        meta = None
+    if not isinstance(meta, dict) or meta.get("url") != url or meta.get("length") != len(body):
+        log.warning("ignoring damaged cache entry %s", path)
+        return None
+    return Page(
+        url=url,
+        final_url=str(meta.get("final_url", url)),
+        content_type=str(meta.get("content_type", "")),
+        body=body,
+        from_cache=True,
+    )
+
+
+def _cache_write(cache_dir: Path, page: Page) -> None:
+    """Store a page atomically: a temporary file in the same folder, then a rename.
+
+    A failure to cache is logged, never raised: the page itself was fetched fine.
+    """
+    path = _cache_path(cache_dir, page.url)
+    meta = {
+        "url": page.url,
+        "final_url": page.final_url,
+        "content_type": page.content_type,
+        "length": len(page.body),
+        "fetched": time.time(),
+    }
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".page")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(json.dumps(meta).encode("utf-8") + b"\n" + page.body)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as err:
+        log.warning("could not cache %s in %s: %s", page.url, cache_dir, err)
+
+
+_default: Fetcher | None = None
+
+
+def default_fetcher() -> Fetcher:
+    """The process's shared fetcher with default options and the per-user cache.
+
+    Sources named as URLs (``gcadj check URL``) go through it, so several URLs on one
+    command line share one session and one politeness clock.
+    """
+    global _default
+    if _default is None:
+        _default = Fetcher(FetchOptions(cache_dir=default_cache_dir()))
+    return _default
+
+
+def set_default_fetcher(fetcher: Fetcher | None) -> None:
+    """Replace the shared fetcher (the CLI does, to apply --cache, --delay, ...)."""
+    global _default
+    _default = fetcher
+
+
+__all__ = [
+    "FetchError",
+    "FetchOptions",
+    "Fetcher",
+    "Page",
+    "decode_body",
+    "default_cache_dir",
+    "default_fetcher",
+    "is_url",
+    "set_default_fetcher",
+]
