@@ -8,17 +8,54 @@ Each format's reader is imported only when that format is seen (start-up stays f
 
 from __future__ import annotations
 
-from gcadj.parse import parse_log
+import re
+
+from gcadj.parse import LogSyntaxError, parse_log
 from gcadj.records import GameLog
 
 GAME_COURIER = "gamecourier"
+HTML = "html"  # a saved or fetched Game Courier viewing page (gcadj.scrape)
 
 
 def detect_format(text: str) -> str:
     """The name of the format of `text` (one of the module constants)."""
+    if text.lstrip("\ufeff \t\r\n").startswith("<"):  # no log line can start with '<'
+        return HTML
     return GAME_COURIER
 
 
 def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i") -> GameLog:
-    """Read a game in any supported format; raises `LogSyntaxError` for text that is none."""
+    """Read a game in any supported format; raises `LogSyntaxError` for text that is none.
+
+    A ``[PocketFile "p"]`` tag in the header (written by ``gcadj fetch`` for the newer
+    preset) overrides `pocket_file`: it is a fact about this game, the argument a default.
+    """
+    if detect_format(text) == HTML:
+        from gcadj.scrape import scrape_page
+
+        text = scrape_page(text, source=source).log_text
+    pocket_file = pocket_file_tag(text, source) or pocket_file
     return parse_log(text, source=source, pocket_file=pocket_file)
+
+
+_POCKET_FILE_TAG = re.compile(r'^[ \t\u00a0]*\[[ \t\u00a0]*PocketFile[ \t\u00a0]*"([^"]*)"', re.M)
+_FIRST_PLY_LINE = re.compile(r"^[ \t\u00a0]*[^\s\[/]", re.M)
+
+
+def pocket_file_tag(text: str, source: str = "<string>") -> str | None:
+    """The letter of a PocketFile tag among the header lines, None if there is none.
+
+    Only lines before the first ply count (tags come first); a value that is not one
+    letter from i to z is a syntax error pointing at the tag.
+    """
+    first_ply = _FIRST_PLY_LINE.search(text)
+    match = _POCKET_FILE_TAG.search(text, 0, first_ply.start() if first_ply else len(text))
+    if match is None:
+        return None
+    value = match.group(1)
+    if len(value) == 1 and "i" <= value <= "z":
+        return value
+    line = text.count("\n", 0, match.start()) + 1
+    line_text = text.splitlines()[line - 1]
+    column = match.start(1) - match.start() + 1
+    raise LogSyntaxError(source, line, column, "a pocket file letter from i to z", line_text)

@@ -18,9 +18,11 @@ class SourceError(Exception):
 
 
 def read_source(spec: str) -> str:
-    """The text of a source: '-' is standard input, anything else a file path."""
+    """The text of a source: '-' is standard input, a URL is fetched, anything else a file."""
     if spec == "-":
         return decode_log_bytes(sys.stdin.buffer.read())
+    if "://" in spec and spec.split("://", 1)[0].isalpha():
+        return read_url(spec)
     path = Path(spec)
     try:
         data = path.read_bytes()
@@ -31,3 +33,17 @@ def read_source(spec: str) -> str:
     except OSError as err:
         raise SourceError(f"{spec}: cannot read: {err.strerror or err}") from None
     return decode_log_bytes(data)
+
+
+def read_url(url: str) -> str:
+    """The page at an http(s) URL as text, through the shared polite, cached fetcher.
+
+    requests is imported here, not at start-up. Any other scheme is refused by the
+    fetcher with a message naming it.
+    """
+    from gcadj.fetch import FetchError, default_fetcher
+
+    try:
+        return default_fetcher().get(url).text()
+    except FetchError as err:
+        raise SourceError(str(err)) from None

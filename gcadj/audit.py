@@ -1,0 +1,470 @@
+"""Audit an archive: judge many sources in parallel, one JSON line per source, resumable.
+
+The parent process owns everything with state: it walks the sources lazily (files,
+directories, URLs, log indexes), fetches pages itself through one polite `Fetcher` (so
+the per-host delay holds however many workers there are), hands bounded batches to a
+process pool, and is the only writer of the JSONL file. Each result is written as one
+`os.write` of a complete line as soon as it is known, and fsync'd about once a second,
+so a crash or Ctrl-C loses nothing already judged and never leaves half a line; the rare
+torn line a SIGKILL mid-write could leave is dropped by ``--resume``, which then judges
+every source not yet in the file, each exactly once.
+
+Memory stays flat: sources are streamed, at most ``4 * jobs`` batches are in flight, and
+the summary, CSV and HTML report are computed from the JSONL file at the end rather than
+from results kept in memory. The one thing that grows is the set of source names already
+seen (needed to judge each source once), a few dozen bytes per game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Final, Protocol
+
+from gcadj.verdict import Verdict, check_source, check_text, failed_verdict
+
+if TYPE_CHECKING:
+    from gcadj.fetch import Fetcher
+
+log = logging.getLogger(__name__)
+
+SOURCE_SUFFIXES: Final = frozenset({".txt", ".log", ".pgn", ".html", ".htm"})
+DEFAULT_GAME: Final = "Pocket Mutation Chess"
+FSYNC_SECONDS: Final = 1.0
+
+
+class AuditError(Exception):
+    """The audit cannot start: an existing output, an output that is not a gcadj JSONL."""
+
+
+# ---------------------------------------------------------------------------------------
+# One source
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """How each game is judged (the options of ``gcadj check``); travels to the workers."""
+
+    fen: str | None = None
+    pocket_file: str = "i"
+    all_findings: bool = False
+
+
+def with_page_checks(verdict: Verdict) -> Verdict:
+    """Add what a scraped page says to a verdict: scraper warnings, and diagram mismatches.
+
+    A log written from a page carries ``ScrapeWarning`` tags and, when the page's board
+    could be read, a ``PageBoard`` tag. For a legal game the board Game Courier drew must
+    be the replayed final position; a difference means the move list was misread (or the
+    page shows another moment), so it is reported. An illegal game is not compared: the
+    site drew the board its illegal moves left, which the replay does not reach.
+    """
+    game = verdict.log
+    if game is None:
+        return verdict
+    extra = [f"page: {value}" for key, value in game.tags if key.casefold() == "scrapewarning"]
+    board = game.tag("PageBoard")
+    if board and verdict.status == "legal" and verdict.final_fen:
+        from gcadj.scrape import board_mismatch
+
+        mismatch = board_mismatch(board, verdict.final_fen)
+        if mismatch:
+            extra.append(mismatch)
+    if not extra:
+        return verdict
+    return dataclasses.replace(verdict, warnings=(*verdict.warnings, *extra))
+
+
+def judge_source(spec: str, options: CheckOptions = CheckOptions()) -> Verdict:
+    """`check_source` plus the page checks: what ``gcadj check`` and the audit report."""
+    return with_page_checks(
+        check_source(
+            spec,
+            fen=options.fen,
+            pocket_file=options.pocket_file,
+            all_findings=options.all_findings,
+        )
+    )
+
+
+def judge_text(text: str, source: str, options: CheckOptions = CheckOptions()) -> Verdict:
+    """As `judge_source` for text already in hand (a page the parent process fetched)."""
+    return with_page_checks(
+        check_text(
+            text,
+            source,
+            fen=options.fen,
+            pocket_file=options.pocket_file,
+            all_findings=options.all_findings,
+        )
+    )
+
+
+def verdict_line(verdict: Verdict) -> str:
+    """The JSON line of a verdict: exactly what ``gcadj check --json`` prints, plus newline."""
+    return json.dumps(verdict.to_json(), ensure_ascii=False) + "\n"
+
+
+# A task is (source, text): text None means the worker reads the source itself.
+Task = tuple[str, "str | None"]
+Result = tuple[str, str]  # (JSON line, status)
+
+
+def judge_batch(batch: list[Task], options: CheckOptions) -> list[Result]:
+    """Judge a batch in a worker; never raises for a bad source (it becomes a verdict)."""
+    results = []
+    for spec, text in batch:
+        try:
+            verdict = (
+                judge_source(spec, options) if text is None else judge_text(text, spec, options)
+            )
+        except Exception as err:  # a bug must cost one game, not the audit
+            log.exception("internal error judging %s", spec)
+            verdict = failed_verdict(spec, "error", f"{spec}: internal error: {err!r}")
+        results.append((verdict_line(verdict), verdict.status))
+    return results
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which stops cleanly and keeps what is written."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# ---------------------------------------------------------------------------------------
+# Sources
+
+
+@dataclass
+class SourceWalker:
+    """Every source an audit names, lazily and in a stable order.
+
+    Directories are walked recursively in sorted order (hidden entries skipped) for files
+    ending in `SOURCE_SUFFIXES`; an index is fetched once per walker and its viewing
+    pages of `game` listed. A spec that is neither a URL nor a directory is yielded as
+    it is, so a missing file is judged (as an "error") rather than silently dropped.
+    """
+
+    specs: tuple[str, ...]
+    index_urls: tuple[str, ...] = ()
+    game: str = DEFAULT_GAME
+    fetcher: Fetcher | None = None
+    index_errors: list[str] = field(default_factory=list)
+    _indexes: dict[str, list[str]] = field(default_factory=dict)
+
+    def __iter__(self) -> Iterator[str]:
+        from gcadj.fetch import is_url
+
+        for spec in self.specs:
+            if not is_url(spec) and os.path.isdir(spec):
+                yield from _walk(spec)
+            else:
+                yield spec
+        for url in self.index_urls:
+            yield from self._index(url)
+
+    def _index(self, url: str) -> list[str]:
+        if url not in self._indexes:
+            self._indexes[url] = self._read_index(url)
+        return self._indexes[url]
+
+    def _read_index(self, url: str) -> list[str]:
+        from gcadj.fetch import FetchError, default_fetcher
+        from gcadj.scrape import index_entries
+
+        fetcher = self.fetcher or default_fetcher()
+        try:
+            page = fetcher.get(url, fresh=True)  # an index changes; its games mostly do not
+        except FetchError as err:
+            self.index_errors.append(f"index {err}")
+            log.error("index %s", err)
+            return []
+        entries = index_entries(page.text(), page.final_url, self.game)
+        if not entries:
+            log.warning("%s lists no game of %r", url, self.game)
+        return [entry.url for entry in entries]
+
+
+def _walk(folder: str) -> Iterator[str]:
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if not name.startswith(".") and Path(name).suffix.lower() in SOURCE_SUFFIXES:
+                yield os.path.join(root, name)
+
+
+# ---------------------------------------------------------------------------------------
+# The JSONL file
+
+
+def read_done(path: Path) -> set[str]:
+    """The sources already judged in an audit file; a torn last line is cut off the file.
+
+    Only the last line may be incomplete (a SIGKILL during its write); any other line
+    that is not a JSON object with a "source" means the file is not ours: `AuditError`.
+    """
+    done: set[str] = set()
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        return done
+    except OSError as err:
+        raise AuditError(f"cannot read {path}: {err.strerror or err}") from None
+    good_end = 0
+    with handle:
+        for number, raw in enumerate(handle, 1):
+            if not raw.endswith(b"\n"):
+                log.warning("%s: dropping a torn last line (%d bytes)", path, len(raw))
+                break
+            try:
+                record = json.loads(raw)
+                source = record["source"]
+            except (ValueError, TypeError, KeyError):
+                raise AuditError(
+                    f"{path}:{number}: not a gcadj audit line; refusing to resume into it"
+                ) from None
+            if not isinstance(source, str):
+                raise AuditError(f'{path}:{number}: "source" is not a string')
+            done.add(source)
+            good_end += len(raw)
+    if good_end != path.stat().st_size:
+        with path.open("r+b") as torn:
+            torn.truncate(good_end)
+    return done
+
+
+class JsonlWriter:
+    """Appends complete lines with one `os.write` each; fsyncs about once a second."""
+
+    def __init__(self, path: Path, *, truncate: bool) -> None:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (os.O_TRUNC if truncate else 0)
+        self.path = path
+        self.fd = os.open(path, flags, 0o644)
+        self.last_sync = time.monotonic()
+        self.written = 0
+
+    def write(self, line: str) -> None:
+        data = line.encode("utf-8")
+        view = memoryview(data)
+        while view:  # a regular file takes it all at once; loop for the pathological case
+            count = os.write(self.fd, view)
+            view = view[count:]
+        self.written += 1
+        now = time.monotonic()
+        if now - self.last_sync >= FSYNC_SECONDS:
+            os.fsync(self.fd)
+            self.last_sync = now
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            try:
+                os.fsync(self.fd)
+            finally:
+                os.close(self.fd)
+                self.fd = -1
+
+
+# ---------------------------------------------------------------------------------------
+# The run
+
+
+class Progress(Protocol):
+    """What the CLI shows while an audit runs (the library itself never prints)."""
+
+    def start(self, total: int) -> None: ...
+
+    def advance(self, line: str, status: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class AuditPlan:
+    """Everything an audit run needs to know, apart from the fetcher and the progress."""
+
+    sources: tuple[str, ...]
+    out: Path
+    index_urls: tuple[str, ...] = ()
+    game: str = DEFAULT_GAME
+    check: CheckOptions = CheckOptions()
+    jobs: int = 1
+    resume: bool = False
+    force: bool = False
+    batch_size: int = 16
+
+
+@dataclass
+class AuditRun:
+    """What happened: how many were judged now, skipped as done, and index failures."""
+
+    judged: int = 0
+    skipped: int = 0
+    index_errors: list[str] = field(default_factory=list)
+
+
+def run_audit(
+    plan: AuditPlan, *, fetcher: Fetcher | None = None, progress: Progress | None = None
+) -> AuditRun:
+    """Judge every source of `plan` not yet in `plan.out`; see the module docstring.
+
+    Raises `AuditError` before judging anything if the output cannot be used, and lets
+    KeyboardInterrupt through after closing the file (everything written stays valid).
+    """
+    if plan.out.exists() and not plan.resume and not plan.force:
+        raise AuditError(f"{plan.out} exists; use --resume to finish it or --force to replace it")
+    done = read_done(plan.out) if plan.resume else set()
+    walker = SourceWalker(plan.sources, plan.index_urls, plan.game, fetcher)
+    run = AuditRun(index_errors=walker.index_errors)
+    total = sum(1 for _ in _unique(walker, set(done)))
+    run.skipped = len(done)
+    writer = JsonlWriter(plan.out, truncate=not plan.resume)
+    try:
+        if plan.jobs <= 1:
+            _run_here(plan, walker, done, writer, run, fetcher, progress, total)
+        else:
+            _run_pool(plan, walker, done, writer, run, fetcher, progress, total)
+    finally:
+        writer.close()
+    return run
+
+
+def _unique(specs: Iterable[str], seen: set[str]) -> Iterator[str]:
+    for spec in specs:
+        if spec not in seen:
+            seen.add(spec)
+            yield spec
+
+
+class _FetchFailed:
+    """Marks a source whose result the parent already has (a page that failed to fetch)."""
+
+    __slots__ = ("result",)
+
+    def __init__(self, result: Result) -> None:
+        self.result = result
+
+
+def _tasks(specs: Iterable[str], fetcher: Fetcher | None) -> Iterator[Task | _FetchFailed]:
+    """A task per source; a URL is fetched here (politely, in one place) and a fetch
+    failure is already a result."""
+    from gcadj.fetch import FetchError, default_fetcher, is_url
+
+    for spec in specs:
+        if not is_url(spec):
+            yield (spec, None)
+            continue
+        try:
+            page = (fetcher or default_fetcher()).get(spec)
+        except FetchError as err:
+            verdict = failed_verdict(spec, "error", str(err))
+            yield _FetchFailed((verdict_line(verdict), verdict.status))
+            continue
+        yield (spec, page.text())
+
+
+def _record(result: Result, writer: JsonlWriter, run: AuditRun, progress: Progress | None) -> None:
+    line, status = result
+    writer.write(line)
+    run.judged += 1
+    if progress is not None:
+        progress.advance(line, status)
+
+
+def _run_here(
+    plan: AuditPlan,
+    walker: SourceWalker,
+    done: set[str],
+    writer: JsonlWriter,
+    run: AuditRun,
+    fetcher: Fetcher | None,
+    progress: Progress | None,
+    total: int,
+) -> None:
+    if progress is not None:
+        progress.start(total)
+    for item in _tasks(_unique(walker, done), fetcher):
+        if isinstance(item, _FetchFailed):
+            _record(item.result, writer, run, progress)
+            continue
+        for result in judge_batch([item], plan.check):
+            _record(result, writer, run, progress)
+
+
+def _run_pool(
+    plan: AuditPlan,
+    walker: SourceWalker,
+    done: set[str],
+    writer: JsonlWriter,
+    run: AuditRun,
+    fetcher: Fetcher | None,
+    progress: Progress | None,
+    total: int,
+) -> None:
+    import multiprocessing
+
+    from gcadj.parse import parse_log
+
+    parse_log("P e2-e4\n", pocket_file=plan.check.pocket_file)  # build the parser once, pre-fork
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    limit = 4 * plan.jobs
+    pending: set[Future[list[Result]]] = set()
+
+    def drain(block: bool) -> None:
+        finished, _ = wait(pending, timeout=None if block else 0, return_when=FIRST_COMPLETED)
+        for future in finished:
+            pending.discard(future)
+            for result in future.result():
+                _record(result, writer, run, progress)
+
+    pool = ProcessPoolExecutor(plan.jobs, mp_context=context, initializer=_ignore_sigint)
+    try:
+        # Start the workers before any progress thread exists (fork copies only this thread).
+        pool.submit(_ignore_sigint).result()
+        if progress is not None:
+            progress.start(total)
+        batch: list[Task] = []
+
+        def submit() -> None:
+            pending.add(pool.submit(judge_batch, list(batch), plan.check))
+            batch.clear()
+            while len(pending) >= limit:
+                drain(block=True)
+
+        for item in _tasks(_unique(walker, done), fetcher):
+            if isinstance(item, _FetchFailed):
+                _record(item.result, writer, run, progress)
+                continue
+            batch.append(item)
+            if len(batch) >= plan.batch_size or item[1] is not None:
+                submit()  # a fetched page goes at once: fetching is the slow part
+            if pending:
+                drain(block=False)
+        if batch:
+            submit()
+        while pending:
+            drain(block=True)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+__all__ = [
+    "AuditError",
+    "AuditPlan",
+    "AuditRun",
+    "CheckOptions",
+    "SourceWalker",
+    "judge_batch",
+    "judge_source",
+    "judge_text",
+    "read_done",
+    "run_audit",
+    "verdict_line",
+    "with_page_checks",
+]
