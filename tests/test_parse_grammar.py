@@ -11,8 +11,9 @@ import pytest
 from lark import Lark
 from lark.lexer import Lexer, LexerState
 
-from gcadj import parse
-from gcadj.parse import WS_CHARS, build_lark, grammar_path, grammar_text, parse_log
+from gcadj import grammar
+from gcadj.grammar import build_lark
+from gcadj.parse import WS_CHARS, grammar_path, grammar_text, parse_log
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,7 +61,7 @@ def test_ws_chars_match_the_grammar_terminal() -> None:
 
 def test_lark_cache_is_written_and_reused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(parse.sys, "platform", "linux")
+    monkeypatch.setattr(grammar.sys, "platform", "linux")
     build_lark("i")
     (cached,) = (tmp_path / "gcadj").glob("lark-*.pickle")
     assert cached.stat().st_size > 0
@@ -70,7 +71,7 @@ def test_lark_cache_is_written_and_reused(monkeypatch: pytest.MonkeyPatch, tmp_p
 
 def test_corrupt_cache_is_ignored(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(parse.sys, "platform", "linux")
+    monkeypatch.setattr(grammar.sys, "platform", "linux")
     build_lark("p")
     (cached,) = (tmp_path / "gcadj").glob("lark-*.pickle")
     cached.write_bytes(b"\x00garbage\n\x80\x04not a pickle")
@@ -83,8 +84,8 @@ def test_unwritable_cache_location_is_ignored(
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
-    monkeypatch.setattr(parse.sys, "platform", "linux")
-    assert parse._lark_cache_file(grammar_text("i")) is None
+    monkeypatch.setattr(grammar.sys, "platform", "linux")
+    assert grammar._lark_cache_file(grammar_text("i")) is None
     assert build_lark("i").parse("P e2-e4\n", start="start").data == "start"
 
 
@@ -92,8 +93,8 @@ def test_cache_file_that_is_a_folder_is_ignored(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(parse.sys, "platform", "linux")
-    path = parse._lark_cache_file(grammar_text("i"))
+    monkeypatch.setattr(grammar.sys, "platform", "linux")
+    path = grammar._lark_cache_file(grammar_text("i"))
     assert path is not None
     Path(path).mkdir()
     assert build_lark("i").parse("P e2-e4\n", start="start").data == "start"
@@ -102,5 +103,5 @@ def test_cache_file_that_is_a_folder_is_ignored(
 def test_parser_is_built_once_per_pocket_file() -> None:
     parse_log("P e2-e4")
     parse_log("P e2-e4", pocket_file="p")
-    assert parse._lark("i") is parse._lark("i")
-    assert parse._lark("i") is not parse._lark("p")
+    assert grammar._lark("i") is grammar._lark("i")
+    assert grammar._lark("i") is not grammar._lark("p")

@@ -19,10 +19,10 @@ from hypothesis.extra.lark import from_lark
 from lark import Lark
 
 from gcadj import records
+from gcadj.grammar import build_lark
 from gcadj.parse import (
     LogSyntaxError,
     _Decline,
-    build_lark,
     clear_memo,
     normalise_text,
     parse_by_lines,

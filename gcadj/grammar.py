@@ -1,0 +1,204 @@
+"""The Lark side of the parser: the grammar loaded into an LALR parser, and trees to records.
+
+Kept apart from :mod:`gcadj.parse` so that Lark is imported only when a log needs it: the
+line path there reads the usual plies (``P e2-e4``) and tag lines without it, which keeps
+``gcadj check`` on one game fast to start. Everything the grammar decides (every error,
+every unusual ply) still goes through here: the grammar stays the one definition of the
+language.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import os
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import lark
+from lark import Lark, Token, Transformer, UnexpectedInput, v_args
+from lark.tree import Meta
+
+from gcadj.parse import (
+    DEFAULT_POCKET_FILE,
+    _Body,
+    _LogBuilder,
+    _Note,
+    _Ply,
+    comment_text,
+    grammar_text,
+    syntax_error,
+    unescape_tag_value,
+)
+from gcadj.records import (
+    CaptureSub,
+    ClearSub,
+    GameLog,
+    MoveRecord,
+    MoveSub,
+    PlaceSub,
+    RemoveSpaceSub,
+    SubMove,
+)
+
+log = logging.getLogger(__name__)
+
+
+def _user_cache_dir() -> Path:
+    """The per-user cache folder (XDG on Unix, LOCALAPPDATA on Windows, Caches on macOS)."""
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"])
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return Path(xdg) if xdg else Path.home() / ".cache"
+
+
+def _lark_cache_file(grammar: str) -> str | None:
+    """A writable file for Lark's parse-table cache, named by grammar and versions; None if none.
+
+    Lark also checks a hash stored inside the file, so a stale or foreign file
+    is rebuilt, and it logs (never raises) when it cannot read or write one.
+    """
+    key = f"{grammar}\0{lark.__version__}\0{sys.version_info[:2]}".encode()
+    name = f"lark-{hashlib.sha256(key).hexdigest()[:24]}.pickle"
+    try:
+        folder = _user_cache_dir() / "gcadj"
+        folder.mkdir(parents=True, exist_ok=True)
+        if not os.access(folder, os.W_OK):
+            return None
+    except (OSError, RuntimeError):  # RuntimeError: Path.home() without a home
+        return None
+    return str(folder / name)
+
+
+def build_lark(pocket_file: str = DEFAULT_POCKET_FILE, use_cache: bool = True) -> Lark:
+    """A new LALR parser for the grammar (cached tables when possible, never failing for it)."""
+    grammar = grammar_text(pocket_file)
+    options: dict[str, Any] = {
+        "parser": "lalr",
+        "lexer": "contextual",
+        "propagate_positions": True,
+        "start": ["start", "submoves"],
+    }
+    cache_file = _lark_cache_file(grammar) if use_cache else None
+    if cache_file is not None:
+        try:
+            return Lark(grammar, cache=cache_file, **options)
+        except Exception:  # a broken cache must never stop the parser
+            log.debug("Lark cache %s unusable; building without it", cache_file, exc_info=True)
+    return Lark(grammar, **options)
+
+
+@functools.cache
+def _lark(pocket_file: str) -> Lark:
+    """The process's parser for one pocket file, built on first use."""
+    return build_lark(pocket_file)
+
+
+def _strings(children: Iterable[Any]) -> tuple[str, ...]:
+    return tuple(str(child) for child in children)
+
+
+@v_args(meta=True)
+class RecordBuilder(Transformer[Token, Any]):
+    """The separate pass from Lark's tree to records; ``meta`` gives exact positions.
+
+    ``text`` is the parsed text, used to copy each ply's source span verbatim.
+    """
+
+    def __init__(self, text: str, source: str = "<string>", pocket_file: str = "i") -> None:
+        super().__init__()
+        self._text = text
+        self._source = source
+        self._pocket_file = pocket_file
+
+    def move(self, meta: Meta, children: list[Token]) -> MoveSub:
+        label = str(children[0]) if len(children) == 3 else None
+        return MoveSub(label=label, origin=str(children[-2]), target=str(children[-1]))
+
+    def place(self, meta: Meta, children: list[Token]) -> PlaceSub:
+        label, operator, target = _strings(children)
+        return PlaceSub(label=label, target=target, operator=operator)
+
+    def clear_at(self, meta: Meta, children: list[Token]) -> ClearSub:
+        return ClearSub(square=str(children[0]), form="@")
+
+    def clear_origin(self, meta: Meta, children: list[Token]) -> ClearSub:
+        return ClearSub(square=str(children[0]), form="-")
+
+    def capture(self, meta: Meta, children: list[Token]) -> CaptureSub:
+        return CaptureSub(squares=_strings(children))
+
+    def remove_space(self, meta: Meta, children: list[Token]) -> RemoveSpaceSub:
+        return RemoveSpaceSub(target=str(children[0]))
+
+    def submoves(self, meta: Meta, children: list[Any]) -> _Body:
+        subs = tuple(child for child in children if not isinstance(child, Token))
+        text = self._text[meta.start_pos : meta.end_pos]
+        return _Body(submoves=subs, text=text, line=meta.line, column=meta.column)
+
+    def ply(self, meta: Meta, children: list[Any]) -> _Ply:
+        number = None
+        comment = None
+        body: _Body | None = None
+        for child in children:
+            if isinstance(child, _Body):
+                body = child
+            elif child.type == "MOVE_NUMBER":
+                number = str(child)
+            else:
+                comment = comment_text(child)
+        assert body is not None  # the grammar requires sub-moves
+        return _Ply(number=number, body=body, comment=comment)
+
+    def tag(self, meta: Meta, children: list[Token]) -> tuple[str, str]:
+        name, value = children
+        return str(name), unescape_tag_value(str(value))
+
+    def note(self, meta: Meta, children: list[Token]) -> _Note:
+        return _Note(comment_text(children[0]))
+
+    def start(self, meta: Meta, children: list[Any]) -> GameLog:
+        builder = _LogBuilder(self._source, self._pocket_file)
+        for child in children:
+            if isinstance(child, _Ply):
+                body = child.body
+                record = MoveRecord(
+                    ply=len(builder.records),
+                    submoves=body.submoves,
+                    text=body.text,
+                    comment=child.comment,
+                    line=body.line,
+                    column=body.column,
+                    number=child.number,
+                )
+                builder.records.append(record)
+            elif isinstance(child, _Note):
+                builder.add_note(child.comment)
+            else:
+                builder.tags.append(child)
+        return builder.build()
+
+
+def parse_whole(text: str, source: str, pocket_file: str) -> GameLog:
+    """Parse normalised text from the top; Lark's errors become `LogSyntaxError`s."""
+    try:
+        tree = _lark(pocket_file).parse(text, start="start")
+    except UnexpectedInput as error:
+        raise syntax_error(error, text, source, pocket_file) from None
+    result: GameLog = RecordBuilder(text, source, pocket_file).transform(tree)
+    return result
+
+
+def parse_submoves(body: str, pocket_file: str) -> tuple[SubMove, ...] | None:
+    """The sub-moves of one ply body, or None when the grammar rejects it."""
+    try:
+        tree = _lark(pocket_file).parse(body, start="submoves")
+    except UnexpectedInput:
+        return None
+    body_record: _Body = RecordBuilder(body).transform(tree)
+    return body_record.submoves
