@@ -15,12 +15,17 @@ from gcadj.records import GameLog
 
 GAME_COURIER = "gamecourier"
 HTML = "html"  # a saved or fetched Game Courier viewing page (gcadj.scrape)
+PGN = "pgn"  # gcadj's own PGN-like export, known by its Variant tag (gcadj.pgn)
 
 
 def detect_format(text: str) -> str:
     """The name of the format of `text` (one of the module constants)."""
     if text.lstrip("\ufeff \t\r\n").startswith("<"):  # no log line can start with '<'
         return HTML
+    from gcadj.pgn import looks_like_pgn
+
+    if looks_like_pgn(text):
+        return PGN
     return GAME_COURIER
 
 
@@ -35,6 +40,10 @@ def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i")
 
         text = scrape_page(text, source=source).log_text
     pocket_file = pocket_file_tag(text, source) or pocket_file
+    if detect_format(text) == PGN:
+        from gcadj.pgn import read_pgn
+
+        return read_pgn(text, source=source, pocket_file=pocket_file)
     return parse_log(text, source=source, pocket_file=pocket_file)
 
 
