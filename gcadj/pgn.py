@@ -233,30 +233,23 @@ def write_pgn(verdict: Verdict, *, width: int = WIDTH) -> str:
 
 # -- detection -------------------------------------------------------------------------
 
-_VARIANT_TAG = re.compile(
-    r'^[ \t]*\[[ \t]*Variant[ \t]+"Pocket Mutation Chess"[ \t]*\][ \t]*$', re.M | re.I
-)
-_NUMBER_PREFIX = re.compile(r"^[0-9]+[ \t]*\.*[ \t]*")
-_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+_VARIANT_TAG = re.compile(r'[ \t]*\[[ \t]*Variant[ \t]+"Pocket Mutation Chess"[ \t]*\][ \t]*', re.I)
 
 
 def looks_like_pgn(text: str) -> bool:
-    """PGN-like text: a PMC Variant tag, or movetext that starts with a comment or SAN.
+    """Is this gcadj's PGN-like text? Its header has ``[Variant "Pocket Mutation Chess"]``.
 
-    A Game Courier ply starts with a label and a square pair (``P e2-e4``, ``e2-e4``),
-    never with ``{`` or a SAN move, so the first movetext line decides.
+    Only the tag decides, never SAN-looking moves: SAN typed into a Game Courier log must
+    stay a syntax error there (GAMECOURIER.md §1), not be guessed at.
     """
-    if _VARIANT_TAG.search(text):
-        return True
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped or stripped.startswith(("[", "//")):
+    for line in text.lstrip("\ufeff").splitlines():
+        stripped = line.strip(" \t\u00a0")
+        if not stripped:
             continue
-        rest = _NUMBER_PREFIX.sub("", stripped)
-        if rest.startswith("{"):
+        if not stripped.startswith("["):
+            return False
+        if _VARIANT_TAG.fullmatch(line):
             return True
-        first = rest.split()[0] if rest.split() else ""
-        return looks_like_san(first) or first in _RESULTS
     return False
 
 

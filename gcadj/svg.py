@@ -190,7 +190,7 @@ def _coordinates(canvas: _Canvas) -> None:
         if cell == BLACK_POCKET_CELL:  # caption below the cell
             ys = (top + u + tiny * 1.15, top + u + tiny * 2.3, top + u + tiny * 3.45)
         else:  # caption above the cell
-            ys = (top - tiny * 2.6, top - tiny * 1.45, top - tiny * 0.3)
+            ys = (top - tiny * 2.85, top - tiny * 1.7, top - tiny * 0.55)
         for y, line in zip(ys, (name, *lines), strict=True):
             canvas.text(cx, y, line, tiny, INK)
 
