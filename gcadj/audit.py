@@ -23,7 +23,7 @@ import logging
 import os
 import time
 from collections.abc import Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
@@ -132,11 +132,24 @@ def judge_batch(batch: list[Task], options: CheckOptions) -> list[Result]:
     return results
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which stops cleanly and keeps what is written."""
+def _worker_init(parent: int) -> None:
+    """Workers leave Ctrl-C to the parent, which stops cleanly and keeps what is written,
+    and exit by themselves if the parent dies (a SIGKILL gives it no chance to stop them)."""
     import signal
+    import threading
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="gcadj-orphan-watch", daemon=True).start()
+
+
+def _ready() -> bool:
+    return True
 
 
 # ---------------------------------------------------------------------------------------
@@ -407,6 +420,7 @@ def _run_pool(
     total: int,
 ) -> None:
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor  # not at start-up: ~20 ms
 
     from gcadj.parse import parse_log
 
@@ -423,10 +437,12 @@ def _run_pool(
             for result in future.result():
                 _record(result, writer, run, progress)
 
-    pool = ProcessPoolExecutor(plan.jobs, mp_context=context, initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(
+        plan.jobs, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),)
+    )
     try:
         # Start the workers before any progress thread exists (fork copies only this thread).
-        pool.submit(_ignore_sigint).result()
+        pool.submit(_ready).result()
         if progress is not None:
             progress.start(total)
         batch: list[Task] = []

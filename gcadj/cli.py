@@ -92,7 +92,8 @@ CHECK_EPILOG = (
 @app.command(epilog=CHECK_EPILOG)
 def check(
     sources: Annotated[
-        list[str], typer.Argument(help="Game logs: files, or '-' for standard input.")
+        list[str],
+        typer.Argument(help="Game logs: files, saved pages, http(s) URLs, or '-' for stdin."),
     ],
     json_lines: Annotated[
         bool, typer.Option("--json", help="One JSON object per source per line.")
@@ -113,12 +114,14 @@ def check(
     ] = "i",
 ) -> None:
     """Replay each game: report its first illegal move, or how it ended."""
+    from gcadj.audit import with_page_checks
     from gcadj.report import render_verdict
     from gcadj.verdict import check_source
 
     worst = EXIT_OK
     for spec in sources:
         verdict = check_source(spec, fen=fen, pocket_file=pocket_file, all_findings=all_findings)
+        verdict = with_page_checks(verdict)  # scraper warnings, page diagram vs replay
         if json_lines:
             import json
 
@@ -126,6 +129,355 @@ def check(
         else:
             typer.echo(render_verdict(verdict))
         worst = max(worst, STATUS_EXIT[verdict.status])
+    raise typer.Exit(worst)
+
+
+# -- fetch and audit ---------------------------------------------------------------------
+
+CacheOption = Annotated[
+    str | None,
+    typer.Option(
+        "--cache",
+        metavar="DIR",
+        help="Page cache folder (default: $XDG_CACHE_HOME/gcadj/pages or ~/.cache/gcadj/pages).",
+    ),
+]
+NoCacheOption = Annotated[
+    bool, typer.Option("--no-cache", help="Neither read nor write the page cache.")
+]
+DelayOption = Annotated[
+    float,
+    typer.Option("--delay", min=0, metavar="SECONDS", help="Pause between requests to one host."),
+]
+TimeoutOption = Annotated[
+    float,
+    typer.Option(
+        "--timeout", min=0.001, metavar="SECONDS", help="Connect and read timeout per request."
+    ),
+]
+RetriesOption = Annotated[
+    int,
+    typer.Option("--retries", min=0, help="Retries after a connection error, timeout, 429 or 5xx."),
+]
+MaxSizeOption = Annotated[
+    int, typer.Option("--max-size", min=1, metavar="KB", help="Largest page accepted, in KiB.")
+]
+
+
+def _install_fetcher(
+    cache: str | None, no_cache: bool, delay: float, timeout: float, retries: int, max_kb: int
+) -> None:
+    """Make the shared fetcher (used for every URL source) follow the command's options."""
+    from pathlib import Path
+
+    from gcadj.fetch import Fetcher, FetchOptions, default_cache_dir, set_default_fetcher
+
+    options = FetchOptions(
+        connect_timeout=timeout,
+        read_timeout=timeout,
+        total_timeout=max(4 * timeout, timeout + 10),
+        retries=retries,
+        backoff=min(1.0, timeout),
+        delay=delay,
+        max_bytes=max_kb * 1024,
+        cache_dir=None if no_cache else Path(cache) if cache else default_cache_dir(),
+    )
+    set_default_fetcher(Fetcher(options))
+
+
+FETCH_EPILOG = (
+    "Exit codes: 0 the log was written; 2 usage (FILE exists without --force); 3 the page "
+    "holds no move list; 4 the page could not be fetched."
+)
+
+
+@app.command(epilog=FETCH_EPILOG)
+def fetch(
+    url: Annotated[str, typer.Argument(help="A viewing page: …/play/pbm/play.php?game=…&log=…")],
+    output: Annotated[
+        str | None,
+        typer.Option("-o", "--output", metavar="FILE", help="Write here (default: stdout)."),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing FILE.")] = False,
+    cache: CacheOption = None,
+    no_cache: NoCacheOption = False,
+    delay: DelayOption = 1.0,
+    timeout: TimeoutOption = 30.0,
+    retries: RetriesOption = 3,
+    max_kb: MaxSizeOption = 5120,
+) -> None:
+    """Download a Game Courier page and write its game as a text log with tag pairs."""
+    from pathlib import Path
+
+    from gcadj.audit import CheckOptions, judge_text
+    from gcadj.fetch import FetchError, default_fetcher
+    from gcadj.scrape import scrape_page
+
+    if output is not None and Path(output).exists() and not force:
+        typer.echo(f"gcadj fetch: {output} exists; use --force to overwrite it", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    _install_fetcher(cache, no_cache, delay, timeout, retries, max_kb)
+    try:
+        page = default_fetcher().get(url)
+    except FetchError as err:
+        typer.echo(f"gcadj fetch: {err}", err=True)
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    try:
+        text = scrape_page(page.text(), source=url).log_text
+    except ValueError as err:  # PageError: no move list
+        typer.echo(f"gcadj fetch: {err}", err=True)
+        raise typer.Exit(EXIT_SYNTAX) from None
+    for warning in judge_text(text, url, CheckOptions()).warnings:
+        typer.echo(f"gcadj fetch: warning: {warning}", err=True)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    _write_atomically(Path(output), text)
+
+
+def _write_atomically(target: object, text: str) -> None:
+    import os
+    import tempfile
+    from pathlib import Path
+
+    path = Path(str(target))
+    try:
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(temp, path)
+    except OSError as err:
+        typer.echo(f"gcadj: cannot write {path}: {err.strerror or err}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+
+
+class _AuditProgress:
+    """Progress on stderr: a rich bar on a terminal; without one (CI logs) a plain line
+    every 10 seconds; nothing with --quiet. JSON lines go to stdout when there is no --out."""
+
+    def __init__(self, quiet: bool, echo_lines: bool) -> None:
+        import sys
+        import time
+
+        self.echo_lines = echo_lines
+        self.quiet = quiet
+        self.bar = None if quiet or not sys.stderr.isatty() else self._make_bar()
+        self.task: object = None
+        self.count = 0
+        self.total = 0
+        self.clock = time.monotonic
+        self.started = self.last_note = self.clock()
+
+    @staticmethod
+    def _make_bar() -> object:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        return Progress(
+            TextColumn("audit"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+        )
+
+    def start(self, total: int) -> None:
+        from rich.progress import Progress
+
+        self.total = total
+        self.started = self.last_note = self.clock()
+        if isinstance(self.bar, Progress):
+            self.bar.start()
+            self.task = self.bar.add_task("audit", total=total, rate="")
+
+    def advance(self, line: str, status: str) -> None:
+        from rich.progress import Progress, TaskID
+
+        if self.echo_lines:
+            typer.echo(line, nl=False)
+        self.count += 1
+        now = self.clock()
+        rate = self.count / max(now - self.started, 1e-9)
+        if isinstance(self.bar, Progress) and isinstance(self.task, int):
+            self.bar.update(TaskID(self.task), advance=1, rate=f"{rate:.1f}/s")
+        elif not self.quiet and now - self.last_note >= 10:
+            self.last_note = now
+            left = (self.total - self.count) / rate if rate else 0
+            typer.echo(
+                f"audit: {self.count}/{self.total} judged, {rate:.1f}/s, ETA {left:.0f} s",
+                err=True,
+            )
+
+    def stop(self) -> None:
+        from rich.progress import Progress
+
+        if isinstance(self.bar, Progress):
+            self.bar.stop()
+
+
+def _print_summary(summary: object) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from gcadj.audit_report import Summary
+
+    assert isinstance(summary, Summary)
+    console = Console(stderr=True)
+    for title, counts in (
+        ("status", summary.by_status),
+        ("termination", summary.by_termination),
+        ("first illegal move", summary.by_category),
+    ):
+        table = Table(title=f"games by {title}")
+        table.add_column(title)
+        table.add_column("games", justify="right")
+        for key, count in counts.most_common():
+            table.add_row(key, str(count))
+        if not counts:
+            table.add_row("none", "0")
+        console.print(table)
+    console.print(f"{summary.total} games in all")
+
+
+AUDIT_EPILOG = (
+    "Sources: files, directories (searched recursively for .txt .log .pgn .html .htm), "
+    "http(s) URLs of viewing pages, and --index log indexes. Every verdict is appended to "
+    "--out as one JSON line (the schema of check --json) as soon as it is known; --resume "
+    "finishes an interrupted audit. Exit codes as check: 0 all legal; 1 some illegal; "
+    "3 some unparsable; 4 some unreadable (or an index could not be fetched); 2 usage; "
+    "130 interrupted."
+)
+
+
+@app.command(epilog=AUDIT_EPILOG)
+def audit(
+    sources: Annotated[
+        list[str] | None, typer.Argument(help="Files, directories and URLs to judge.")
+    ] = None,
+    index: Annotated[
+        list[str] | None,
+        typer.Option("--index", metavar="URL", help="A logs.php index; its games are judged."),
+    ] = None,
+    game: Annotated[
+        str, typer.Option("--game", help="Which game's logs to take from an index.")
+    ] = "Pocket Mutation Chess",
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", min=1, help="Worker processes (default: one per core)."),
+    ] = None,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out", "-o", metavar="FILE.jsonl", help="Results, one JSON line per source."
+        ),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Skip sources already in --out; judge the rest.")
+    ] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out.")] = False,
+    csv_file: Annotated[
+        str | None, typer.Option("--csv", metavar="FILE", help="One CSV row per game.")
+    ] = None,
+    report: Annotated[
+        str | None,
+        typer.Option("--report", metavar="FILE.html", help="A self-contained HTML report."),
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress and no summary on stderr.")
+    ] = False,
+    all_findings: Annotated[
+        bool, typer.Option("--all", help="Report every illegal ply, not just the first.")
+    ] = False,
+    fen: Annotated[str | None, typer.Option("--fen", help="Start position for every game.")] = None,
+    pocket_file: Annotated[
+        str, typer.Option("--pocket-file", help="Default pocket file letter (a tag overrides).")
+    ] = "i",
+    cache: CacheOption = None,
+    no_cache: NoCacheOption = False,
+    delay: DelayOption = 1.0,
+    timeout: TimeoutOption = 30.0,
+    retries: RetriesOption = 3,
+    max_kb: MaxSizeOption = 5120,
+) -> None:
+    """Judge a whole archive in parallel; resumable JSONL, summary, CSV and HTML report."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from gcadj.audit import AuditError, AuditPlan, CheckOptions, run_audit
+    from gcadj.audit_report import summarize, write_csv, write_report
+    from gcadj.fetch import default_fetcher
+
+    specs = tuple(sources or ())
+    if not specs and not index:
+        typer.echo("gcadj audit: name at least one source or --index URL", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if "-" in specs:
+        typer.echo("gcadj audit: standard input is not an audit source; use check", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if resume and out is None:
+        typer.echo("gcadj audit: --resume needs --out", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    _install_fetcher(cache, no_cache, delay, timeout, retries, max_kb)
+    scratch = None
+    if out is None:
+        scratch = tempfile.TemporaryDirectory(prefix="gcadj-audit-")
+        out_path = Path(scratch.name) / "audit.jsonl"
+    else:
+        out_path = Path(out)
+    plan = AuditPlan(
+        sources=specs,
+        out=out_path,
+        index_urls=tuple(index or ()),
+        game=game,
+        check=CheckOptions(fen=fen, pocket_file=pocket_file, all_findings=all_findings),
+        jobs=jobs or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1),
+        resume=resume,
+        force=force,
+    )
+    progress = _AuditProgress(quiet, echo_lines=out is None)
+    try:
+        try:
+            run = run_audit(plan, fetcher=default_fetcher(), progress=progress)
+        finally:
+            progress.stop()
+    except AuditError as err:
+        typer.echo(f"gcadj audit: {err}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    except KeyboardInterrupt:
+        typer.echo(
+            f"gcadj audit: interrupted after {progress.count} verdicts this run; "
+            f"every one is in {out_path}; finish with --resume",
+            err=True,
+        )
+        raise typer.Exit(130) from None
+    summary = summarize(out_path)
+    if csv_file:
+        write_csv(out_path, Path(csv_file))
+    if report:
+        write_report(out_path, Path(report), summary)
+    if scratch is not None:
+        scratch.cleanup()
+    if not quiet:
+        _print_summary(summary)
+        if run.skipped:
+            typer.echo(f"gcadj audit: {run.skipped} sources were already judged", err=True)
+    for problem in run.index_errors:
+        typer.echo(f"gcadj audit: {problem}", err=True)
+    statuses = summary.by_status
+    worst = max((STATUS_EXIT.get(s, EXIT_UNREADABLE) for s in statuses), default=EXIT_OK)
+    if run.index_errors:
+        worst = max(worst, EXIT_UNREADABLE)
     raise typer.Exit(worst)
 
 

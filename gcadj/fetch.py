@@ -27,6 +27,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import tempfile
 import time
 from dataclasses import dataclass
@@ -155,6 +156,11 @@ class Fetcher:
         if cache is not None:
             _cache_write(cache, page)
         return page
+
+    def cached(self, url: str) -> Page | None:
+        """The cached copy of `url`, without touching the network; None if there is none."""
+        cache = self.options.cache_dir
+        return None if cache is None else _cache_read(cache, url)
 
     # -- one URL, several attempts -------------------------------------------------
 
@@ -295,9 +301,19 @@ def _retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+_ERRNO = re.compile(r"\[Errno -?\d+\] ([^'\")\]]+)")
+_INCOMPLETE = re.compile(r"IncompleteRead\((\d+) bytes read, (\d+) more expected\)")
+
+
 def _short(err: Exception) -> str:
     """The innermost useful words of a requests/urllib3 error (they nest deeply)."""
     text = str(err)
+    incomplete = _INCOMPLETE.search(text)
+    if incomplete:
+        return f"{incomplete[1]} bytes read, {incomplete[2]} more announced"
+    errno = _ERRNO.search(text)
+    if errno:
+        return errno[1].strip()
     return text if len(text) <= 200 else text[:197] + "..."
 
 
