@@ -40,6 +40,11 @@ DEFAULT_GAME: Final = "Pocket Mutation Chess"
 FSYNC_SECONDS: Final = 1.0
 
 
+def is_url(spec: str) -> bool:
+    """An http(s) URL (checked without importing the HTTP code: start-up stays fast)."""
+    return spec.lower().startswith(("http://", "https://"))
+
+
 class AuditError(Exception):
     """The audit cannot start: an existing output, an output that is not a gcadj JSONL."""
 
@@ -174,8 +179,6 @@ class SourceWalker:
     _indexes: dict[str, list[str]] = field(default_factory=dict)
 
     def __iter__(self) -> Iterator[str]:
-        from gcadj.fetch import is_url
-
         for spec in self.specs:
             if not is_url(spec) and os.path.isdir(spec):
                 yield from _walk(spec)
@@ -366,12 +369,12 @@ class _FetchFailed:
 def _tasks(specs: Iterable[str], fetcher: Fetcher | None) -> Iterator[Task | _FetchFailed]:
     """A task per source; a URL is fetched here (politely, in one place) and a fetch
     failure is already a result."""
-    from gcadj.fetch import FetchError, default_fetcher, is_url
-
     for spec in specs:
         if not is_url(spec):
             yield (spec, None)
             continue
+        from gcadj.fetch import FetchError, default_fetcher  # only once a URL is met
+
         try:
             page = (fetcher or default_fetcher()).get(spec)
         except FetchError as err:
@@ -424,7 +427,8 @@ def _run_pool(
 
     from gcadj.parse import parse_log
 
-    parse_log("P e2-e4\n", pocket_file=plan.check.pocket_file)  # build the parser once, pre-fork
+    # Build the Lark parser here, once, before the fork (a two-sub-move ply needs it).
+    parse_log("P c5-d6; d5-\n", pocket_file=plan.check.pocket_file)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     limit = 4 * plan.jobs

@@ -261,7 +261,7 @@ class _AuditProgress:
 
         self.echo_lines = echo_lines
         self.quiet = quiet
-        self.bar = None if quiet or not sys.stderr.isatty() else self._make_bar()
+        self.bar = None if quiet or not sys.stderr.isatty() else self._make_bar()  # rich: lazy
         self.task: object = None
         self.count = 0
         self.total = 0
@@ -292,24 +292,26 @@ class _AuditProgress:
         )
 
     def start(self, total: int) -> None:
-        from rich.progress import Progress
-
         self.total = total
         self.started = self.last_note = self.clock()
-        if isinstance(self.bar, Progress):
+        if self.bar is not None:
+            from rich.progress import Progress
+
+            assert isinstance(self.bar, Progress)
             self.bar.start()
             self.task = self.bar.add_task("audit", total=total, rate="")
 
     def advance(self, line: str, status: str) -> None:
-        from rich.progress import Progress, TaskID
-
         if self.echo_lines:
             typer.echo(line, nl=False)
         self.count += 1
         now = self.clock()
         rate = self.count / max(now - self.started, 1e-9)
-        if isinstance(self.bar, Progress) and isinstance(self.task, int):
-            self.bar.update(TaskID(self.task), advance=1, rate=f"{rate:.1f}/s")
+        if self.bar is not None:
+            from rich.progress import Progress, TaskID
+
+            if isinstance(self.bar, Progress) and isinstance(self.task, int):
+                self.bar.update(TaskID(self.task), advance=1, rate=f"{rate:.1f}/s")
         elif not self.quiet and now - self.last_note >= 10:
             self.last_note = now
             left = (self.total - self.count) / rate if rate else 0
@@ -319,10 +321,11 @@ class _AuditProgress:
             )
 
     def stop(self) -> None:
-        from rich.progress import Progress
+        if self.bar is not None:
+            from rich.progress import Progress
 
-        if isinstance(self.bar, Progress):
-            self.bar.stop()
+            if isinstance(self.bar, Progress):
+                self.bar.stop()
 
 
 def _print_summary(summary: object) -> None:
@@ -414,9 +417,8 @@ def audit(
     import tempfile
     from pathlib import Path
 
-    from gcadj.audit import AuditError, AuditPlan, CheckOptions, run_audit
+    from gcadj.audit import AuditError, AuditPlan, CheckOptions, is_url, run_audit
     from gcadj.audit_report import summarize, write_csv, write_report
-    from gcadj.fetch import default_fetcher
 
     specs = tuple(sources or ())
     if not specs and not index:
@@ -428,7 +430,12 @@ def audit(
     if resume and out is None:
         typer.echo("gcadj audit: --resume needs --out", err=True)
         raise typer.Exit(EXIT_USAGE)
-    _install_fetcher(cache, no_cache, delay, timeout, retries, max_kb)
+    fetcher = None
+    if index or any(is_url(spec) for spec in specs):  # requests is imported only then
+        from gcadj.fetch import default_fetcher
+
+        _install_fetcher(cache, no_cache, delay, timeout, retries, max_kb)
+        fetcher = default_fetcher()
     scratch = None
     if out is None:
         scratch = tempfile.TemporaryDirectory(prefix="gcadj-audit-")
@@ -448,7 +455,7 @@ def audit(
     progress = _AuditProgress(quiet, echo_lines=out is None)
     try:
         try:
-            run = run_audit(plan, fetcher=default_fetcher(), progress=progress)
+            run = run_audit(plan, fetcher=fetcher, progress=progress)
         finally:
             progress.stop()
     except AuditError as err:
