@@ -339,7 +339,10 @@ def run_audit(
     run = AuditRun(index_errors=walker.index_errors)
     total = sum(1 for _ in _unique(walker, set(done)))
     run.skipped = len(done)
-    writer = JsonlWriter(plan.out, truncate=not plan.resume)
+    try:
+        writer = JsonlWriter(plan.out, truncate=not plan.resume)
+    except OSError as err:
+        raise AuditError(f"cannot write {plan.out}: {err.strerror or err}") from None
     try:
         if plan.jobs <= 1:
             _run_here(plan, walker, done, writer, run, fetcher, progress, total)

@@ -84,8 +84,10 @@ def summarize(path: Path) -> Summary:
 @contextmanager
 def _atomic(target: Path, newline: str | None = None) -> Iterator[IO[str]]:
     """A text file written under a temporary name, renamed onto `target` when complete."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as err:  # name the file the user asked for, not our temporary one
+        raise OSError(err.errno, err.strerror, str(target)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as handle:
             yield handle

@@ -469,10 +469,14 @@ def audit(
         )
         raise typer.Exit(130) from None
     summary = summarize(out_path)
-    if csv_file:
-        write_csv(out_path, Path(csv_file))
-    if report:
-        write_report(out_path, Path(report), summary)
+    try:
+        if csv_file:
+            write_csv(out_path, Path(csv_file))
+        if report:
+            write_report(out_path, Path(report), summary)
+    except OSError as err:
+        typer.echo(f"gcadj audit: cannot write {err.filename}: {err.strerror or err}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
     if scratch is not None:
         scratch.cleanup()
     if not quiet:

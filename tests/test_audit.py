@@ -317,7 +317,8 @@ def test_an_audit_killed_halfway_resumes_to_each_source_exactly_once(
     assert resumed.returncode == 1, stderr  # ex5 of the examples has an illegal move
     final = [str(row["source"]) for row in records(out)]
     assert sorted(final) == sorted(names)  # every source, each exactly once
-    assert final[: len(partial)] == [str(row["source"]) for row in partial]  # appended, not rewritten
+    # What the killed run wrote stays first: the resumed run appended, it did not rewrite.
+    assert final[: len(partial)] == [str(row["source"]) for row in partial]
 
 
 # ---------------------------------------------------------------------------------------
@@ -385,6 +386,11 @@ def test_cli_audit_usage_errors(tmp_path: Path) -> None:
     assert invoke("audit")[0] == 2
     assert invoke("audit", "-")[0] == 2
     assert invoke("audit", str(FIXTURES / "examples"), "--resume")[0] == 2
+    nowhere = tmp_path / "no" / "such"
+    assert invoke("audit", str(FIXTURES / "examples"), "--out", str(nowhere / "o.jsonl"))[0] == 2
+    code, _, stderr = invoke("audit", str(FIXTURES / "examples"), "-q", "--report", str(nowhere))
+    assert code == 2 and f"cannot write {nowhere}" in stderr
+    assert not nowhere.parent.exists()  # no folder made up from a typo
     assert invoke("audit", str(FIXTURES / "examples"), "--out", str(out), "--force", "-q")[0] == 1
 
 
