@@ -38,7 +38,7 @@ from typer.testing import CliRunner
 from gcadj.audit import AuditError, AuditPlan, read_done, run_audit
 from gcadj.audit_report import summarize
 from gcadj.cli import app
-from gcadj.fetch import Fetcher, FetchOptions
+from gcadj.fetch import Fetcher, FetchOptions, set_default_fetcher
 
 PAGES = FIXTURES / "pages"
 INDEX = "/play/pbm/logs.php?status=finished"
@@ -82,6 +82,14 @@ def server() -> Iterator[FixtureServer]:
     routes[INDEX] = page((PAGES / "logs_index.html").read_bytes())
     with FixtureServer(routes) as running:
         yield running
+
+
+@pytest.fixture(autouse=True)
+def private_default_fetcher(tmp_path: Path) -> Iterator[None]:
+    """URL sources read in this process use a fetcher caching under tmp, never ~/.cache."""
+    set_default_fetcher(fast_fetcher(tmp_path / "default-cache"))
+    yield
+    set_default_fetcher(None)
 
 
 def fast_fetcher(cache: Path | None) -> Fetcher:
@@ -430,6 +438,13 @@ def test_cli_fetch_warns_when_the_diagram_disagrees(tmp_path: Path) -> None:
         code, stdout, stderr = invoke("fetch", s.url(play_path("m")), "--no-cache")
     assert code == 0 and stdout.startswith("[Game ")
     assert "warning: the page's board diagram differs" in stderr
+
+
+def test_cli_export_reads_a_url_directly(server: FixtureServer) -> None:
+    url = server.url(play_path("alice-bob-2009-166-518"))
+    code, stdout, stderr = invoke("export", url, "--to", "gc")
+    assert code == 0, stderr
+    assert '[White "alice"]' in stdout and "R h1-i1; I-i1" in stdout
 
 
 def test_cli_check_reads_a_url_directly(server: FixtureServer, tmp_path: Path) -> None:
