@@ -261,6 +261,7 @@ class _AuditProgress:
 
         self.echo_lines = echo_lines
         self.quiet = quiet
+        self.wants_total = not quiet  # for the bar's ETA and the plain lines
         self.bar = None if quiet or not sys.stderr.isatty() else self._make_bar()  # rich: lazy
         self.task: object = None
         self.count = 0
@@ -291,8 +292,8 @@ class _AuditProgress:
             console=Console(stderr=True),
         )
 
-    def start(self, total: int) -> None:
-        self.total = total
+    def start(self, total: int | None) -> None:
+        self.total = total or 0
         self.started = self.last_note = self.clock()
         if self.bar is not None:
             from rich.progress import Progress
