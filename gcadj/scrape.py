@@ -666,12 +666,14 @@ def _player(lines: list[str], pattern: re.Pattern[str]) -> str | None:
     return None
 
 
-def _status(lines: list[str]) -> str | None:
+def _status(lines: list[str], names: tuple[str | None, ...] = ()) -> str | None:
     """The line(s) between the "Viewing Game" heading and the board, if any.
 
     Without the heading, only a line before the board that reads like an ending
-    ("... has resigned.") is taken.
+    ("... has resigned.") is taken. A line that only repeats the game's or log's name
+    (a sub-heading, perhaps) is not a status.
     """
+    skip = {name.casefold() for name in names if name}
     heading = next((i for i, line in enumerate(lines) if "viewing game" in line.lower()), None)
     found: list[str] = []
     for line in lines[(heading + 1 if heading is not None else 0) :]:
@@ -679,6 +681,8 @@ def _status(lines: list[str]) -> str | None:
             break
         if _WHITE.search(line) or _BLACK.search(line) or pocket_letter_from_labels([line]):
             break
+        if line.casefold() in skip:
+            continue
         if heading is not None or _STATUS_WORDS.search(line):
             found.append(line)
     if not found or len(found) > 2 or any(len(line) > 200 for line in found):
@@ -775,7 +779,7 @@ def scrape_page(html: str, source: str = "<page>", url: str | None = None) -> Sc
         site=_site(soup, url),
         white=_player(marked, _WHITE),
         black=_player(marked, _BLACK),
-        status=_status(marked),
+        status=_status(marked, (game, log_name)),
         board=board,
         warnings=tuple(warnings),
     )

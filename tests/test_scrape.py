@@ -244,3 +244,18 @@ def test_scraping_never_needs_the_network(tmp_path: Path) -> None:
     copy = tmp_path / "page.html"
     copy.write_bytes((PAGES / "pmc_table.html").read_bytes())
     assert check_source(str(copy)).status == "legal"
+
+
+def test_the_status_is_not_a_sub_heading_naming_the_game() -> None:
+    page = (
+        "<html><body><h1>Viewing Game</h1><h2>Pocket Mutation Chess</h2>"
+        "<p>ann has resigned.</p><pre>P e2-e4</pre><p>White: bob</p><p>Black: ann</p>"
+        "</body></html>"
+    )
+    game = scrape_page(page, source="https://x/play.php?game=Pocket+Mutation+Chess&log=a")
+    assert (game.status, game.white, game.black) == ("ann has resigned.", "bob", "ann")
+    assert judge_text(game.log_text, "x").result == "1-0"
+
+
+def test_no_status_when_the_board_follows_the_heading() -> None:
+    assert scrape_page(read("pmc_untrusted"), source="u").status is None
