@@ -442,10 +442,6 @@ def _run_pool(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor  # not at start-up: ~20 ms
 
-    from gcadj.parse import parse_log
-
-    # Build the Lark parser here, once, before the fork (a two-sub-move ply needs it).
-    parse_log("P c5-d6; d5-\n", pocket_file=plan.check.pocket_file)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     limit = 4 * plan.jobs
