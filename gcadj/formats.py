@@ -22,11 +22,29 @@ def detect_format(text: str) -> str:
     """The name of the format of `text` (one of the module constants)."""
     if text.lstrip("\ufeff \t\r\n").startswith("<"):  # no log line can start with '<'
         return HTML
-    from gcadj.pgn import looks_like_pgn
-
     if looks_like_pgn(text):
         return PGN
     return GAME_COURIER
+
+
+_VARIANT_TAG = re.compile(r'[ \t]*\[[ \t]*Variant[ \t]+"Pocket Mutation Chess"[ \t]*\][ \t]*', re.I)
+
+
+def looks_like_pgn(text: str) -> bool:
+    """Is this gcadj's PGN-like text? Its header has ``[Variant "Pocket Mutation Chess"]``.
+
+    Only the tag decides, never SAN-looking moves: SAN typed into a Game Courier log must
+    stay a syntax error there (GAMECOURIER.md §1), not be guessed at.
+    """
+    for line in text.lstrip("\ufeff").splitlines():
+        stripped = line.strip(" \t\u00a0")
+        if not stripped:
+            continue
+        if not stripped.startswith("["):
+            return False
+        if _VARIANT_TAG.fullmatch(line):
+            return True
+    return False
 
 
 def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i") -> GameLog:

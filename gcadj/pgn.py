@@ -56,7 +56,6 @@ __all__ = [
     "NOTE_MARK",
     "VARIANT",
     "finding_note",
-    "looks_like_pgn",
     "read_pgn",
     "user_comment_lines",
     "write_pgn",
@@ -229,28 +228,6 @@ def write_pgn(verdict: Verdict, *, width: int = WIDTH) -> str:
     text.move(verdict.result)
     head = [f'[{name} "{escape_tag_value(value)}"]' for name, value in pgn_tags(verdict)]
     return "\n".join([*head, "", *text.wrap(width)]) + "\n"
-
-
-# -- detection -------------------------------------------------------------------------
-
-_VARIANT_TAG = re.compile(r'[ \t]*\[[ \t]*Variant[ \t]+"Pocket Mutation Chess"[ \t]*\][ \t]*', re.I)
-
-
-def looks_like_pgn(text: str) -> bool:
-    """Is this gcadj's PGN-like text? Its header has ``[Variant "Pocket Mutation Chess"]``.
-
-    Only the tag decides, never SAN-looking moves: SAN typed into a Game Courier log must
-    stay a syntax error there (GAMECOURIER.md §1), not be guessed at.
-    """
-    for line in text.lstrip("\ufeff").splitlines():
-        stripped = line.strip(" \t\u00a0")
-        if not stripped:
-            continue
-        if not stripped.startswith("["):
-            return False
-        if _VARIANT_TAG.fullmatch(line):
-            return True
-    return False
 
 
 # -- the reader ------------------------------------------------------------------------
