@@ -1,0 +1,141 @@
+"""Perft speed: gcadj against python-chess, on the same orthodox positions, in one run.
+
+    python bench/bench_perft.py [--repeat 5]
+
+Both engines walk the tree the same way: legal moves counted at the last level, moves
+made and unmade above it (python-chess: ``board.legal_moves.count()`` and push/pop;
+gcadj: `Position.perft`, which does exactly that). Every timing is the median of
+`--repeat` runs; nodes per second = leaf nodes / median seconds.
+
+The positions are orthodox and have no castling rights, but Pocket Mutation Chess still
+has more moves than chess in them (pocketings, then drops), so two gcadj figures are
+given:
+
+* ``gcadj`` -- its own perft, the PMC tree (more nodes than chess's);
+* ``same tree`` -- gcadj generating its legal moves but walking only the board moves,
+  which is chess's tree without castling: the node counts must equal python-chess's
+  (checked), so this is the like-for-like speed ratio.
+
+python-chess is GPL and only used here and in the tests, never by gcadj itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+
+import chess
+
+from gcadj.position import Position
+
+# (name, FEN without pockets or castling rights, depth)
+POSITIONS = [
+    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", 4),
+    ("italian", "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w - - 4 4", 3),
+    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1", 3),
+    ("qgd-middlegame", "r2q1rk1/pp1nbppp/2p1pn2/3p4/2PP1B2/2N1PN2/PP3PPP/R2QKB1R w - - 0 9", 3),
+    ("endgame-cpw3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4),
+]
+
+
+def chess_perft(board: chess.Board, depth: int) -> int:
+    if depth == 1:
+        return board.legal_moves.count()
+    total = 0
+    for move in board.legal_moves:
+        board.push(move)
+        total += chess_perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+def same_tree_perft(pos: Position, depth: int) -> int:
+    """gcadj's generator, board moves only (no pocketing, hence never a drop).
+
+    Uses the unchecked `_push`/`_pop` that `Position.perft` itself uses, as python-chess's
+    push does not check legality either.
+    """
+    moves = [m for m in pos.legal_moves() if not m.is_pocketing]
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        pos._push(move)
+        total += same_tree_perft(pos, depth - 1)
+        pos._pop()
+    return total
+
+
+def timed(run: Callable[[], int], repeat: int) -> tuple[int, float]:
+    """(nodes, median seconds) over `repeat` runs."""
+    times = []
+    nodes = 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        nodes = run()
+        times.append(time.perf_counter() - start)
+    return nodes, statistics.median(times)
+
+
+def to_gcadj_fen(fen: str) -> str:
+    board, rest = fen.split(" ", 1)
+    return f"{board}[] {rest}"
+
+
+def cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (median)")
+    args = parser.parse_args()
+
+    print(
+        f"{platform.python_implementation()} {platform.python_version()}, {cpu_name()}, "
+        f"{os.cpu_count()} cores, python-chess {chess.__version__}, median of {args.repeat}"
+    )
+    header = f"{'position':16} {'d':>1} {'engine':10} {'nodes':>10} {'seconds':>8} {'nodes/s':>11}"
+    print(header)
+    print("-" * len(header))
+    totals = {"python-chess": [0, 0.0], "gcadj": [0, 0.0], "same tree": [0, 0.0]}
+    for name, fen, depth in POSITIONS:
+        board = chess.Board(fen)
+        runs = {
+            "python-chess": lambda b=board, d=depth: chess_perft(b, d),
+            "gcadj": lambda f=fen, d=depth: Position(to_gcadj_fen(f)).perft(d),
+            "same tree": lambda f=fen, d=depth: same_tree_perft(Position(to_gcadj_fen(f)), d),
+        }
+        results = {engine: timed(run, args.repeat) for engine, run in runs.items()}
+        if results["same tree"][0] != results["python-chess"][0]:
+            raise SystemExit(f"{name}: same-tree node count differs from python-chess's")
+        for engine, (nodes, seconds) in results.items():
+            totals[engine][0] += nodes
+            totals[engine][1] += seconds
+            print(
+                f"{name:16} {depth:>1} {engine:10} {nodes:>10,} {seconds:>8.3f} "
+                f"{nodes / seconds:>11,.0f}"
+            )
+    print("-" * len(header))
+    rate = {engine: nodes / seconds for engine, (nodes, seconds) in totals.items()}
+    for engine, (nodes, seconds) in totals.items():
+        print(f"{'all':16} {'':>1} {engine:10} {nodes:>10,} {seconds:>8.3f} {rate[engine]:>11,.0f}")
+    print(
+        f"ratio gcadj/python-chess, nodes per second: {rate['gcadj'] / rate['python-chess']:.2f}x "
+        f"(PMC perft); {rate['same tree'] / rate['python-chess']:.2f}x (same tree)"
+    )
+
+
+if __name__ == "__main__":
+    main()
