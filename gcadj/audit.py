@@ -9,7 +9,8 @@ so a crash or Ctrl-C loses nothing already judged and never leaves half a line; 
 torn line a SIGKILL mid-write could leave is dropped by ``--resume``, which then judges
 every source not yet in the file, each exactly once.
 
-Memory stays flat: sources are streamed, at most ``4 * jobs`` batches are in flight, and
+Memory stays flat: sources are streamed, at most ``4 * jobs`` batches (each about a tenth
+of a second of work, at most 256 sources) are in flight, and
 the summary, CSV and HTML report are computed from the JSONL file at the end rather than
 from results kept in memory. The one thing that grows is the set of source names already
 seen (needed to judge each source once), a few dozen bytes per game.
@@ -155,6 +156,39 @@ def _worker_init(parent: int) -> None:
 
 def _ready() -> bool:
     return True
+
+
+def _judge_timed(batch: list[Task], options: CheckOptions) -> tuple[list[Result], float]:
+    """`judge_batch` in a worker, with the seconds it took (to size the next batches)."""
+    start = time.perf_counter()
+    results = judge_batch(batch, options)
+    return results, time.perf_counter() - start
+
+
+BATCH_SECONDS: Final = 0.1
+MAX_BATCH: Final = 256
+
+
+class _BatchSize:
+    """How many sources to send a worker at once: about BATCH_SECONDS of work.
+
+    Small batches cost the parent a round trip each (which competes with the workers for
+    the cores); big ones delay results and unbalance the end. Games cost from well under
+    a millisecond (a short text log) to a tenth of a second (a large page), so the size
+    follows a moving average of what the batches so far cost per source.
+    """
+
+    def __init__(self, fixed: int | None) -> None:
+        self.fixed = fixed
+        self.size = fixed or 4
+        self.per_source: float | None = None
+
+    def learn(self, sources: int, seconds: float) -> None:
+        if self.fixed is not None or sources == 0:
+            return
+        cost = max(seconds / sources, 1e-5)
+        self.per_source = cost if self.per_source is None else 0.7 * self.per_source + 0.3 * cost
+        self.size = max(1, min(MAX_BATCH, int(BATCH_SECONDS / self.per_source)))
 
 
 # ---------------------------------------------------------------------------------------
@@ -318,7 +352,7 @@ class AuditPlan:
     jobs: int = 1
     resume: bool = False
     force: bool = False
-    batch_size: int = 16
+    batch_size: int | None = None  # None: sized to about BATCH_SECONDS of work each
 
 
 @dataclass
@@ -445,13 +479,16 @@ def _run_pool(
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     limit = 4 * plan.jobs
-    pending: set[Future[list[Result]]] = set()
+    pending: set[Future[tuple[list[Result], float]]] = set()
+    sizer = _BatchSize(plan.batch_size)
 
     def drain(block: bool) -> None:
         finished, _ = wait(pending, timeout=None if block else 0, return_when=FIRST_COMPLETED)
         for future in finished:
             pending.discard(future)
-            _record(future.result(), writer, run, progress)
+            results, seconds = future.result()
+            sizer.learn(len(results), seconds)
+            _record(results, writer, run, progress)
 
     pool = ProcessPoolExecutor(
         plan.jobs, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),)
@@ -464,7 +501,7 @@ def _run_pool(
         batch: list[Task] = []
 
         def submit() -> None:
-            pending.add(pool.submit(judge_batch, list(batch), plan.check))
+            pending.add(pool.submit(_judge_timed, list(batch), plan.check))
             batch.clear()
             while len(pending) >= limit:
                 drain(block=True)
@@ -475,7 +512,7 @@ def _run_pool(
                 drain(block=False)
                 continue
             batch.append(item)
-            if len(batch) >= plan.batch_size or item[1] is not None:
+            if len(batch) >= sizer.size or item[1] is not None:
                 submit()  # a fetched page goes at once: fetching is the slow part
                 drain(block=False)
         if batch:
