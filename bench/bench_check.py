@@ -39,9 +39,9 @@ import chess
 import chess.pgn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus import gamecourier_ply, pgn_files, read_games, roster_lines  # noqa: E402
+from corpus import gamecourier_ply, pgn_files, read_games, roster_lines
 
-from gcadj.verdict import check_text  # noqa: E402
+from gcadj.verdict import check_text
 
 BIN = Path(sys.executable).parent
 GCADJ = str(BIN / "gcadj")
@@ -123,6 +123,10 @@ def gcadj_api(gc_texts: list[str]) -> int:
     return plies
 
 
+def row(label: str, plies_per_second: float, note: str = "") -> None:
+    print(f"{label:<38} {plies_per_second:10,.0f} plies/s   {note}".rstrip())
+
+
 def timed(fn: Callable[[], object]) -> float:
     start = time.perf_counter()
     fn()
@@ -146,7 +150,9 @@ def audit_available() -> bool:
 def audit_seconds(folder: Path, jobs: int, out: Path) -> float:
     if out.exists():
         out.unlink()
-    return run_process([GCADJ, "audit", str(folder), "--jobs", str(jobs), "--out", str(out), "--quiet"])
+    return run_process(
+        [GCADJ, "audit", str(folder), "--jobs", str(jobs), "--out", str(out), "--quiet"]
+    )
 
 
 def check_verdicts(
@@ -177,17 +183,21 @@ def main() -> int:
     gc_texts = [c[2] for c in cut]
     pgn_texts = [c[3] for c in cut]
     plies = sum(c[1] for c in cut)
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, python-chess {chess.__version__}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, python-chess {chess.__version__}"
+    )
     print(f"corpus: {len(cut)} games, {plies} plies (cut before the first castling/promotion)")
 
     problems = check_verdicts(cut, continued)
     by_category: dict[str, int] = {}
     for *_, category in continued:
         by_category[category] = by_category.get(category, 0) + 1
-    print(f"verdicts: {len(cut)} cut games legal; {len(continued)} continued games illegal at "
-          f"the continuing ply ({', '.join(f'{n} {c}' for c, n in sorted(by_category.items()))}): "
-          f"{'all right' if not problems else f'{len(problems)} WRONG'}")
+    print(
+        f"verdicts: {len(cut)} cut games legal; {len(continued)} continued games illegal at "
+        f"the continuing ply ({', '.join(f'{n} {c}' for c, n in sorted(by_category.items()))}): "
+        f"{'all right' if not problems else f'{len(problems)} WRONG'}"
+    )
     for problem in problems[:10]:
         print("  WRONG:", problem)
 
@@ -198,8 +208,8 @@ def main() -> int:
         b_times.append(timed(lambda: gcadj_api(gc_texts)))
     a = plies / statistics.median(a_times)
     b = plies / statistics.median(b_times)
-    print(f"(a) python-chess read_game + replay: {a:10,.0f} plies/s")
-    print(f"(b) gcadj check_text (API):          {b:10,.0f} plies/s   b/a = {b / a:.2f}  (target >= 2.0)")
+    row("(a) python-chess read_game + replay", a)
+    row("(b) gcadj check_text (API)", b, f"b/a = {b / a:.2f}  (target >= 2.0)")
 
     if audit_available():
         with tempfile.TemporaryDirectory() as tmp:
@@ -212,8 +222,8 @@ def main() -> int:
             c2 = [audit_seconds(folder, 2, out) for _ in range(max(1, args.repeat // 2))]
             j1 = plies / statistics.median(c1)
             j2 = plies / statistics.median(c2)
-            print(f"(c) gcadj audit --jobs 1 (process):  {j1:10,.0f} plies/s   c1/a = {j1 / a:.2f}  (target >= 1.5)")
-            print(f"    gcadj audit --jobs 2 (process):  {j2:10,.0f} plies/s   c2/c1 = {j2 / j1:.2f}  (target >= 1.7)")
+            row("(c) gcadj audit --jobs 1 (process)", j1, f"c1/a = {j1 / a:.2f}  (target >= 1.5)")
+            row("    gcadj audit --jobs 2 (process)", j2, f"c2/c1 = {j2 / j1:.2f}  (target >= 1.7)")
     else:
         print("(c) gcadj audit is not available in this build: skipped")
 
@@ -233,8 +243,11 @@ def main() -> int:
             ours.append(run_process([GCADJ, "check", str(game_file)]))
             theirs.append(run_process([sys.executable, "-c", one_liner]))
         mine, other = statistics.median(ours), statistics.median(theirs)
-        print(f"start-up, one {name} game as a process: gcadj check {mine * 1000:.0f} ms, "
-              f"python-chess one-liner {other * 1000:.0f} ms, ratio {mine / other:.2f}  (target <= 1.5)")
+        print(
+            f"start-up, one {name} game as a process: gcadj check {mine * 1000:.0f} ms, "
+            f"python-chess one-liner {other * 1000:.0f} ms, "
+            f"ratio {mine / other:.2f}  (target <= 1.5)"
+        )
     shutil.rmtree(Path(tempfile.gettempdir()) / "gcadj-bench", ignore_errors=True)
     return 1 if problems else 0
 
