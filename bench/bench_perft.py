@@ -109,7 +109,9 @@ def main() -> None:
     header = f"{'position':16} {'d':>1} {'engine':10} {'nodes':>10} {'seconds':>8} {'nodes/s':>11}"
     print(header)
     print("-" * len(header))
-    totals = {"python-chess": [0, 0.0], "gcadj": [0, 0.0], "same tree": [0, 0.0]}
+    totals: dict[str, tuple[int, float]] = dict.fromkeys(
+        ("python-chess", "gcadj", "same tree"), (0, 0.0)
+    )
     for name, fen, depth in POSITIONS:
         board = chess.Board(fen)
         runs = {
@@ -121,8 +123,7 @@ def main() -> None:
         if results["same tree"][0] != results["python-chess"][0]:
             raise SystemExit(f"{name}: same-tree node count differs from python-chess's")
         for engine, (nodes, seconds) in results.items():
-            totals[engine][0] += nodes
-            totals[engine][1] += seconds
+            totals[engine] = (totals[engine][0] + nodes, totals[engine][1] + seconds)
             print(
                 f"{name:16} {depth:>1} {engine:10} {nodes:>10,} {seconds:>8.3f} "
                 f"{nodes / seconds:>11,.0f}"

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -49,7 +50,7 @@ def read_perft_file(path: Path) -> list[tuple[str, str, dict[int, int]]]:
 ENTRIES = read_perft_file(PERFT_FILE)
 
 
-def _cases() -> list[object]:
+def _cases() -> list[Any]:
     cases = []
     for name, fen, counts in ENTRIES:
         for depth, expected in sorted(counts.items()):
@@ -140,10 +141,10 @@ def test_cli_perft_divide_format() -> None:
     result = runner.invoke(app, ["perft", fen, "2", "--divide"])
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    per_move = {}
+    per_move: dict[Move, int] = {}
     for line in lines[:-1]:
-        uci, count = line.split(": ")
-        per_move[Move.from_uci(uci)] = int(count)
+        uci, text = line.split(": ")
+        per_move[Move.from_uci(uci)] = int(text)
     assert len(per_move) == len(lines) - 1  # one line per root move
     assert set(per_move) == set(Position(fen).legal_moves())
     assert {"a8@B", "a8@N", "h8@Z"} <= {m.uci() for m in per_move}  # pocketings listed too
