@@ -10,6 +10,8 @@ final summary are all in the time.
 Reported per job count (median wall time of ``--repeat`` runs):
 
 * games per second and the speed-up of --jobs 2 over --jobs 1;
+* CPU seconds of the whole process tree: what parallelism costs in extra work, a figure
+  that other load on the machine hardly disturbs (wall times it does);
 * peak memory as ``os.wait4`` reports it: the largest resident set of any one
   process of the run (the parent or a worker), psutil-free;
 * peak memory of the whole process tree (parent + workers, summed), sampled from
@@ -45,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 @dataclass(frozen=True)
 class Run:
     seconds: float
+    cpu_seconds: float  # user + system time of the whole process tree (wait4)
     max_rss_kib: int  # largest single process (wait4)
     tree_rss_kib: int | None  # largest sum over the process tree (sampled)
 
@@ -128,13 +131,15 @@ def run_once(corpus: Path, jobs: int, out: Path) -> Run:
     games = sum(1 for _ in corpus.iterdir())
     if lines != games:
         raise SystemExit(f"audit wrote {lines} lines for {games} games")
-    return Run(seconds, usage.ru_maxrss, peak if sampling else None)
+    cpu = usage.ru_utime + usage.ru_stime
+    return Run(seconds, cpu, usage.ru_maxrss, peak if sampling else None)
 
 
 def measure(corpus: Path, jobs: int, repeat: int, out: Path) -> Run:
     runs = [run_once(corpus, jobs, out) for _ in range(repeat)]
     return Run(
         statistics.median(r.seconds for r in runs),
+        statistics.median(r.cpu_seconds for r in runs),
         max(r.max_rss_kib for r in runs),
         None if runs[0].tree_rss_kib is None else max(r.tree_rss_kib or 0 for r in runs),
     )
@@ -162,12 +167,15 @@ def main() -> None:
         print(f"corpus: {args.games} games, {plies} plies ({corpus})")
         run_once(corpus, 1, out)  # warm the disk cache and Lark's parse-table cache
         results = {jobs: measure(corpus, jobs, args.repeat, out) for jobs in (1, 2)}
-        print(f"{'jobs':>4} {'seconds':>8} {'games/s':>8} {'max process':>12} {'tree peak':>11}")
+        print(
+            f"{'jobs':>4} {'seconds':>8} {'games/s':>8} {'CPU s':>6} {'max process':>12} "
+            f"{'tree peak':>11}"
+        )
         for jobs, run in results.items():
             rate = args.games / run.seconds
             print(
-                f"{jobs:>4} {run.seconds:>8.2f} {rate:>8.0f} {mib(run.max_rss_kib):>12} "
-                f"{mib(run.tree_rss_kib):>11}"
+                f"{jobs:>4} {run.seconds:>8.2f} {rate:>8.0f} {run.cpu_seconds:>6.2f} "
+                f"{mib(run.max_rss_kib):>12} {mib(run.tree_rss_kib):>11}"
             )
         speedup = results[1].seconds / results[2].seconds
         print(f"speed-up of --jobs 2 over --jobs 1: {speedup:.2f}x (target >= 1.7x on 2 cores)")
@@ -190,8 +198,9 @@ def main() -> None:
             write_corpus(big, size)
             grown = {jobs: measure(big, jobs, 1, out) for jobs in (1, 2)}
             print(
-                f"at {args.growth}x the corpus ({size} games): --jobs 1 {grown[1].seconds:.2f} s, "
-                f"--jobs 2 {grown[2].seconds:.2f} s, "
+                f"at {args.growth}x the corpus ({size} games): --jobs 1 {grown[1].seconds:.2f} s "
+                f"({grown[1].cpu_seconds:.2f} CPU s), --jobs 2 {grown[2].seconds:.2f} s "
+                f"({grown[2].cpu_seconds:.2f} CPU s), "
                 f"speed-up {grown[1].seconds / grown[2].seconds:.2f}x"
             )
             for jobs in (1, 2):
