@@ -457,3 +457,26 @@ def test_cli_check_reads_a_url_directly(server: FixtureServer, tmp_path: Path) -
     verdict = json.loads(done.stdout)
     assert verdict["source"] == url and verdict["result"] == "1-0"
     assert list((tmp_path / "gcadj" / "pages").rglob("*.page"))  # cached per user
+
+
+def test_without_a_terminal_progress_is_a_plain_line_every_ten_seconds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from gcadj.cli import _AuditProgress
+
+    now = [100.0]
+    progress = _AuditProgress(quiet=False, echo_lines=False)
+    assert progress.bar is None  # pytest's stderr is no terminal
+    progress.clock = lambda: now[0]
+    progress.start(50)
+    for step in (1.0, 4.0, 6.0):  # the third advance is 11 s after the start
+        now[0] += step
+        progress.advance("{}\n", "legal")
+    progress.stop()
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == ["audit: 3/50 judged, 0.3/s, ETA 172 s"]
+    quiet = _AuditProgress(quiet=True, echo_lines=True)
+    quiet.start(None)
+    quiet.advance('{"source": "x"}\n', "legal")
+    out = capsys.readouterr()
+    assert out.err == "" and out.out == '{"source": "x"}\n'
