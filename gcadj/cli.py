@@ -232,23 +232,41 @@ def fetch(
     if output is None:
         typer.echo(text, nl=False)
         return
-    _write_atomically(Path(output), text)
+    _write_atomically(Path(output), text, force)
 
 
-def _write_atomically(target: object, text: str) -> None:
+def _write_atomically(target: object, text: str, force: bool) -> None:
+    """Write under a temporary name, then move it into place: a rename with --force,
+    else a hard link, which fails if the file appeared meanwhile (never overwritten)."""
     import os
     import tempfile
     from pathlib import Path
 
     path = Path(str(target))
+    temp = None
     try:
         fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
-        os.replace(temp, path)
+        if force:
+            os.replace(temp, path)
+        else:
+            try:
+                os.link(temp, path)
+            except FileExistsError:
+                raise
+            except OSError:  # a file system without hard links: exclusive create instead
+                with path.open("x", encoding="utf-8", newline="\n") as handle:
+                    handle.write(text)
+    except FileExistsError:
+        typer.echo(f"gcadj: {path} exists; use --force to overwrite it", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
     except OSError as err:
         typer.echo(f"gcadj: cannot write {path}: {err.strerror or err}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
+    finally:
+        if temp is not None and os.path.exists(temp):
+            os.unlink(temp)
 
 
 class _AuditProgress:
