@@ -30,21 +30,18 @@ def detect_format(text: str) -> str:
 _VARIANT_TAG = re.compile(r'[ \t]*\[[ \t]*Variant[ \t]+"Pocket Mutation Chess"[ \t]*\][ \t]*', re.I)
 
 
+_HEADER_END = re.compile(r"^[ \t\u00a0]*[^ \t\u00a0\[\r\n\ufeff]", re.M)
+
+
 def looks_like_pgn(text: str) -> bool:
     """Is this gcadj's PGN-like text? Its header has ``[Variant "Pocket Mutation Chess"]``.
 
     Only the tag decides, never SAN-looking moves: SAN typed into a Game Courier log must
     stay a syntax error there (GAMECOURIER.md §1), not be guessed at.
     """
-    for line in text.lstrip("\ufeff").splitlines():
-        stripped = line.strip(" \t\u00a0")
-        if not stripped:
-            continue
-        if not stripped.startswith("["):
-            return False
-        if _VARIANT_TAG.fullmatch(line):
-            return True
-    return False
+    end = _HEADER_END.search(text)  # only the header is read: this runs for every source
+    header = text[: end.start()] if end else text
+    return any(_VARIANT_TAG.fullmatch(line) for line in header.lstrip("\ufeff").splitlines())
 
 
 def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i") -> GameLog:
@@ -53,12 +50,14 @@ def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i")
     A ``[PocketFile "p"]`` tag in the header (written by ``gcadj fetch`` for the newer
     preset) overrides `pocket_file`: it is a fact about this game, the argument a default.
     """
-    if detect_format(text) == HTML:
+    kind = detect_format(text)
+    if kind == HTML:
         from gcadj.scrape import scrape_page
 
         text = scrape_page(text, source=source).log_text
+        kind = detect_format(text)
     pocket_file = pocket_file_tag(text, source) or pocket_file
-    if detect_format(text) == PGN:
+    if kind == PGN:
         from gcadj.pgn import read_pgn
 
         return read_pgn(text, source=source, pocket_file=pocket_file)

@@ -51,9 +51,13 @@ if TYPE_CHECKING:
     from lark import UnexpectedInput
 
 from gcadj.records import (
+    CaptureSub,
+    ClearSub,
     GameLog,
     MoveRecord,
     MoveSub,
+    PlaceSub,
+    RemoveSpaceSub,
     SubMove,
 )
 
@@ -282,19 +286,80 @@ def clear_memo() -> None:
     _memos.clear()
 
 
+@functools.cache
+def _submove_regexes(pocket_file: str) -> tuple[re.Pattern[str], ...]:
+    """One expression per sub-move form of the grammar, as its lexer reads them.
+
+    In the grammar's order: move, place, clear_at, clear_origin, capture, remove_space.
+    """
+    sq = _square_pattern(pocket_file)
+    ws = f"{_WS}*"
+    return tuple(
+        re.compile(ws + pattern + ws)
+        for pattern in (
+            rf"(?:([A-Za-z]){ws})?({sq}){ws}-{ws}({sq})",
+            rf"([A-Za-z]){ws}([-*]){ws}({sq})",
+            rf"@{ws}-{ws}({sq})",
+            rf"({sq}){ws}-",
+            rf"capture((?:{ws}(?:{sq}))+)",
+            rf"-{ws}({sq})",
+        )
+    )
+
+
+def _read_submove(part: str, pocket_file: str) -> SubMove | None:
+    """One sub-move read by the expressions above; None when it is none of them."""
+    move, place, clear_at, clear_origin, capture, remove_space = _submove_regexes(pocket_file)
+    if m := move.fullmatch(part):
+        return MoveSub(m[1], m[2], m[3])
+    if m := place.fullmatch(part):
+        return PlaceSub(m[1], m[3], m[2])
+    if m := clear_at.fullmatch(part):
+        return ClearSub(m[1], "@")
+    if m := clear_origin.fullmatch(part):
+        return ClearSub(m[1], "-")
+    if m := capture.fullmatch(part):
+        return CaptureSub(tuple(re.findall(_square_pattern(pocket_file), m[1])))
+    if m := remove_space.fullmatch(part):
+        return RemoveSpaceSub(m[1])
+    return None
+
+
+def _read_submoves(body: str, pocket_file: str) -> tuple[SubMove, ...] | None:
+    """The sub-moves of a body joined by ';', without Lark; None to let the grammar decide."""
+    submoves = []
+    for part in body.split(";"):
+        if not part.strip(WS_CHARS):
+            continue  # the grammar allows empty sub-moves around ';'
+        sub = _read_submove(part, pocket_file)
+        if sub is None:
+            return None
+        submoves.append(sub)
+    return tuple(submoves)
+
+
 def _read_body(body: str, pocket_file: str) -> _MemoEntry:
-    """The sub-moves of one ply body (no number, no comment); raises _Decline if not valid."""
+    """The sub-moves of one ply body (no number, no comment); raises _Decline if not valid.
+
+    The usual forms are read by expressions mirroring the grammar's sub-move rules (its
+    lexer skips spaces between tokens, so they allow spaces there); anything else goes to
+    Lark, which is imported only then. tests/test_parse_props.py checks on text generated
+    from the grammar that both give the same records.
+    """
     match = _move_regex(pocket_file).fullmatch(body)
     if match:
         label, origin, target = match.groups()
-        submoves: tuple[SubMove, ...] = (MoveSub(label, origin, target),)
+        submoves: tuple[SubMove, ...] | None = (MoveSub(label, origin, target),)
+    elif ";" in body or body.strip(WS_CHARS):
+        submoves = _read_submoves(body, pocket_file)
     else:
+        submoves = None
+    if submoves is None:
         from gcadj.grammar import parse_submoves  # Lark loads only for an unusual ply
 
-        parsed = parse_submoves(body, pocket_file)
-        if parsed is None:
+        submoves = parse_submoves(body, pocket_file)
+        if submoves is None:
             raise _Decline
-        submoves = parsed
     stripped = body.lstrip(WS_CHARS)
     return submoves, len(body) - len(stripped), stripped.rstrip(WS_CHARS)
 

@@ -889,11 +889,32 @@ class Position:
 
     # -- the end of the game -----------------------------------------------------------
 
+    def has_legal_move(self) -> bool:
+        """Is there any legal move? Usually answered without generating them.
+
+        Out of check, a full pocket can drop on any empty square off the owner's rank 8
+        (and in a game there always is one), and an empty pocket can take any unpinned
+        piece but the King (unless White's ply-1 ban holds). Only the rest (check, a bare
+        King, the ban, a board a FEN filled up) needs the full generation.
+        """
+        us = self.turn
+        board = self.board
+        if not self.is_check():
+            if self.pockets[us] is not None:  # a drop, if there is an empty square for it
+                if any(board[t] is None for t in DROP_SQUARES[us]):
+                    return True
+            elif not (self.pocket_ban and us == WHITE) and len(self.occupied[us]) > 1:
+                pins = self._checks_and_pins(us)[2]
+                king = self.king_squares[us]
+                if any(sq != king and sq not in pins for sq in self.occupied[us]):
+                    return True
+        return bool(self.legal_moves())
+
     def is_checkmate(self) -> bool:
-        return self.is_check() and not self.legal_moves()
+        return self.is_check() and not self.has_legal_move()
 
     def is_stalemate(self) -> bool:
-        return not self.is_check() and not self.legal_moves()
+        return not self.is_check() and not self.has_legal_move()
 
     def is_dead_position(self) -> bool:
         """Only the two Kings, both pockets empty: no mate is possible (RULES.md §4)."""
@@ -919,7 +940,7 @@ class Position:
         Checkmate and stalemate come first: a mate on the ply that completes the hundred
         stands (RULES.md §4). With `claim_draw`, a threefold repetition also ends it.
         """
-        if not self.legal_moves():
+        if not self.has_legal_move():
             if self.is_check():
                 return Outcome(Termination.CHECKMATE, self.turn ^ 1)
             return Outcome(Termination.STALEMATE, None)

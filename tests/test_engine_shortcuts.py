@@ -1,0 +1,67 @@
+"""The engine's shortcuts agree with the slow, obvious answers they replace."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gcadj.fen import FenError
+from gcadj.position import Position
+
+LETTERS = "PBNRIDAGQMUVFWXTHZ"
+
+
+def random_position(rng: random.Random, pieces: int) -> Position | None:
+    """A random legal-looking position with `pieces` pieces besides the Kings, or None."""
+    board: list[str | None] = [None] * 64
+    squares = rng.sample(range(64), pieces + 2)
+    board[squares[0]], board[squares[1]] = "K", "k"
+    for sq in squares[2:]:
+        letter = rng.choice(LETTERS)
+        board[sq] = letter if rng.random() < 0.5 else letter.lower()
+    rows = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for file in range(8):
+            cell = board[rank * 8 + file]
+            if cell is None:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + cell
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    pocket = ""
+    if rng.random() < 0.6:
+        pocket += rng.choice(LETTERS)
+    if rng.random() < 0.6:
+        pocket += rng.choice(LETTERS).lower()
+    fen = f"{'/'.join(rows)}[{pocket}] {rng.choice('wb')} - - 0 {rng.randint(1, 40)}"
+    try:
+        return Position(fen)
+    except FenError:
+        return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 62))
+def test_has_legal_move_equals_generating_them(seed: int, pieces: int) -> None:
+    """Sparse boards, and boards so full that a pocketed piece has nowhere to drop."""
+    position = random_position(random.Random(seed), pieces)
+    if position is None:
+        return
+    assert position.has_legal_move() == bool(position.legal_moves()), position.fen()
+
+
+def test_has_legal_move_on_mates_stalemates_and_a_full_board() -> None:
+    mated = Position("k7/1Q6/1K6/8/8/8/8/8[] b - - 0 1")
+    stalemated = Position("7k/5Q2/6K1/8/8/8/8/8[] b - - 0 1")
+    # Every square off White's rank 8 is full and White holds a Queen in the pocket: the
+    # drop shortcut must not claim a drop, and no piece can be pocketed with a full pocket.
+    crowded = Position(
+        "k7/pppppppp/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPK[Q] w - - 0 9"
+    )
+    for position in (mated, stalemated, crowded):
+        assert position.has_legal_move() == bool(position.legal_moves())
+    assert not mated.has_legal_move() and not stalemated.has_legal_move()
