@@ -18,7 +18,6 @@ seen (needed to judge each source once), a few dozen bytes per game.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import os
@@ -29,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
 
-from gcadj.verdict import Verdict, check_source, check_text, failed_verdict
+from gcadj.verdict import Verdict, check_source, check_text, failed_verdict, with_page_checks
 
 if TYPE_CHECKING:
     from gcadj.fetch import Fetcher
@@ -61,31 +60,6 @@ class CheckOptions:
     fen: str | None = None
     pocket_file: str = "i"
     all_findings: bool = False
-
-
-def with_page_checks(verdict: Verdict) -> Verdict:
-    """Add what a scraped page says to a verdict: scraper warnings, and diagram mismatches.
-
-    A log written from a page carries ``ScrapeWarning`` tags and, when the page's board
-    could be read, a ``PageBoard`` tag. For a legal game the board Game Courier drew must
-    be the replayed final position; a difference means the move list was misread (or the
-    page shows another moment), so it is reported. An illegal game is not compared: the
-    site drew the board its illegal moves left, which the replay does not reach.
-    """
-    game = verdict.log
-    if game is None:
-        return verdict
-    extra = [f"page: {value}" for key, value in game.tags if key.casefold() == "scrapewarning"]
-    board = game.tag("PageBoard")
-    if board and verdict.status == "legal" and verdict.final_fen:
-        from gcadj.scrape import board_mismatch
-
-        mismatch = board_mismatch(board, verdict.final_fen)
-        if mismatch:
-            extra.append(mismatch)
-    if not extra:
-        return verdict
-    return dataclasses.replace(verdict, warnings=(*verdict.warnings, *extra))
 
 
 def judge_source(spec: str, options: CheckOptions = CheckOptions()) -> Verdict:
@@ -535,5 +509,4 @@ __all__ = [
     "read_done",
     "run_audit",
     "verdict_line",
-    "with_page_checks",
 ]

@@ -114,9 +114,8 @@ def check(
     ] = "i",
 ) -> None:
     """Replay each game: report its first illegal move, or how it ended."""
-    from gcadj.audit import with_page_checks
     from gcadj.report import render_verdict
-    from gcadj.verdict import check_source
+    from gcadj.verdict import check_source, with_page_checks
 
     worst = EXIT_OK
     for spec in sources:

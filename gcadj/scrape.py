@@ -17,7 +17,7 @@ shows, not how), so nothing here depends on one selector or class name:
   the moves use.
 * The **board diagram**, when it can be read, becomes a ``PageBoard`` tag in gcadj's FEN
   placement-and-pockets form, so that whoever replays the game can compare it with the
-  final position (`gcadj.audit.with_page_checks`). Two shapes are read: an HTML table with
+  final position (`gcadj.verdict.with_page_checks`). Two shapes are read: an HTML table with
   file labels (cells holding a piece image whose ``alt``/``title`` is a letter or a name,
   or whose file name is like ``wrook.gif`` / ``bN.png``, or a bare letter), and a
   Game Courier code (FEN-like, ``-`` for cells that do not exist) in an input named

@@ -8,6 +8,7 @@ gets one `Verdict` per game whatever went wrong. The verdict carries the same fa
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -121,6 +122,31 @@ def check_source(
         return failed_verdict(spec, "error", str(err))
     name = "<stdin>" if spec == "-" else spec
     return check_text(text, name, fen=fen, pocket_file=pocket_file, all_findings=all_findings)
+
+
+def with_page_checks(verdict: Verdict) -> Verdict:
+    """Add what a scraped page says to a verdict: scraper warnings, and diagram mismatches.
+
+    A log written from a page carries ``ScrapeWarning`` tags and, when the page's board
+    could be read, a ``PageBoard`` tag. For a legal game the board Game Courier drew must
+    be the replayed final position; a difference means the move list was misread (or the
+    page shows another moment), so it is reported. An illegal game is not compared: the
+    site drew the board its illegal moves left, which the replay does not reach.
+    """
+    game = verdict.log
+    if game is None:
+        return verdict
+    extra = [f"page: {value}" for key, value in game.tags if key.casefold() == "scrapewarning"]
+    board = game.tag("PageBoard")
+    if board and verdict.status == "legal" and verdict.final_fen:
+        from gcadj.scrape import board_mismatch
+
+        mismatch = board_mismatch(board, verdict.final_fen)
+        if mismatch:
+            extra.append(mismatch)
+    if not extra:
+        return verdict
+    return dataclasses.replace(verdict, warnings=(*verdict.warnings, *extra))
 
 
 def failed_verdict(source: str, status: str, message: str) -> Verdict:
@@ -361,4 +387,12 @@ def _status_result(
     return None
 
 
-__all__ = ["Finding", "Verdict", "check_source", "check_text", "failed_verdict", "replay"]
+__all__ = [
+    "Finding",
+    "Verdict",
+    "check_source",
+    "check_text",
+    "failed_verdict",
+    "replay",
+    "with_page_checks",
+]
