@@ -28,7 +28,6 @@ import chess.pgn
 
 BENCH_DIR = Path(__file__).resolve().parent
 PGN_DIR = BENCH_DIR / "data" / "pgn"
-SHARED_PGN_DIR = Path("/work/shared/data/pgn")
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
@@ -44,12 +43,7 @@ class BenchGame:
 
 
 def pgn_files(folder: Path = PGN_DIR) -> list[Path]:
-    """The PGN files of the bench corpus, copying the shared ones in if the folder is new."""
-    if not any(folder.glob("*.pgn")) and SHARED_PGN_DIR.is_dir():
-        folder.mkdir(parents=True, exist_ok=True)
-        for source in [*SHARED_PGN_DIR.glob("*.pgn"), SHARED_PGN_DIR / "README.md"]:
-            if source.is_file():
-                (folder / source.name).write_bytes(source.read_bytes())
+    """The PGN files of the bench corpus (committed in bench/data/pgn)."""
     return sorted(folder.glob("*.pgn"))
 
 
