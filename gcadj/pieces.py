@@ -147,6 +147,8 @@ class Piece:
     king_step: bool  # attacks one step away in every direction (K component, the King)
     pawn: bool
     king: bool  # this is a King (never pocketed; tracked by the position)
+    rides: tuple[bool, bool, bool]  # slides along diagonal, orthogonal, knight lines
+    near: tuple[bool, bool, bool]  # also attacks the first square of such a line (not pawns)
 
     def __repr__(self) -> str:
         return f"PIECE[{self.symbol!r}]"
@@ -165,6 +167,8 @@ def _make_piece(kind: PieceKind, color: int) -> Piece:
         king_step="K" in comps,
         pawn="P" in comps,
         king=kind.is_king,
+        rides=("B" in comps, "R" in comps, "I" in comps),
+        near=("K" in comps, "K" in comps, "N" in comps or "I" in comps),
     )
 
 

@@ -39,6 +39,9 @@ from gcadj.squares import (
     KING_STEPS,
     KNIGHT_LEAPS,
     KNIGHT_VECTORS,
+    LINE_DIAGONAL,
+    LINE_KNIGHT,
+    LINE_ORTHOGONAL,
     ORTHOGONAL_VECTORS,
     POCKET,
     WHITE,
@@ -102,6 +105,18 @@ DIAGONAL_LINES = tuple(
     for sq in range(64)
 )
 ORTHOGONAL_LINES = tuple(_split(_ORTHOGONAL_RAYS[sq]) for sq in range(64))
+
+# Per square: (ray, line kind, colour of a pawn attacking from ray[0] or -1), for the walk
+# that finds checks and pins. QUEEN_LINES has the 8 queen lines, KING_LINES adds the 8
+# knight lines (walked only while the enemy has a piece that rides them).
+QUEEN_LINES = tuple(
+    tuple((ray, LINE_DIAGONAL, _pawn_color_attacking_along(ray, sq)) for ray in _DIAGONAL_RAYS[sq])
+    + tuple((ray, LINE_ORTHOGONAL, -1) for ray in _ORTHOGONAL_RAYS[sq])
+    for sq in range(64)
+)
+KING_LINES = tuple(
+    QUEEN_LINES[sq] + tuple((ray, LINE_KNIGHT, -1) for ray in _KNIGHT_RAYS[sq]) for sq in range(64)
+)
 KNIGHT_LINES = tuple(_split(_KNIGHT_RAYS[sq]) for sq in range(64))
 
 
@@ -361,17 +376,22 @@ class Position:
     def _checks_and_pins(self, us: int) -> tuple[list[int], set[int], dict[int, Ray]]:
         """Checkers of `us`'s King, the squares that block a line check, and pinned pieces.
 
-        A pinned piece maps to the squares it may still go to: its line up to and
-        including the pinner. A square is on at most one line out of the King, so a piece
-        has at most one pin.
+        One walk along every line out of the King: the first piece met on a line checks
+        if it is the enemy's and rides that kind of line (or steps or leaps to the King
+        from the first square); if it is our own, the next piece pins it if that one is
+        an enemy riding the line. A pinned piece maps to the squares it may still go to:
+        its line up to and including the pinner. A square is on at most one line out of
+        the King, so a piece has at most one pin. Knight lines are walked only while the
+        enemy has a Nightrider-moving piece; otherwise a knight leap is all they carry.
         """
         board = self.board
         ksq = self.king_squares[us]
         them = us ^ 1
+        riders = self._nightriders[them] > 0
         checkers: list[int] = []
         block: set[int] = set()
         pins: dict[int, Ray] = {}
-        for ray in _DIAGONAL_RAYS[ksq]:
+        for ray, line, pawn_color in (KING_LINES if riders else QUEEN_LINES)[ksq]:
             own = -1
             for i, t in enumerate(ray):
                 p = board[t]
@@ -383,56 +403,15 @@ class Position:
                     own = i
                     continue
                 if own < 0:
-                    if p.diagonal or (
-                        i == 0
-                        and (
-                            p.king_step
-                            or (p.pawn and _pawn_color_attacking_along(ray, ksq) == them)
-                        )
+                    if p.rides[line] or (
+                        i == 0 and (p.near[line] or (p.pawn and pawn_color == them))
                     ):
                         checkers.append(t)
                         block.update(ray[:i])
-                elif p.diagonal:
+                elif p.rides[line]:
                     pins[ray[own]] = ray[: i + 1]
                 break
-        for ray in _ORTHOGONAL_RAYS[ksq]:
-            own = -1
-            for i, t in enumerate(ray):
-                p = board[t]
-                if p is None:
-                    continue
-                if p.color == us:
-                    if own >= 0:
-                        break
-                    own = i
-                    continue
-                if own < 0:
-                    if p.orthogonal or (i == 0 and p.king_step):
-                        checkers.append(t)
-                        block.update(ray[:i])
-                elif p.orthogonal:
-                    pins[ray[own]] = ray[: i + 1]
-                break
-        if self._nightriders[them]:
-            for ray in _KNIGHT_RAYS[ksq]:
-                own = -1
-                for i, t in enumerate(ray):
-                    p = board[t]
-                    if p is None:
-                        continue
-                    if p.color == us:
-                        if own >= 0:
-                            break
-                        own = i
-                        continue
-                    if own < 0:
-                        if p.nightrider or (i == 0 and p.knight):
-                            checkers.append(t)
-                            block.update(ray[:i])
-                    elif p.nightrider:
-                        pins[ray[own]] = ray[: i + 1]
-                    break
-        else:
+        if not riders:
             for t in KNIGHT_LEAPS[ksq]:
                 p = board[t]
                 if p is not None and p.knight and p.color == them:

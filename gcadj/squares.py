@@ -109,35 +109,7 @@ def steps_for(vectors: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ..
 KING_STEPS = steps_for(KING_VECTORS)
 KNIGHT_LEAPS = steps_for(KNIGHT_VECTORS)
 
-# Rays from each square in all 16 line directions, with what can attack along them. Used
-# for attack detection, checks and pins: a piece is attacked along a ray by the first
-# piece met on it when that piece rides this kind of line (or steps/leaps, at distance 1).
+# The three kinds of line a piece can ride (indices into `Piece.rides` and `Piece.near`).
 LINE_DIAGONAL = 0
 LINE_ORTHOGONAL = 1
 LINE_KNIGHT = 2
-
-
-def _lines() -> tuple[tuple[tuple[Ray, int, int], ...], ...]:
-    """Per square: (ray, line kind, colour of a pawn that attacks the square from ray[0], or -1)."""
-    table = []
-    for sq in SQUARES:
-        entries: list[tuple[Ray, int, int]] = []
-        for vector in DIAGONAL_VECTORS:
-            ray = _ray(sq, vector, 8)
-            if ray:
-                # A White pawn attacks upwards, so it attacks sq from the rank below it.
-                pawn_color = WHITE if vector[1] == -1 else BLACK
-                entries.append((ray, LINE_DIAGONAL, pawn_color))
-        for vector in ORTHOGONAL_VECTORS:
-            ray = _ray(sq, vector, 8)
-            if ray:
-                entries.append((ray, LINE_ORTHOGONAL, -1))
-        for vector in KNIGHT_VECTORS:
-            ray = _ray(sq, vector, 8)
-            if ray:
-                entries.append((ray, LINE_KNIGHT, -1))
-        table.append(tuple(entries))
-    return tuple(table)
-
-
-LINES = _lines()
