@@ -85,10 +85,6 @@ class Outcome:
 # Tables: lines out of a square for checks/pins/attacks, pawn steps, pocketing choices.
 
 
-def _split(rays: tuple[Ray, ...]) -> tuple[tuple[int, Ray], ...]:
-    return tuple((ray[0], ray[1:]) for ray in rays)
-
-
 _DIAGONAL_RAYS = rays_for(DIAGONAL_VECTORS)
 _ORTHOGONAL_RAYS = rays_for(ORTHOGONAL_VECTORS)
 _KNIGHT_RAYS = rays_for(KNIGHT_VECTORS)
@@ -98,13 +94,6 @@ def _pawn_color_attacking_along(ray: Ray, sq: int) -> int:
     """Which colour's pawn on ray[0] attacks `sq` (White pawns attack upwards)."""
     return WHITE if ray[0] < sq else BLACK
 
-
-# (first square, rest of ray, colour of a pawn that attacks from the first square)
-DIAGONAL_LINES = tuple(
-    tuple((ray[0], ray[1:], _pawn_color_attacking_along(ray, sq)) for ray in _DIAGONAL_RAYS[sq])
-    for sq in range(64)
-)
-ORTHOGONAL_LINES = tuple(_split(_ORTHOGONAL_RAYS[sq]) for sq in range(64))
 
 # Per square: (ray, line kind, colour of a pawn attacking from ray[0] or -1), for the walk
 # that finds checks and pins. QUEEN_LINES has the 8 queen lines, KING_LINES adds the 8
@@ -117,7 +106,14 @@ QUEEN_LINES = tuple(
 KING_LINES = tuple(
     QUEEN_LINES[sq] + tuple((ray, LINE_KNIGHT, -1) for ray in _KNIGHT_RAYS[sq]) for sq in range(64)
 )
-KNIGHT_LINES = tuple(_split(_KNIGHT_RAYS[sq]) for sq in range(64))
+# The same lines split into (first square, the rest, line kind, pawn colour) for `_attacked`.
+QUEEN_LINE_SPLITS = tuple(
+    tuple((ray[0], ray[1:], line, pawn) for ray, line, pawn in QUEEN_LINES[sq]) for sq in range(64)
+)
+KING_LINE_SPLITS = tuple(
+    QUEEN_LINE_SPLITS[sq] + tuple((ray[0], ray[1:], LINE_KNIGHT, -1) for ray in _KNIGHT_RAYS[sq])
+    for sq in range(64)
+)
 
 
 def _pawn_tables(
@@ -295,43 +291,28 @@ class Position:
     # -- attacks, checks, pins ---------------------------------------------------------
 
     def _attacked(self, sq: int, by: int) -> bool:
-        """Is `sq` attacked by a piece of colour `by`? Walks the lines out of `sq`."""
+        """Is `sq` attacked by a piece of colour `by`? Walks the lines out of `sq`.
+
+        On each line the first piece met attacks `sq` if it is `by`'s and rides that kind
+        of line, or, on the first square, steps or leaps to `sq` (a pawn only diagonally
+        forward). Knight lines are walked only while `by` has a Nightrider-moving piece.
+        """
         board = self.board
-        for first, tail, pawn_color in DIAGONAL_LINES[sq]:
+        riders = self._nightriders[by] > 0
+        for first, tail, line, pawn_color in (KING_LINE_SPLITS if riders else QUEEN_LINE_SPLITS)[
+            sq
+        ]:
             p = board[first]
             if p is None:
                 for t in tail:
                     p = board[t]
                     if p is not None:
-                        if p.diagonal and p.color == by:
+                        if p.color == by and p.rides[line]:
                             return True
                         break
-            elif p.color == by and (p.diagonal or p.king_step or (p.pawn and pawn_color == by)):
+            elif p.color == by and (p.rides[line] or p.near[line] or (p.pawn and pawn_color == by)):
                 return True
-        for first, tail in ORTHOGONAL_LINES[sq]:
-            p = board[first]
-            if p is None:
-                for t in tail:
-                    p = board[t]
-                    if p is not None:
-                        if p.orthogonal and p.color == by:
-                            return True
-                        break
-            elif p.color == by and (p.orthogonal or p.king_step):
-                return True
-        if self._nightriders[by]:
-            for first, tail in KNIGHT_LINES[sq]:
-                p = board[first]
-                if p is None:
-                    for t in tail:
-                        p = board[t]
-                        if p is not None:
-                            if p.nightrider and p.color == by:
-                                return True
-                            break
-                elif p.color == by and p.knight:
-                    return True
-        else:
+        if not riders:
             for t in KNIGHT_LEAPS[sq]:
                 p = board[t]
                 if p is not None and p.knight and p.color == by:
@@ -340,31 +321,23 @@ class Position:
 
     def attackers(self, by: int, sq: int) -> list[int]:
         """Squares of the pieces of colour `by` that attack `sq` (for explanations, not speed)."""
-        found: list[int] = []
-        for first, tail, pawn_color in DIAGONAL_LINES[sq]:
-            found += self._line_attacker(first, tail, by, "diagonal", pawn_color)
-        for first, tail in ORTHOGONAL_LINES[sq]:
-            found += self._line_attacker(first, tail, by, "orthogonal", -1)
-        for first, tail in KNIGHT_LINES[sq]:
-            found += self._line_attacker(first, tail, by, "nightrider", -1)
-        return sorted(found)
-
-    def _line_attacker(
-        self, first: int, tail: Ray, by: int, slide: str, pawn_color: int
-    ) -> list[int]:
-        p = self.board[first]
-        if p is not None:
-            near = {
-                "diagonal": p.king_step or (p.pawn and pawn_color == by),
-                "orthogonal": p.king_step,
-                "nightrider": p.knight,
-            }[slide]
-            return [first] if p.color == by and (near or getattr(p, slide)) else []
-        for t in tail:
-            p = self.board[t]
+        board = self.board
+        found = []
+        for first, tail, line, pawn_color in KING_LINE_SPLITS[sq]:
+            p = board[first]
             if p is not None:
-                return [t] if p.color == by and getattr(p, slide) else []
-        return []
+                if p.color == by and (
+                    p.rides[line] or p.near[line] or (p.pawn and pawn_color == by)
+                ):
+                    found.append(first)
+                continue
+            for t in tail:
+                p = board[t]
+                if p is not None:
+                    if p.color == by and p.rides[line]:
+                        found.append(t)
+                    break
+        return sorted(found)
 
     def is_check(self) -> bool:
         return self._attacked(self.king_squares[self.turn], self.turn ^ 1)
