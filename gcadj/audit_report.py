@@ -15,16 +15,15 @@ import csv
 import html
 import json
 import logging
-import os
 import re
-import tempfile
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
+
+from gcadj.files import atomic_text_file
 
 log = logging.getLogger(__name__)
 
@@ -81,22 +80,6 @@ def summarize(path: Path) -> Summary:
     return summary
 
 
-@contextmanager
-def _atomic(target: Path, newline: str | None = None) -> Iterator[IO[str]]:
-    """A text file written under a temporary name, renamed onto `target` when complete."""
-    try:
-        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as err:  # name the file the user asked for, not our temporary one
-        raise OSError(err.errno, err.strerror, str(target)) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as handle:
-            yield handle
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
 def csv_row(record: dict[str, Any]) -> list[str]:
     first = record.get("first_illegal") or {}
     values: list[object] = [
@@ -121,7 +104,7 @@ def csv_row(record: dict[str, Any]) -> list[str]:
 def write_csv(jsonl: Path, target: Path) -> int:
     """One row per game (values as in the JSON; cells are data, not spreadsheet formulas)."""
     rows = 0
-    with _atomic(target, newline="") as handle:
+    with atomic_text_file(target, newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(CSV_COLUMNS)
         for record in iter_records(jsonl):
@@ -372,7 +355,7 @@ def write_report(jsonl: Path, target: Path, summary: Summary | None = None) -> N
     finding with its diagram. Streams the JSONL twice (rows, then illegal games)."""
     summary = summary or summarize(jsonl)
     made = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    with _atomic(target) as out:
+    with atomic_text_file(target) as out:
         out.write(
             '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'

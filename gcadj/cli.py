@@ -231,41 +231,21 @@ def fetch(
     if output is None:
         typer.echo(text, nl=False)
         return
-    _write_atomically(Path(output), text, force)
+    _write_output("fetch", output, text, force)
 
 
-def _write_atomically(target: object, text: str, force: bool) -> None:
-    """Write under a temporary name, then move it into place: a rename with --force,
-    else a hard link, which fails if the file appeared meanwhile (never overwritten)."""
-    import os
-    import tempfile
+def _write_output(command: str, path: str, text: str, force: bool) -> None:
+    """Write an output file the user named: atomically, replacing a file only with --force."""
     from pathlib import Path
 
-    path = Path(str(target))
-    temp = None
+    from gcadj.files import write_text_file
+
     try:
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        if force:
-            os.replace(temp, path)
-        else:
-            try:
-                os.link(temp, path)
-            except FileExistsError:
-                raise
-            except OSError:  # a file system without hard links: exclusive create instead
-                with path.open("x", encoding="utf-8", newline="\n") as handle:
-                    handle.write(text)
+        write_text_file(Path(path), text, overwrite=force)
     except FileExistsError:
-        typer.echo(f"gcadj: {path} exists; use --force to overwrite it", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
+        raise _fail(command, f"{path} exists; use --force to overwrite it", EXIT_USAGE) from None
     except OSError as err:
-        typer.echo(f"gcadj: cannot write {path}: {err.strerror or err}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
-    finally:
-        if temp is not None and os.path.exists(temp):
-            os.unlink(temp)
+        raise _fail(command, f"cannot write {path}: {err.strerror or err}", EXIT_USAGE) from None
 
 
 class _AuditProgress:
@@ -542,39 +522,6 @@ def _check_pocket_file(command: str, pocket_file: str) -> None:
         )
 
 
-def _write_new_file(path: str, text: str, force: bool) -> None:
-    """Write `text` to `path`; an existing file is replaced only with `force`, atomically."""
-    import os
-    import tempfile
-    from pathlib import Path
-
-    target = Path(path)
-    try:
-        if not force:
-            with target.open("x", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
-            return
-        if target.exists():
-            mode = target.stat().st_mode & 0o7777
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
-            os.chmod(temp, mode)  # keep the replaced file's mode (mkstemp makes it 0600)
-            os.replace(temp, target)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
-    except FileExistsError:
-        raise _fail("export", f"{path} exists; use --force to overwrite it", EXIT_USAGE) from None
-    except OSError as err:
-        raise _fail("export", f"cannot write {path}: {err.strerror or err}", EXIT_USAGE) from None
-
-
 @app.command(epilog=EXPORT_EPILOG)
 def export(
     source: Annotated[str, typer.Argument(help="A game: a file, or '-' for standard input.")],
@@ -631,7 +578,7 @@ def export(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        _write_new_file(output, text, force)
+        _write_output("export", output, text, force)
 
 
 class Turn(str, Enum):
