@@ -85,11 +85,16 @@ def _after_prefix(
 # -- Game Courier ----------------------------------------------------------------------
 
 
+# Tags gcadj's PGN writer adds about the export itself, not facts of the game: a Game
+# Courier list must not carry them (a Variant tag would make gcadj read it as PGN again).
+_PGN_ONLY_TAGS = frozenset({"variant", "setup", "result", "termination"})
+
+
 def _gc_tags(verdict: Verdict) -> list[tuple[str, str]]:
     """The log's tags, with a FEN tag that gives the start the verdict used, and a
     PocketFile tag when the pocket squares are not i1/i8 (gcadj reads it back)."""
     log = _log(verdict)
-    tags = list(log.tags)
+    tags = [(k, v) for k, v in log.tags if k.casefold() not in _PGN_ONLY_TAGS]
     if log.pocket_file != "i" and log.tag("PocketFile") is None:
         tags.append(("PocketFile", log.pocket_file))
     start = Position(verdict.start_fen).fen()

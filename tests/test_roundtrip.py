@@ -51,7 +51,8 @@ def summary(verdict: Verdict) -> tuple[Any, ...]:
 
 
 def assert_round_trip(text: str, name: str, *, pocket_file: str = "i") -> Verdict:
-    """Check `text`, export it as pgn and gc, read each back: same verdict, same export."""
+    """Check `text`, export it as pgn and gc, read each back: same verdict, same export;
+    and the pgn converted to gc reads back as the same game."""
     for all_findings in (False, True):
         original = check_text(text, name, pocket_file=pocket_file, all_findings=all_findings)
         assert original.log is not None, original.error
@@ -60,6 +61,14 @@ def assert_round_trip(text: str, name: str, *, pocket_file: str = "i") -> Verdic
             again = check_text(exported, f"{name}.{fmt}", all_findings=all_findings)
             assert summary(again) == summary(original), (fmt, exported)
             assert export_game(again, fmt) == exported, fmt
+        # A PGN converted to a Game Courier list (the README's `export game.pgn --to gc`)
+        # must read back as the same game too: no PGN-only tag may leak into the list.
+        from_pgn = check_text(
+            export_game(original, "pgn"), f"{name}.pgn", all_findings=all_findings
+        )
+        chained = export_game(from_pgn, "gc")
+        again = check_text(chained, f"{name}.pgn.gc", all_findings=all_findings)
+        assert summary(again) == summary(original), chained
     return original
 
 
