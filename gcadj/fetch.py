@@ -198,7 +198,12 @@ class Fetcher:
                     location = response.headers.get("Location")
                     if not location:
                         raise FetchError(url, f"HTTP {response.status_code} without a Location")
-                    target = urljoin(current, location)
+                    try:
+                        target = urljoin(current, location)
+                    except ValueError as err:
+                        raise FetchError(
+                            url, f"malformed redirect to {location!r} ({err})"
+                        ) from None
                     _check_scheme(url, target, redirect=True)
                     log.debug("%s redirects to %s", current, target)
                     current = target
@@ -227,6 +232,11 @@ class Fetcher:
             raise _Retry(f"connection failed ({_short(err)})") from None
         except requests.exceptions.RequestException as err:
             raise FetchError(url, f"request failed ({_short(err)})") from None
+        except ValueError as err:
+            # requests parses a redirect's Location even with allow_redirects=False, and
+            # urllib.parse raises a bare ValueError ("Invalid IPv6 URL") for a malformed one
+            # (our own URL passed _check_scheme, so it is the Location that is malformed).
+            raise FetchError(url, f"malformed redirect Location ({err})") from None
 
     def _read(self, url: str, current: str, response: requests.Response) -> Page:
         opts = self.options
@@ -281,7 +291,12 @@ class Fetcher:
 
 
 def _check_scheme(url: str, target: str, *, redirect: bool = False) -> None:
-    scheme = urlsplit(target).scheme.lower()
+    """Refuse a malformed URL (``http://[::1/x``) or one not http(s), naming `url`."""
+    try:
+        scheme = urlsplit(target).scheme.lower()
+    except ValueError as err:  # urllib.parse's "Invalid IPv6 URL" and the like
+        what = f"redirect to {target!r}" if redirect else "URL"
+        raise FetchError(url, f"malformed {what} ({err})") from None
     if scheme not in SCHEMES:
         what = f"redirect to {target!r}" if redirect else "URL"
         raise FetchError(url, f"{what} refused: only http and https are fetched, not {scheme!r}")

@@ -459,6 +459,29 @@ def test_cli_check_reads_a_url_directly(server: FixtureServer, tmp_path: Path) -
     assert list((tmp_path / "gcadj" / "pages").rglob("*.page"))  # cached per user
 
 
+def test_cli_check_of_a_malformed_url_is_an_error_naming_it() -> None:
+    bad = "http://[::1/play.php"
+    code, stdout, stderr = invoke("check", bad)
+    assert code == 4, stderr
+    assert f"{bad}: malformed URL (Invalid IPv6 URL)" in stdout + stderr
+
+
+def test_a_malformed_redirect_is_one_error_and_the_audit_finishes(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    good = FIXTURES / "examples" / "ex1_pocket_mutation_drops.txt"
+    with FixtureServer({play_path("bad"): redirect("http://[::1/x")}) as s:
+        url = s.url(play_path("bad"))
+        code, _, stderr = invoke(
+            "audit", url, str(good), "--out", str(out), "--no-cache", "-q", *HTTP_OPTIONS
+        )
+    assert code == 4, stderr
+    rows = {str(row["source"]): row for row in records(out)}
+    assert len(rows) == 2
+    assert rows[url]["status"] == "error"
+    assert "malformed redirect" in str(rows[url]["error"])
+    assert rows[str(good)]["status"] == "legal"
+
+
 def test_without_a_terminal_progress_is_a_plain_line_every_ten_seconds(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
