@@ -117,6 +117,7 @@ def check(
     from gcadj.report import render_verdict
     from gcadj.verdict import check_source, with_page_checks
 
+    _check_options("check", pocket_file, fen)
     worst = EXIT_OK
     for spec in sources:
         verdict = check_source(spec, fen=fen, pocket_file=pocket_file, all_findings=all_findings)
@@ -428,6 +429,7 @@ def audit(
     if resume and out is None:
         typer.echo("gcadj audit: --resume needs --out", err=True)
         raise typer.Exit(EXIT_USAGE)
+    _check_options("audit", pocket_file, fen)
     fetcher = None
     if index or any(is_url(spec) for spec in specs):  # requests is imported only then
         from gcadj.fetch import default_fetcher
@@ -513,13 +515,20 @@ def _fail(command: str, message: str, code: int) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _check_pocket_file(command: str, pocket_file: str) -> None:
-    if len(pocket_file) != 1 or not "i" <= pocket_file <= "z":
-        raise _fail(
-            command,
-            f"--pocket-file must be one letter from i to z, not {pocket_file!r}",
-            EXIT_USAGE,
-        )
+def _check_options(command: str, pocket_file: str, fen: str | None = None) -> None:
+    """Usage errors (exit 2) for a bad --pocket-file or --fen, before any source is read."""
+    from gcadj.fen import FenError
+    from gcadj.parse import is_pocket_file
+    from gcadj.verdict import start_position
+
+    if not is_pocket_file(pocket_file):
+        message = f"--pocket-file must be one letter from i to z, not {pocket_file!r}"
+        raise _fail(command, message, EXIT_USAGE)
+    if fen is not None:
+        try:
+            start_position(fen, pocket_file)
+        except FenError as err:
+            raise _fail(command, f"--fen: {err}", EXIT_USAGE) from None
 
 
 @app.command(epilog=EXPORT_EPILOG)
@@ -559,7 +568,7 @@ def export(
     from gcadj.export import ExportError, export_game
     from gcadj.verdict import check_source
 
-    _check_pocket_file("export", pocket_file)
+    _check_options("export", pocket_file, fen)
     verdict = check_source(source, fen=fen, pocket_file=pocket_file)
     if verdict.status in ("syntax-error", "error"):
         typer.echo(verdict.error or f"{source}: {verdict.status}", err=True)

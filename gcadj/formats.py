@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from gcadj.parse import LogSyntaxError, parse_log
+from gcadj.parse import LogSyntaxError, is_pocket_file, normalise_text, parse_log
 from gcadj.records import GameLog
 
 GAME_COURIER = "gamecourier"
@@ -50,6 +50,7 @@ def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i")
     A ``[PocketFile "p"]`` tag in the header (written by ``gcadj fetch`` for the newer
     preset) overrides `pocket_file`: it is a fact about this game, the argument a default.
     """
+    text = normalise_text(text)  # CR-only or CRLF line ends: the header scans below need "\n"
     kind = detect_format(text)
     if kind == HTML:
         from gcadj.scrape import scrape_page
@@ -79,7 +80,7 @@ def pocket_file_tag(text: str, source: str = "<string>") -> str | None:
     if match is None:
         return None
     value = match.group(1)
-    if len(value) == 1 and "i" <= value <= "z":
+    if is_pocket_file(value):
         return value
     line = text.count("\n", 0, match.start()) + 1
     line_text = text.splitlines()[line - 1]

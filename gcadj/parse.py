@@ -147,9 +147,14 @@ def grammar_path() -> Path:
     return Path(__file__).resolve().parent.parent / "grammars" / GRAMMAR_NAME
 
 
+def is_pocket_file(letter: str) -> bool:
+    """Can `letter` name the ninth file? One lower-case letter beyond the board's a-h."""
+    return len(letter) == 1 and "i" <= letter <= "z"
+
+
 def check_pocket_file(pocket_file: str) -> None:
     """Refuse a pocket file that is not one lower-case letter beyond the board's a-h."""
-    if len(pocket_file) != 1 or not ("i" <= pocket_file <= "z"):
+    if not is_pocket_file(pocket_file):
         raise ValueError(f"pocket_file must be one letter from i to z, not {pocket_file!r}")
 
 

@@ -166,17 +166,29 @@ def failed_verdict(source: str, status: str, message: str) -> Verdict:
 def replay(log: GameLog, *, fen: str | None = None, all_findings: bool = False) -> Verdict:
     """Judge every ply of `log`; stop at the first illegal one unless `all_findings`.
 
-    The start is `fen`, else the log's FEN tag, else the standard array. With
+    The start is `fen`, else the log's FEN tag, else the standard array (either may be
+    Game Courier's own position code). A bad `fen` argument raises `FenError`: it is the
+    caller's mistake. A bad FEN tag is a fault in the log's text, so the verdict is a
+    "syntax-error" naming the tag, as for any other text that is not a game. With
     `all_findings` the replay goes on from the board Game Courier showed after an illegal
     ply, until the literal board no longer defines a position.
     """
-    start_fen = fen or log.tag("FEN") or STARTING_FEN
-    try:
-        start_fen = as_gcadj_fen(start_fen, log.pocket_file)  # Game Courier's code too
-        position = Position.starting_at(start_fen)
-    except FenError as err:
-        return failed_verdict(log.source, "error", f"{log.source}: start position: {err}")
-    return _Replay(log, position, start_fen, all_findings).run()
+    if fen is not None:
+        start_fen = start_position(fen, log.pocket_file)
+    else:
+        try:
+            start_fen = start_position(log.tag("FEN") or STARTING_FEN, log.pocket_file)
+        except FenError as err:
+            return failed_verdict(log.source, "syntax-error", f"{log.source}: [FEN] tag: {err}")
+    return _Replay(log, Position.starting_at(start_fen), start_fen, all_findings).run()
+
+
+def start_position(fen: str, pocket_file: str = "i") -> str:
+    """gcadj's FEN for a start given as a FEN or a Game Courier code; raises `FenError`
+    when it is neither or is no position (no King, side not to move in check, ...)."""
+    gcadj_fen = as_gcadj_fen(fen, pocket_file)
+    Position.starting_at(gcadj_fen)
+    return gcadj_fen
 
 
 class _Replay:
@@ -394,5 +406,6 @@ __all__ = [
     "check_text",
     "failed_verdict",
     "replay",
+    "start_position",
     "with_page_checks",
 ]

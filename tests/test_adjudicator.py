@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
+from gcadj.fen import FenError
 from gcadj.judge import CATEGORIES
 from gcadj.parse import parse_log
 from gcadj.verdict import check_source, check_text, replay
@@ -134,8 +135,11 @@ def test_start_position_from_fen_tag_and_option() -> None:
     tagged = check_text('[FEN "k7/8/1K6/8/8/8/8/8[Q] w - - 0 1"]\nQ i1-b7\n')
     option = check_text("Q i1-b7\n", fen="k7/8/1K6/8/8/8/8/8[Q] w - - 0 1")
     assert tagged.termination == option.termination == "checkmate"
-    bad = check_text("P e2-e4\n", fen="not a fen")
-    assert bad.status == "error" and bad.error is not None and "column" in bad.error
+    with pytest.raises(FenError, match="column"):  # a bad argument is the caller's mistake
+        check_text("P e2-e4\n", fen="not a fen")
+    tag = check_text('[FEN "not a fen"]\nP e2-e4\n', "bad.txt")  # a bad tag is the log's
+    assert tag.status == "syntax-error" and tag.error is not None
+    assert tag.error.startswith("bad.txt: [FEN] tag:") and "column" in tag.error
 
 
 def test_syntax_error_is_a_verdict_naming_line_and_column() -> None:
@@ -193,3 +197,22 @@ def test_cli_reads_standard_input() -> None:
     done = _run_cli("check", "-", "--json", stdin="P f2-f3\np e7-e5\nP g2-g4\nq d8-h4\n")
     data = json.loads(done.stdout)
     assert (data["source"], data["termination"], data["result"]) == ("<stdin>", "checkmate", "0-1")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [["--pocket-file", "xx"], ["--fen", "garbage"], ["--fen", "8/8/8/8/8/8/8/8[] w - - 0 1"]],
+)
+@pytest.mark.parametrize("command", ["check", "audit"])
+def test_bad_options_are_usage_errors_before_any_source(command: str, options: list[str]) -> None:
+    done = _run_cli(command, *options, str(EXAMPLES / "ex1_pocket_mutation_drops.txt"))
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"gcadj {command}: {options[0]}")
+    assert done.stdout == ""
+
+
+def test_cr_only_line_ends_keep_the_pocket_file_tag() -> None:
+    lines = ['[PocketFile "p"]', "P e2-e4", "p e7-e5", "Q d1-h5", "p a7-a6", "Q h5-p1"]
+    verdict = check_text("\r".join(lines) + "\r", "old-mac.txt")
+    assert verdict.status == "legal", verdict.error
+    assert verdict.final_fen is not None and "[Q]" in verdict.final_fen

@@ -133,9 +133,9 @@ def test_fen_option_may_hold_a_code() -> None:
     assert (verdict.status, verdict.result) == ("legal", "1-0")
 
 
-def test_bad_code_in_a_tag_is_an_error_verdict_naming_it() -> None:
+def test_bad_code_in_a_tag_is_a_syntax_error_verdict_naming_it() -> None:
     verdict = check_text('[FEN "k8/8-/1K6-"]\nQ i1-a7\n', "bad.txt")
-    assert verdict.status == "error"
+    assert verdict.status == "syntax-error"
     assert verdict.error is not None and "bad Game Courier code" in verdict.error
 
 
