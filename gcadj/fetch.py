@@ -4,8 +4,9 @@ Game Courier is a volunteer-run site; an audit may ask it for thousands of pages
 `Fetcher` behaves the way a careful client should:
 
 * one `requests.Session` (connection reuse) with a descriptive User-Agent;
-* connect and read timeouts, plus a wall-clock deadline per response (a server that
-  trickles one byte per read timeout would otherwise never time out);
+* connect and read timeouts, plus a wall-clock deadline per response body, checked
+  after every socket read (a server that trickles one byte per read timeout would
+  otherwise never time out);
 * retries with exponential backoff on connection errors, timeouts, truncated bodies,
   429 and 5xx, honouring ``Retry-After`` (and giving up at once when the server asks
   for a longer pause than we are willing to wait, rather than asking again early);
@@ -36,6 +37,7 @@ from typing import Final
 from urllib.parse import urljoin, urlsplit
 
 import requests
+import urllib3
 
 from gcadj import __version__
 
@@ -251,21 +253,7 @@ class Fetcher:
             raise FetchError(
                 url, f"the page is {int(declared)} bytes, over the cap of {opts.max_bytes}"
             )
-        body = bytearray()
-        deadline = time.monotonic() + opts.total_timeout
-        try:
-            for chunk in response.iter_content(CHUNK):
-                body += chunk
-                if len(body) > opts.max_bytes:
-                    raise FetchError(
-                        url, f"the page is over the cap of {opts.max_bytes} bytes (stopped reading)"
-                    )
-                if time.monotonic() > deadline:
-                    raise _Retry(f"the response took longer than {opts.total_timeout:g} s")
-        except requests.exceptions.ConnectionError as err:  # includes read timeouts mid-body
-            raise _Retry(f"connection broken while reading ({_short(err)})") from None
-        except requests.exceptions.ChunkedEncodingError as err:
-            raise _Retry(f"truncated response ({_short(err)})") from None
+        body = self._read_body(url, response, time.monotonic() + opts.total_timeout)
         encoded = response.headers.get("Content-Encoding", "identity").lower()
         identity = encoded == "identity" and declared is not None and declared.isdigit()
         if identity and declared is not None and len(body) < int(declared):
@@ -276,6 +264,38 @@ class Fetcher:
             content_type=response.headers.get("Content-Type", ""),
             body=bytes(body),
         )
+
+    def _read_body(self, url: str, response: requests.Response, deadline: float) -> bytearray:
+        """The decoded body, read with `read1` so that the deadline is checked after every
+        socket read, whatever arrives: `iter_content(CHUNK)` blocks until CHUNK bytes come,
+        so a server trickling a byte per second would never meet the deadline. Each read
+        waits at most the read timeout, so this returns or fails by the deadline plus one
+        read timeout. Errors are urllib3's own here (requests wraps only `iter_content`)."""
+        opts = self.options
+        raw = response.raw
+        body = bytearray()
+        try:
+            while True:
+                if time.monotonic() > deadline:
+                    raise _Retry(f"no complete response within {opts.total_timeout:g} s")
+                chunk = raw.read1(CHUNK, decode_content=True)
+                if not chunk:
+                    return body
+                body += chunk
+                if len(body) > opts.max_bytes:
+                    raise FetchError(
+                        url, f"the page is over the cap of {opts.max_bytes} bytes (stopped reading)"
+                    )
+        except urllib3.exceptions.ReadTimeoutError:
+            raise _Retry(
+                f"connection broken while reading (no data within {opts.read_timeout:g} s)"
+            ) from None
+        except urllib3.exceptions.ProtocolError as err:  # the connection closed mid-body
+            raise _Retry(f"truncated response ({_short(err)})") from None
+        except urllib3.exceptions.DecodeError as err:
+            raise FetchError(url, f"the body does not decompress ({_short(err)})") from None
+        except (urllib3.exceptions.HTTPError, OSError) as err:
+            raise _Retry(f"connection broken while reading ({_short(err)})") from None
 
     def _be_polite(self, url: str) -> None:
         """Sleep until `delay` seconds have passed since the last request to this host."""

@@ -98,6 +98,23 @@ def endless(chunk: bytes = b"<p>" + b"x" * 8192 + b"</p>\n", limit: int = 64 << 
     return run
 
 
+def trickle(body: bytes, every: float) -> Behaviour:
+    """Announce the whole body, then send it one byte every `every` seconds."""
+
+    def run(handler: Handler, n: int) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/html")
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        for byte in body:
+            handler.wfile.write(bytes([byte]))
+            handler.wfile.flush()
+            time.sleep(every)
+        handler.close_connection = True
+
+    return run
+
+
 def redirect(location: str, code: int = 302) -> Behaviour:
     return lambda h, n: send(h, code, b"", headers={"Location": location})
 

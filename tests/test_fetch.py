@@ -18,6 +18,7 @@ from httpserver import (
     sequence,
     slow,
     status,
+    trickle,
     truncated,
 )
 
@@ -187,6 +188,19 @@ def test_an_endless_body_is_cut_off_at_the_cap(server: FixtureServer) -> None:
     with pytest.raises(FetchError, match="over the cap of 100000 bytes"):
         Fetcher(fast(max_bytes=100_000)).get(server.url(play_path("endless")))
     assert time.monotonic() - start < 2
+
+
+def test_a_trickling_body_fails_at_the_wall_clock_limit(
+    server: FixtureServer, tmp_path: Path
+) -> None:
+    # 200 bytes, one every 0.05 s: 10 s in all, each byte well within the read timeout.
+    server.routes[play_path("trickle")] = trickle(b"<p>" + b"x" * 193 + b"</p>", 0.05)
+    options = fast(tmp_path, read_timeout=1.0, total_timeout=0.5, retries=0)
+    start = time.monotonic()
+    with pytest.raises(FetchError, match=r"no complete response within 0\.5 s"):
+        Fetcher(options).get(server.url(play_path("trickle")))
+    assert time.monotonic() - start < 2  # the deadline plus at most one read timeout
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()]  # never cached
 
 
 def test_a_redirect_to_another_scheme_is_refused(server: FixtureServer) -> None:
