@@ -269,13 +269,6 @@ def _square_pattern(pocket_file: str) -> str:
     return rf"[a-h][1-8]|{pocket_file}[18]"
 
 
-@functools.cache
-def _move_regex(pocket_file: str) -> re.Pattern[str]:
-    """``[L] o-d`` alone, as the grammar's lexer reads it (LABEL? SQUARE "-" SQUARE)."""
-    square = _square_pattern(pocket_file)
-    return re.compile(rf"{_WS}*(?:([A-Za-z]){_WS}*)?({square}){_WS}*-{_WS}*({square}){_WS}*")
-
-
 _TAG_LINE = re.compile(
     rf'{_WS}*\[{_WS}*([A-Za-z][A-Za-z0-9_]*){_WS}*("(?:[^"\\\r\n]|\\[^\r\n])*"){_WS}*\]{_WS}*'
 )
@@ -351,14 +344,7 @@ def _read_body(body: str, pocket_file: str) -> _MemoEntry:
     Lark, which is imported only then. tests/test_parse_props.py checks on text generated
     from the grammar that both give the same records.
     """
-    match = _move_regex(pocket_file).fullmatch(body)
-    if match:
-        label, origin, target = match.groups()
-        submoves: tuple[SubMove, ...] | None = (MoveSub(label, origin, target),)
-    elif ";" in body or body.strip(WS_CHARS):
-        submoves = _read_submoves(body, pocket_file)
-    else:
-        submoves = None
+    submoves = _read_submoves(body, pocket_file) if body.strip(WS_CHARS) else None
     if submoves is None:
         from gcadj.grammar import parse_submoves  # Lark loads only for an unusual ply
 
