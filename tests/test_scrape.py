@@ -6,6 +6,7 @@ the same eleven-ply game appears in each move-list shape.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -259,3 +260,21 @@ def test_the_status_is_not_a_sub_heading_naming_the_game() -> None:
 
 def test_no_status_when_the_board_follows_the_heading() -> None:
     assert scrape_page(read("pmc_untrusted"), source="u").status is None
+
+
+def _many_spans_page(spans: int) -> str:
+    words = "".join(f"<span>word{n} </span>" for n in range(spans))
+    moves = "\n".join(PLIES)
+    return f"<html><body><div>{words}</div><pre>{moves}</pre></body></html>"
+
+
+def test_a_block_of_many_inline_elements_scrapes_in_linear_time() -> None:
+    # Each span's "does it stand alone" test once re-read the whole div: n spans, n² work.
+    big, small = _many_spans_page(3000), _many_spans_page(300)
+    timings = {}
+    for name, page in (("small", small), ("big", big)):
+        start = time.perf_counter()
+        game = scrape_page(page, source=name)
+        timings[name] = time.perf_counter() - start
+        assert list(game.moves) == PLIES
+    assert timings["big"] < 20 * timings["small"], timings
