@@ -462,9 +462,12 @@ def audit(
         typer.echo(f"gcadj audit: {err}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     except KeyboardInterrupt:
+        if out is None:  # the scratch file goes with its folder: nothing to resume from
+            where = "each was printed on stdout; rerun with --out FILE to be able to resume"
+        else:
+            where = f"every one is in {out_path}; finish with --resume"
         typer.echo(
-            f"gcadj audit: interrupted after {progress.count} verdicts this run; "
-            f"every one is in {out_path}; finish with --resume",
+            f"gcadj audit: interrupted after {progress.count} verdicts this run; {where}",
             err=True,
         )
         raise typer.Exit(130) from None

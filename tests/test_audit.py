@@ -329,6 +329,35 @@ def test_an_audit_killed_halfway_resumes_to_each_source_exactly_once(
     assert final[: len(partial)] == [str(row["source"]) for row in partial]
 
 
+def test_an_interrupted_audit_without_out_says_there_is_nothing_to_resume(
+    tmp_path: Path,
+) -> None:
+    corpus = tmp_path / "corpus"
+    make_corpus(corpus, 2500)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    process = subprocess.Popen(
+        [*GCADJ, "audit", str(corpus), "--jobs", "2", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env=env,
+        cwd=ROOT,
+    )
+    try:
+        assert process.stdout is not None
+        for _ in range(100):  # verdicts are streaming to stdout: the audit is halfway
+            assert process.stdout.readline(), "the audit ended before it could be interrupted"
+        os.kill(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=20)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130
+    message = stderr.decode()
+    assert "printed on stdout" in message and "rerun with --out FILE" in message, message
+    assert "--resume" not in message and "gcadj-audit-" not in message  # no vanished file
+
+
 # ---------------------------------------------------------------------------------------
 # The CLI: exit codes, summary, CSV, report, fetch, check URL
 
