@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
 
+from gcadj.urls import is_url
 from gcadj.verdict import Verdict, check_source, check_text, failed_verdict, with_page_checks
 
 if TYPE_CHECKING:
@@ -38,11 +39,6 @@ log = logging.getLogger(__name__)
 SOURCE_SUFFIXES: Final = frozenset({".txt", ".log", ".pgn", ".html", ".htm"})
 DEFAULT_GAME: Final = "Pocket Mutation Chess"
 FSYNC_SECONDS: Final = 1.0
-
-
-def is_url(spec: str) -> bool:
-    """An http(s) URL (checked without importing the HTTP code: start-up stays fast)."""
-    return spec.lower().startswith(("http://", "https://"))
 
 
 class AuditError(Exception):

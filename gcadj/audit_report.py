@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from gcadj.files import atomic_text_file
+from gcadj.urls import is_url
 
 log = logging.getLogger(__name__)
 
@@ -121,10 +122,6 @@ def _e(value: object) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
-def _is_web(url: str) -> bool:
-    return url.lower().startswith(("http://", "https://"))
-
-
 _TAG_LINE = re.compile(r'^[ \t]*\[[ \t]*([A-Za-z]\w*)[ \t]+"((?:[^"\\\n]|\\.)*)"[ \t]*\]', re.M)
 
 
@@ -143,7 +140,7 @@ def page_link(source: str) -> str | None:
     Cheap (one small read) so every row of the report can have it; a saved page's own
     address is not looked for here.
     """
-    if _is_web(source):
+    if is_url(source):
         return source
     try:
         with open(source, "rb") as handle:
@@ -153,7 +150,7 @@ def page_link(source: str) -> str | None:
     if head.lstrip().startswith("<"):
         return None
     site = head_tags(head).get("site")
-    return site if site and _is_web(site) else None
+    return site if site and is_url(site) else None
 
 
 def game_header(source: str) -> dict[str, str]:
@@ -165,7 +162,7 @@ def game_header(source: str) -> dict[str, str]:
     from gcadj.parse import decode_log_bytes
 
     text: str | None = None
-    if _is_web(source):
+    if is_url(source):
         from gcadj.fetch import default_fetcher
 
         page = default_fetcher().cached(source)

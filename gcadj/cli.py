@@ -416,8 +416,9 @@ def audit(
     import tempfile
     from pathlib import Path
 
-    from gcadj.audit import AuditError, AuditPlan, CheckOptions, is_url, run_audit
+    from gcadj.audit import AuditError, AuditPlan, CheckOptions, run_audit
     from gcadj.audit_report import summarize, write_csv, write_report
+    from gcadj.urls import is_url
 
     specs = tuple(sources or ())
     if not specs and not index:

@@ -40,12 +40,12 @@ import requests
 import urllib3
 
 from gcadj import __version__
+from gcadj.urls import SCHEMES, is_url
 
 log = logging.getLogger(__name__)
 
 PROJECT_URL: Final = "https://github.com/gcadj/gcadj"
 USER_AGENT: Final = f"gcadj/{__version__} (Game Courier log adjudicator; +{PROJECT_URL})"
-SCHEMES: Final = frozenset({"http", "https"})
 REDIRECT_CODES: Final = frozenset({301, 302, 303, 307, 308})
 RETRY_CODES: Final = frozenset({429, 500, 502, 503, 504})
 MAX_REDIRECTS: Final = 10
@@ -72,11 +72,6 @@ class _Retry(Exception):
         super().__init__(reason)
         self.reason = reason
         self.wait = wait
-
-
-def is_url(spec: str) -> bool:
-    """True for an http(s) URL: what gcadj fetches rather than opens as a file."""
-    return spec.lower().startswith(("http://", "https://"))
 
 
 def default_cache_dir() -> Path:

@@ -39,6 +39,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 from gcadj.parse import LogSyntaxError, parse_log
 from gcadj.pieces import KIND, KINDS
+from gcadj.urls import is_url
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag
@@ -123,10 +124,6 @@ def tag_value(value: str) -> str:
     """A value fit for a tag pair: one line, PGN escapes for backslash and quote."""
     flat = " ".join(value.split())
     return flat.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def is_url(text: str) -> bool:
-    return text.lower().startswith(("http://", "https://"))
 
 
 def query_value(url: str, key: str) -> str | None:

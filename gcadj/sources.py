@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from gcadj.parse import decode_log_bytes
+from gcadj.urls import is_url, url_scheme
 
 
 class SourceError(Exception):
@@ -21,8 +22,11 @@ def read_source(spec: str) -> str:
     """The text of a source: '-' is standard input, a URL is fetched, anything else a file."""
     if spec == "-":
         return decode_log_bytes(sys.stdin.buffer.read())
-    if "://" in spec and spec.split("://", 1)[0].isalpha():
+    if is_url(spec):
         return read_url(spec)
+    scheme = url_scheme(spec)
+    if scheme is not None:  # ftp://, file://: refused here, neither fetched nor opened
+        raise SourceError(f"{spec}: only http and https URLs are fetched, not {scheme!r}")
     path = Path(spec)
     try:
         data = path.read_bytes()
@@ -38,8 +42,8 @@ def read_source(spec: str) -> str:
 def read_url(url: str) -> str:
     """The page at an http(s) URL as text, through the shared polite, cached fetcher.
 
-    requests is imported here, not at start-up. Any other scheme is refused by the
-    fetcher with a message naming it.
+    requests is imported here, not at start-up. Any other scheme is refused by
+    `read_source` (and by the fetcher, at every redirect too) with a message naming it.
     """
     from gcadj.fetch import FetchError, default_fetcher
 

@@ -495,6 +495,26 @@ def test_cli_check_of_a_malformed_url_is_an_error_naming_it() -> None:
     assert f"{bad}: malformed URL (Invalid IPv6 URL)" in stdout + stderr
 
 
+def test_one_rule_says_what_is_a_url_and_other_schemes_are_refused_by_name(
+    tmp_path: Path,
+) -> None:
+    from gcadj import audit, audit_report, fetch, scrape, sources
+    from gcadj.urls import is_url, url_scheme
+
+    for module in (audit, audit_report, fetch, scrape, sources):
+        assert getattr(module, "is_url", is_url) is is_url, module  # no copy of its own
+    assert is_url("http://x/a") and is_url("HTTPS://x") and not is_url("ftp://x")
+    assert not is_url("game.txt") and not is_url(" http://x") and url_scheme("game.txt") is None
+    for spec, scheme in (("ftp://example.org/x", "ftp"), ("file:///etc/passwd", "file")):
+        code, stdout, stderr = invoke("check", spec)
+        assert code == 4
+        assert f"{spec}: only http and https URLs are fetched, not '{scheme}'" in stdout + stderr
+    out = tmp_path / "r.jsonl"
+    assert invoke("audit", "ftp://example.org/x", "--out", str(out), "-q")[0] == 4
+    (row,) = records(out)
+    assert row["status"] == "error" and "only http and https" in str(row["error"])
+
+
 def test_a_malformed_redirect_is_one_error_and_the_audit_finishes(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     good = FIXTURES / "examples" / "ex1_pocket_mutation_drops.txt"
