@@ -103,7 +103,13 @@ def csv_row(record: dict[str, Any]) -> list[str]:
 
 
 def write_csv(jsonl: Path, target: Path) -> int:
-    """One row per game (values as in the JSON; cells are data, not spreadsheet formulas)."""
+    """One row per game, values as in the JSON, with the csv module's quoting and nothing more.
+
+    Cells are not defused against spreadsheet formulas: a move such as ``@-d5`` or
+    ``-d4`` (or any text starting with ``=``, ``+``, ``-``, ``@``) is written as typed,
+    because it is the data. A spreadsheet that evaluates such cells on import may read
+    them as formulas; import the file with text columns.
+    """
     rows = 0
     with atomic_text_file(target, newline="") as handle:
         writer = csv.writer(handle)

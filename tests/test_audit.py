@@ -552,3 +552,20 @@ def test_without_a_terminal_progress_is_a_plain_line_every_ten_seconds(
     quiet.advance('{"source": "x"}\n', "legal")
     out = capsys.readouterr()
     assert out.err == "" and out.out == '{"source": "x"}\n'
+
+
+def test_csv_cells_are_written_as_typed_even_when_they_look_like_formulas(
+    tmp_path: Path,
+) -> None:
+    # What write_csv's docstring and the README promise: no quoting or prefix is added.
+    from gcadj.audit_report import write_csv
+
+    log = tmp_path / "g.txt"
+    log.write_text("P e2-e4\np e7-e5\nP d2-d4\n@-d5\n")
+    out, table = tmp_path / "r.jsonl", tmp_path / "r.csv"
+    run_audit(AuditPlan(sources=(str(log),), out=out, jobs=1))
+    write_csv(out, table)
+    with table.open(newline="") as handle:
+        (row,) = list(csv.DictReader(handle))
+    assert row["move"] == "@-d5", row
+    assert ",@-d5," in table.read_text()  # not '@-d5 nor quoted
