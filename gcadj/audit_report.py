@@ -204,26 +204,14 @@ def diagram(fen: str, move: str, pocket_file: str) -> str | None:
     try:
         from gcadj.parse import parse_log
         from gcadj.position import Position
-        from gcadj.records import CaptureSub, ClearSub, MoveSub, PlaceSub, RemoveSpaceSub
-        from gcadj.svg import render_svg
+        from gcadj.svg import marked_cells, render_svg
 
         position = Position(fen)
-        marked: tuple[str | None, str] | None = None
         try:
             records = parse_log(move + "\n", pocket_file=pocket_file).records
         except ValueError:
             records = ()
-        for sub in records[0].submoves if records else ():
-            if isinstance(sub, MoveSub):
-                marked = (sub.origin, sub.target)
-            elif isinstance(sub, (PlaceSub, RemoveSpaceSub)):
-                marked = (None, sub.target)
-            elif isinstance(sub, ClearSub):
-                marked = (None, sub.square)
-            elif isinstance(sub, CaptureSub) and sub.squares:
-                marked = (None, sub.squares[0])
-            if marked is not None:
-                break
+        marked = marked_cells(records[0]) if records else None
         try:
             return render_svg(position, illegal=marked, pocket_file=pocket_file)
         except (ValueError, KeyError, IndexError):

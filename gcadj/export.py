@@ -18,17 +18,16 @@ from gcadj.gccode import as_gcadj_fen
 from gcadj.pgn import escape_tag_value, finding_note, is_standard_start, user_comment_lines
 from gcadj.pgn import write_pgn as _write_pgn
 from gcadj.position import Position
-from gcadj.records import CaptureSub, ClearSub, GameLog, MoveRecord, MoveSub, PlaceSub
+from gcadj.records import GameLog, MoveRecord
 from gcadj.san import WrittenMove, write_line
 from gcadj.squares import WHITE
-from gcadj.svg import render_svg
+from gcadj.svg import marked_cells, render_svg
 from gcadj.verdict import Verdict
 
 __all__ = [
     "FORMATS",
     "ExportError",
     "export_game",
-    "illegal_cells",
     "write_fens",
     "write_gc",
     "write_json",
@@ -230,22 +229,6 @@ def _ply_json(
 # -- SVG -------------------------------------------------------------------------------
 
 
-def illegal_cells(record: MoveRecord) -> tuple[str | None, str] | None:
-    """The (origin, target) cells to mark for an illegal ply: its first move, else the
-    square its first other sub-move changes (origin None)."""
-    for sub in record.submoves:
-        if isinstance(sub, MoveSub):
-            return sub.origin, sub.target
-    for sub in record.submoves:
-        if isinstance(sub, PlaceSub):
-            return None, sub.target
-        if isinstance(sub, ClearSub):
-            return None, sub.square
-        if isinstance(sub, CaptureSub) and sub.squares:
-            return None, sub.squares[0]
-    return None
-
-
 def write_svg(verdict: Verdict, ply: int | None = None, *, size: int = 48) -> str:
     """A diagram after `ply` plies (default: the end of the legal prefix, which for an
     illegal game is the position the first illegal move was played in, with it marked)."""
@@ -256,7 +239,7 @@ def write_svg(verdict: Verdict, ply: int | None = None, *, size: int = 48) -> st
     _check_ply(verdict, n, len(written))
     illegal = None
     if verdict.first_illegal is not None and n == len(written) and n < len(log.records):
-        illegal = illegal_cells(log.records[n])
+        illegal = marked_cells(log.records[n])
     return render_svg(
         Position(fens[n]),
         last_move=written[n - 1].move if n else None,

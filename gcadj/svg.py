@@ -19,6 +19,7 @@ from xml.sax.saxutils import escape
 from gcadj.move import Move
 from gcadj.pieces import Piece
 from gcadj.position import Position
+from gcadj.records import CaptureSub, ClearSub, MoveRecord, MoveSub, PlaceSub, RemoveSpaceSub
 from gcadj.squares import BLACK, COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square
 
 __all__ = ["BLACK_POCKET_CELL", "WHITE_POCKET_CELL", "diagram_size", "render_svg"]
@@ -269,3 +270,22 @@ def _illegal(canvas: _Canvas, illegal: tuple[Square | None, Square]) -> None:
         f'<polygon points="{" ".join(f"{_n(px)},{_n(py)}" for px, py in points)}" '
         f'fill="{ILLEGAL}" fill-opacity="0.85"/>'
     )
+
+
+def marked_cells(record: MoveRecord) -> tuple[str | None, str] | None:
+    """The (origin, target) cells to mark for an illegal ply: its first move, else the
+    square its first other sub-move changes (origin None); None for a ply that changes none.
+
+    One rule for every picture of an illegal ply (`gcadj export --to svg`, the audit report).
+    """
+    for sub in record.submoves:
+        if isinstance(sub, MoveSub):
+            return sub.origin, sub.target
+    for sub in record.submoves:
+        if isinstance(sub, (PlaceSub, RemoveSpaceSub)):
+            return None, sub.target
+        if isinstance(sub, ClearSub):
+            return None, sub.square
+        if isinstance(sub, CaptureSub) and sub.squares:
+            return None, sub.squares[0]
+    return None
