@@ -75,10 +75,10 @@ class _Retry(Exception):
 
 
 def default_cache_dir() -> Path:
-    """The per-user cache: ``$XDG_CACHE_HOME/gcadj/pages``, else ``~/.cache/gcadj/pages``."""
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "gcadj" / "pages"
+    """The page cache: ``pages`` in gcadj's per-user cache folder (`files.user_cache_dir`)."""
+    from gcadj.files import user_cache_dir
+
+    return user_cache_dir() / "pages"
 
 
 @dataclass(frozen=True)

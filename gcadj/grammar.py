@@ -15,13 +15,13 @@ import logging
 import os
 import sys
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 import lark
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 from lark.tree import Meta
 
+from gcadj.files import user_cache_dir
 from gcadj.parse import (
     DEFAULT_POCKET_FILE,
     _Body,
@@ -47,16 +47,6 @@ from gcadj.records import (
 log = logging.getLogger(__name__)
 
 
-def _user_cache_dir() -> Path:
-    """The per-user cache folder (XDG on Unix, LOCALAPPDATA on Windows, Caches on macOS)."""
-    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        return Path(os.environ["LOCALAPPDATA"])
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return Path(xdg) if xdg else Path.home() / ".cache"
-
-
 def _lark_cache_file(grammar: str) -> str | None:
     """A writable file for Lark's parse-table cache, named by grammar and versions; None if none.
 
@@ -66,7 +56,7 @@ def _lark_cache_file(grammar: str) -> str | None:
     key = f"{grammar}\0{lark.__version__}\0{sys.version_info[:2]}".encode()
     name = f"lark-{hashlib.sha256(key).hexdigest()[:24]}.pickle"
     try:
-        folder = _user_cache_dir() / "gcadj"
+        folder = user_cache_dir()
         folder.mkdir(parents=True, exist_ok=True)
         if not os.access(folder, os.W_OK):
             return None

@@ -11,7 +11,7 @@ import pytest
 from lark import Lark
 from lark.lexer import Lexer, LexerState
 
-from gcadj import grammar
+from gcadj import files, grammar
 from gcadj.grammar import build_lark
 from gcadj.parse import WS_CHARS, grammar_path, grammar_text, parse_log
 
@@ -61,7 +61,7 @@ def test_ws_chars_match_the_grammar_terminal() -> None:
 
 def test_lark_cache_is_written_and_reused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(grammar.sys, "platform", "linux")
+    monkeypatch.setattr(files.sys, "platform", "linux")
     build_lark("i")
     (cached,) = (tmp_path / "gcadj").glob("lark-*.pickle")
     assert cached.stat().st_size > 0
@@ -71,7 +71,7 @@ def test_lark_cache_is_written_and_reused(monkeypatch: pytest.MonkeyPatch, tmp_p
 
 def test_corrupt_cache_is_ignored(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(grammar.sys, "platform", "linux")
+    monkeypatch.setattr(files.sys, "platform", "linux")
     build_lark("p")
     (cached,) = (tmp_path / "gcadj").glob("lark-*.pickle")
     cached.write_bytes(b"\x00garbage\n\x80\x04not a pickle")
@@ -84,7 +84,7 @@ def test_unwritable_cache_location_is_ignored(
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
-    monkeypatch.setattr(grammar.sys, "platform", "linux")
+    monkeypatch.setattr(files.sys, "platform", "linux")
     assert grammar._lark_cache_file(grammar_text("i")) is None
     assert build_lark("i").parse("P e2-e4\n", start="start").data == "start"
 
@@ -93,7 +93,7 @@ def test_cache_file_that_is_a_folder_is_ignored(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(grammar.sys, "platform", "linux")
+    monkeypatch.setattr(files.sys, "platform", "linux")
     path = grammar._lark_cache_file(grammar_text("i"))
     assert path is not None
     Path(path).mkdir()
