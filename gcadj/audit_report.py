@@ -128,15 +128,16 @@ def _e(value: object) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
-_TAG_LINE = re.compile(r'^[ \t]*\[[ \t]*([A-Za-z]\w*)[ \t]+"((?:[^"\\\n]|\\.)*)"[ \t]*\]', re.M)
-
-
 def head_tags(text: str) -> dict[str, str]:
-    """The tag pairs at the head of a log (first value of each name, unescaped)."""
+    """The tag pairs at the head of a log (first value of each name), read as the parser
+    reads them (`gcadj.parse.tag_pair`)."""
+    from gcadj.parse import tag_pair
+
     tags: dict[str, str] = {}
-    for match in _TAG_LINE.finditer(text[:16384]):
-        value = re.sub(r"\\(.)", r"\1", match.group(2))
-        tags.setdefault(match.group(1).casefold(), value)
+    for line in text[:16384].splitlines():
+        pair = tag_pair(line)
+        if pair is not None:
+            tags.setdefault(pair[0].casefold(), pair[1])
     return tags
 
 

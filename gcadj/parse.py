@@ -274,6 +274,17 @@ _TAG_LINE = re.compile(
 )
 _NUMBER = re.compile(rf"{_WS}*([0-9]+\.(?:\.\.)?)")
 
+
+def tag_pair(line: str) -> tuple[str, str] | None:
+    """(name, value) of a tag line like ``[White "Alice"]``, value unescaped; else None.
+
+    The one reading of a tag line, used by the parser and by anything that only needs a
+    log's header (the audit report's player names).
+    """
+    match = _TAG_LINE.fullmatch(line)
+    return None if match is None else (match[1], unescape_tag_value(match[2]))
+
+
 # body text -> (sub-moves, offset of the first token in the body, stripped text)
 _MemoEntry = tuple[tuple[SubMove, ...], int, str]
 _memos: dict[str, dict[str, _MemoEntry]] = {}
@@ -365,10 +376,10 @@ def parse_by_lines(text: str, source: str, pocket_file: str) -> GameLog:
         if not stripped:
             continue
         if stripped[0] == "[":
-            tag = _TAG_LINE.fullmatch(line)
+            tag = tag_pair(line)
             if records or tag is None:
                 raise _Decline
-            builder.tags.append((tag[1], unescape_tag_value(tag[2])))
+            builder.tags.append(tag)
             continue
         if stripped.startswith("//"):
             builder.add_note(comment_text(stripped))
