@@ -24,8 +24,8 @@ from lark.tree import Meta
 from gcadj.files import user_cache_dir
 from gcadj.parse import (
     DEFAULT_POCKET_FILE,
+    LogBuilder,
     _Body,
-    _LogBuilder,
     _Note,
     _Ply,
     comment_text,
@@ -153,7 +153,7 @@ class RecordBuilder(Transformer[Token, Any]):
         return _Note(comment_text(children[0]))
 
     def start(self, meta: Meta, children: list[Any]) -> GameLog:
-        builder = _LogBuilder(self._source, self._pocket_file)
+        builder = LogBuilder(self._source, self._pocket_file)
         for child in children:
             if isinstance(child, _Ply):
                 body = child.body

@@ -207,7 +207,7 @@ def unescape_tag_value(quoted: str) -> str:
     return _ESCAPE.sub(lambda m: m[1] if m[1] in '"\\' else m[0], quoted[1:-1])
 
 
-class _LogBuilder:
+class LogBuilder:
     """Collects tags, plies and comment-only lines in order; shared by both paths."""
 
     def __init__(self, source: str, pocket_file: str) -> None:
@@ -369,7 +369,7 @@ def _read_body(body: str, pocket_file: str) -> _MemoEntry:
 def parse_by_lines(text: str, source: str, pocket_file: str) -> GameLog:
     """Parse normalised text line by line; raises _Decline where the reference must decide."""
     memo = _memos.setdefault(pocket_file, {})
-    builder = _LogBuilder(source, pocket_file)
+    builder = LogBuilder(source, pocket_file)
     records = builder.records
     for line_no, line in enumerate(text.split("\n"), 1):
         stripped = line.strip(WS_CHARS)

@@ -37,6 +37,7 @@ from gcadj.gccode import as_gcadj_fen
 from gcadj.judge import PlyJudge
 from gcadj.move import Move
 from gcadj.parse import (
+    LogBuilder,
     LogSyntaxError,
     check_pocket_file,
     normalise_text,
@@ -257,9 +258,7 @@ class _Reader:
         self.source = source
         self.pocket_file = pocket_file
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
-        self.tags: list[tuple[str, str]] = []
-        self.records: list[MoveRecord] = []
-        self.leading: list[str] = []
+        self.log = LogBuilder(source, pocket_file)  # tags, records, leading comment
         self.position: Position | None = None
         self.lost_at: int | None = None  # line of the gc ply after which SAN has no board
         self.number: str | None = None  # a move number waiting for its ply
@@ -284,13 +283,7 @@ class _Reader:
         offset = self.read_tags()
         self.start()
         self.read_movetext(offset)
-        return GameLog(
-            tags=tuple(self.tags),
-            records=tuple(self.records),
-            source=self.source,
-            pocket_file=self.pocket_file,
-            leading_comment="\n".join(self.leading) if self.leading else None,
-        )
+        return self.log.build()
 
     def read_tags(self) -> int:
         """Read the tag lines; the offset where the movetext starts."""
@@ -310,13 +303,13 @@ class _Reader:
                     'tag values are in double quotes; write \\" for a quote inside',
                 )
             name = match[1]
-            self.tags.append((name, unescape_tag_value(match[2])))
+            self.log.tags.append((name, unescape_tag_value(match[2])))
             self.tag_offsets.setdefault(name.casefold(), start + match.start(2) + 1)
         return len(self.text)
 
     def tag(self, name: str) -> str | None:
         wanted = name.casefold()
-        return next((v for k, v in self.tags if k.casefold() == wanted), None)
+        return next((v for k, v in self.log.tags if k.casefold() == wanted), None)
 
     def start(self) -> None:
         """The start position (FEN tag, a Game Courier code accepted) and the pocket file."""
@@ -381,10 +374,10 @@ class _Reader:
         return self.error(offset, f"a move like {SAN_EXAMPLES}", f"unexpected {ch!r}")
 
     def comment(self, text: str) -> None:
-        if not self.records:
-            self.leading.append(text)
+        if not self.log.records:
+            self.log.leading.append(text)
             return
-        self.records[-1] = _with_comment(self.records[-1], text)
+        self.log.records[-1] = _with_comment(self.log.records[-1], text)
 
     def brace(self, value: str, offset: int) -> None:
         inner = value[1:-1]
@@ -410,13 +403,13 @@ class _Reader:
             raise self.error(offset, "one Game Courier ply inside {gc: ...}")
         record = dataclasses.replace(
             parsed.records[0],
-            ply=len(self.records),
+            ply=len(self.log.records),
             comment=None,
             line=line,
             column=column + parsed.records[0].column - 1,
             number=self.number,
         )
-        self.records.append(record)
+        self.log.records.append(record)
         self.number = None
         if self.position is not None:
             verdict = self.judge.resolve(self.position, record)
@@ -446,9 +439,9 @@ class _Reader:
             side = "White" if position.turn == 0 else "Black"
             raise self.error(offset, f"a legal move for {side}", err.reason) from None
         line, column, _ = self.where(offset)
-        self.records.append(
+        self.log.records.append(
             MoveRecord(
-                ply=len(self.records),
+                ply=len(self.log.records),
                 submoves=_gc_submoves(position, move, self.pocket_file),
                 text=token,
                 comment=None,
