@@ -76,6 +76,23 @@ def perft(
         typer.echo(str(position.perft(depth)))
 
 
+# Options shared by every command that reads games (check, export, audit): one wording.
+FenOption = Annotated[
+    str | None,
+    typer.Option(
+        "--fen",
+        help="Start position of every game, a gcadj FEN or a Game Courier code "
+        "(default: the log's FEN tag, else the standard array).",
+    ),
+]
+PocketFileOption = Annotated[
+    str,
+    typer.Option(
+        "--pocket-file",
+        help="Letter of the pocket file: i (i1/i8) or p (p1/p8); a PocketFile tag overrides it.",
+    ),
+]
+
 STATUS_EXIT = {
     "legal": EXIT_OK,
     "illegal": EXIT_ILLEGAL,
@@ -102,16 +119,8 @@ def check(
         bool,
         typer.Option("--all", help="Go on after an illegal ply and report every one."),
     ] = False,
-    fen: Annotated[
-        str | None,
-        typer.Option(
-            "--fen", help="Start position (default: the log's FEN tag, else the standard array)."
-        ),
-    ] = None,
-    pocket_file: Annotated[
-        str,
-        typer.Option("--pocket-file", help="Letter of the pocket file: i (i1/i8) or p (p1/p8)."),
-    ] = "i",
+    fen: FenOption = None,
+    pocket_file: PocketFileOption = "i",
 ) -> None:
     """Replay each game: report its first illegal move, or how it ended."""
     from gcadj.report import render_verdict
@@ -400,10 +409,8 @@ def audit(
     all_findings: Annotated[
         bool, typer.Option("--all", help="Report every illegal ply, not just the first.")
     ] = False,
-    fen: Annotated[str | None, typer.Option("--fen", help="Start position for every game.")] = None,
-    pocket_file: Annotated[
-        str, typer.Option("--pocket-file", help="Default pocket file letter (a tag overrides).")
-    ] = "i",
+    fen: FenOption = None,
+    pocket_file: PocketFileOption = "i",
     cache: CacheOption = None,
     no_cache: NoCacheOption = False,
     delay: DelayOption = 1.0,
@@ -555,18 +562,8 @@ def export(
             "default for svg: the last legal position).",
         ),
     ] = None,
-    fen: Annotated[
-        str | None,
-        typer.Option(
-            "--fen",
-            help="Start position, gcadj FEN or Game Courier code "
-            "(default: the log's FEN tag, else the standard array).",
-        ),
-    ] = None,
-    pocket_file: Annotated[
-        str,
-        typer.Option("--pocket-file", help="Letter of the pocket file: i (i1/i8) or p (p1/p8)."),
-    ] = "i",
+    fen: FenOption = None,
+    pocket_file: PocketFileOption = "i",
 ) -> None:
     """Convert a game: PGN-like text, Game Courier text, FEN, JSON or an SVG diagram."""
     from gcadj.export import ExportError, export_game
