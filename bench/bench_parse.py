@@ -6,7 +6,7 @@ both readers see the same plies and the same Seven Tag Roster. In one run:
 
 (a) python-chess ``chess.pgn.read_game`` over the PGN texts (it also replays
     the moves, which its reader always does);
-(b) ``gcadj.parse.parse_log`` over the Game Courier texts, cold: the ply memo
+(b) ``gcadj.notation.parse.parse_log`` over the Game Courier texts, cold: the ply memo
     is cleared before every repetition, as in a fresh process. The Lark
     parser itself is built before timing (once per process, and cached on
     disk);
@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from corpus import BenchGame, load_corpus
 
-from gcadj.parse import clear_memo, normalise_text, parse_log, parse_with_lark
+from gcadj.notation.parse import clear_memo, normalise_text, parse_log, parse_with_lark
 
 
 def time_runs(work: Callable[[], int], repeat: int, before: Callable[[], None] | None) -> float:

@@ -30,7 +30,7 @@ from collections.abc import Callable
 
 import chess
 
-from gcadj.position import Position
+from gcadj.engine.position import Position
 
 # (name, FEN without pockets or castling rights, depth)
 POSITIONS = [

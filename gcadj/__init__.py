@@ -13,23 +13,23 @@ __version__ = "0.1.0"
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from gcadj.move import Move
-    from gcadj.parse import LogSyntaxError, parse_log
-    from gcadj.position import Outcome, Position, Termination
-    from gcadj.verdict import Finding, Verdict, check_source, check_text, replay
+    from gcadj.adjudication.verdict import Finding, Verdict, check_source, check_text, replay
+    from gcadj.engine.move import Move
+    from gcadj.engine.position import Outcome, Position, Termination
+    from gcadj.notation.parse import LogSyntaxError, parse_log
 
 _LAZY = {
-    "Position": "gcadj.position",
-    "Outcome": "gcadj.position",
-    "Termination": "gcadj.position",
-    "Move": "gcadj.move",
-    "Verdict": "gcadj.verdict",
-    "Finding": "gcadj.verdict",
-    "check_text": "gcadj.verdict",
-    "check_source": "gcadj.verdict",
-    "replay": "gcadj.verdict",
-    "parse_log": "gcadj.parse",
-    "LogSyntaxError": "gcadj.parse",
+    "Position": "gcadj.engine.position",
+    "Outcome": "gcadj.engine.position",
+    "Termination": "gcadj.engine.position",
+    "Move": "gcadj.engine.move",
+    "Verdict": "gcadj.adjudication.verdict",
+    "Finding": "gcadj.adjudication.verdict",
+    "check_text": "gcadj.adjudication.verdict",
+    "check_source": "gcadj.adjudication.verdict",
+    "replay": "gcadj.adjudication.verdict",
+    "parse_log": "gcadj.notation.parse",
+    "LogSyntaxError": "gcadj.notation.parse",
 }
 
 __all__ = [

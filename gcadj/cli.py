@@ -58,8 +58,8 @@ def perft(
     ] = False,
 ) -> None:
     """Count the leaf nodes of the legal move tree (the last line is the total)."""
-    from gcadj.fen import FenError
-    from gcadj.position import Position
+    from gcadj.engine.fen import FenError
+    from gcadj.engine.position import Position
 
     try:
         position = Position(fen)
@@ -123,8 +123,8 @@ def check(
     pocket_file: PocketFileOption = "i",
 ) -> None:
     """Replay each game: report its first illegal move, or how it ended."""
-    from gcadj.report import render_verdict
-    from gcadj.verdict import check_source, with_page_checks
+    from gcadj.adjudication.verdict import check_source, with_page_checks
+    from gcadj.outputs.report import render_verdict
 
     _check_options("check", pocket_file, fen)
     worst = EXIT_OK
@@ -179,7 +179,7 @@ def _install_fetcher(
     """Make the shared fetcher (used for every URL source) follow the command's options."""
     from pathlib import Path
 
-    from gcadj.fetch import Fetcher, FetchOptions, default_cache_dir, set_default_fetcher
+    from gcadj.sources.fetch import Fetcher, FetchOptions, default_cache_dir, set_default_fetcher
 
     options = FetchOptions(
         connect_timeout=timeout,
@@ -218,9 +218,9 @@ def fetch(
     """Download a Game Courier page and write its game as a text log with tag pairs."""
     from pathlib import Path
 
-    from gcadj.audit import CheckOptions, judge_text
-    from gcadj.fetch import FetchError, default_fetcher
-    from gcadj.scrape import scrape_page
+    from gcadj.app.audit import CheckOptions, judge_text
+    from gcadj.sources.fetch import FetchError, default_fetcher
+    from gcadj.sources.scrape import scrape_page
 
     if output is not None and Path(output).exists() and not force:
         typer.echo(f"gcadj fetch: {output} exists; use --force to overwrite it", err=True)
@@ -248,7 +248,7 @@ def _write_output(command: str, path: str, text: str, force: bool) -> None:
     """Write an output file the user named: atomically, replacing a file only with --force."""
     from pathlib import Path
 
-    from gcadj.files import write_text_file
+    from gcadj.outputs.files import write_text_file
 
     try:
         write_text_file(Path(path), text, overwrite=force)
@@ -340,7 +340,7 @@ def _print_summary(summary: object) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from gcadj.audit_report import Summary
+    from gcadj.outputs.audit_report import Summary
 
     assert isinstance(summary, Summary)
     console = Console(stderr=True)
@@ -423,9 +423,9 @@ def audit(
     import tempfile
     from pathlib import Path
 
-    from gcadj.audit import AuditError, AuditPlan, CheckOptions, run_audit
-    from gcadj.audit_report import summarize, write_csv, write_report
-    from gcadj.urls import is_url
+    from gcadj.app.audit import AuditError, AuditPlan, CheckOptions, run_audit
+    from gcadj.outputs.audit_report import summarize, write_csv, write_report
+    from gcadj.sources.urls import is_url
 
     specs = tuple(sources or ())
     if not specs and not index:
@@ -440,7 +440,7 @@ def audit(
     _check_options("audit", pocket_file, fen)
     fetcher = None
     if index or any(is_url(spec) for spec in specs):  # requests is imported only then
-        from gcadj.fetch import default_fetcher
+        from gcadj.sources.fetch import default_fetcher
 
         _install_fetcher(cache, no_cache, delay, timeout, retries, max_kb)
         fetcher = default_fetcher()
@@ -528,9 +528,9 @@ def _fail(command: str, message: str, code: int) -> typer.Exit:
 
 def _check_options(command: str, pocket_file: str, fen: str | None = None) -> None:
     """Usage errors (exit 2) for a bad --pocket-file or --fen, before any source is read."""
-    from gcadj.fen import FenError
-    from gcadj.parse import is_pocket_file
-    from gcadj.verdict import start_position
+    from gcadj.adjudication.verdict import start_position
+    from gcadj.engine.fen import FenError
+    from gcadj.notation.parse import is_pocket_file
 
     if not is_pocket_file(pocket_file):
         message = f"--pocket-file must be one letter from i to z, not {pocket_file!r}"
@@ -566,8 +566,8 @@ def export(
     pocket_file: PocketFileOption = "i",
 ) -> None:
     """Convert a game: PGN-like text, Game Courier text, FEN, JSON or an SVG diagram."""
-    from gcadj.export import ExportError, export_game
-    from gcadj.verdict import check_source
+    from gcadj.adjudication.verdict import check_source
+    from gcadj.outputs.export import ExportError, export_game
 
     _check_options("export", pocket_file, fen)
     verdict = check_source(source, fen=fen, pocket_file=pocket_file)
@@ -622,8 +622,8 @@ def fen_command(
     ] = None,
 ) -> None:
     """Convert between gcadj's FEN and Game Courier's position code."""
-    from gcadj.fen import FenError
-    from gcadj.gccode import fen_to_gc_code, gc_code_to_fen
+    from gcadj.engine.fen import FenError
+    from gcadj.notation.gccode import fen_to_gc_code, gc_code_to_fen
 
     if (from_gc is None) == (to_gc is None):
         raise _fail("fen", "give exactly one of --from-gc CODE and --to-gc FEN", EXIT_USAGE)

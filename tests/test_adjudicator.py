@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from gcadj.fen import FenError
-from gcadj.judge import CATEGORIES
-from gcadj.parse import parse_log
-from gcadj.verdict import check_source, check_text, replay
+from gcadj.adjudication.judge import CATEGORIES
+from gcadj.adjudication.verdict import check_source, check_text, replay
+from gcadj.engine.fen import FenError
+from gcadj.notation.parse import parse_log
 
 LOGS = FIXTURES / "logs"
 EXPECTED: dict[str, dict[str, object]] = {

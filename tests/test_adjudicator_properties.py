@@ -1,8 +1,8 @@
 """Properties of the adjudicator over random games, against a brute-force oracle.
 
 The oracle is the rule of RULES.md §5 taken literally and written independently of
-gcadj.judge: apply a ply's sub-moves to a board of square names, then compare that board
-with the board every legal move leaves; the ply is legal when exactly one matches.
+gcadj.adjudication.judge: apply a ply's sub-moves to a board of square names, then compare
+that board with the board every legal move leaves; the ply is legal when exactly one matches.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gcadj.move import Move
-from gcadj.pieces import PIECES
-from gcadj.position import Position
-from gcadj.squares import POCKET, WHITE, square_name
-from gcadj.verdict import check_text
+from gcadj.adjudication.verdict import check_text
+from gcadj.engine.move import Move
+from gcadj.engine.pieces import PIECES
+from gcadj.engine.position import Position
+from gcadj.engine.squares import POCKET, WHITE, square_name
 
 Board = dict[str, str]  # square name -> piece symbol (absent = empty)
 POCKET_NAMES = ("i1", "i8")

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
-from gcadj.grammar import build_lark
-from gcadj.judge import CATEGORIES
-from gcadj.parse import parse_log
-from gcadj.verdict import check_text
+from gcadj.adjudication.judge import CATEGORIES
+from gcadj.adjudication.verdict import check_text
+from gcadj.notation.grammar import build_lark
+from gcadj.notation.parse import parse_log
 
 LOGS = from_lark(build_lark("i", use_cache=False), start="start")
 PLY = st.sampled_from(

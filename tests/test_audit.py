@@ -35,10 +35,10 @@ from httpserver import (
 )
 from typer.testing import CliRunner
 
-from gcadj.audit import AuditError, AuditPlan, read_done, run_audit
-from gcadj.audit_report import summarize
+from gcadj.app.audit import AuditError, AuditPlan, read_done, run_audit
 from gcadj.cli import app
-from gcadj.fetch import Fetcher, FetchOptions, set_default_fetcher
+from gcadj.outputs.audit_report import summarize
+from gcadj.sources.fetch import Fetcher, FetchOptions, set_default_fetcher
 
 PAGES = FIXTURES / "pages"
 INDEX = "/play/pbm/logs.php?status=finished"
@@ -500,8 +500,11 @@ def test_cli_check_of_a_malformed_url_is_an_error_naming_it() -> None:
 def test_one_rule_says_what_is_a_url_and_other_schemes_are_refused_by_name(
     tmp_path: Path,
 ) -> None:
-    from gcadj import audit, audit_report, fetch, scrape, sources
-    from gcadj.urls import is_url, url_scheme
+    from gcadj.app import audit
+    from gcadj.outputs import audit_report
+    from gcadj.sources import fetch, scrape
+    from gcadj.sources import read as sources
+    from gcadj.sources.urls import is_url, url_scheme
 
     for module in (audit, audit_report, fetch, scrape, sources):
         assert getattr(module, "is_url", is_url) is is_url, module  # no copy of its own
@@ -560,7 +563,7 @@ def test_csv_cells_are_written_as_typed_even_when_they_look_like_formulas(
     tmp_path: Path,
 ) -> None:
     # What write_csv's docstring and the README promise: no quoting or prefix is added.
-    from gcadj.audit_report import write_csv
+    from gcadj.outputs.audit_report import write_csv
 
     log = tmp_path / "g.txt"
     log.write_text("P e2-e4\np e7-e5\nP d2-d4\n@-d5\n")

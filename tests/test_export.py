@@ -21,11 +21,11 @@ from xml.etree import ElementTree
 import pytest
 from conftest import FIXTURES, ROOT
 
-from gcadj.export import FORMATS, ExportError, export_game, write_svg
-from gcadj.pgn import read_pgn, write_pgn
-from gcadj.records import MoveSub, PlaceSub
-from gcadj.svg import diagram_size
-from gcadj.verdict import Verdict, check_text
+from gcadj.adjudication.verdict import Verdict, check_text
+from gcadj.notation.records import MoveSub, PlaceSub
+from gcadj.outputs.export import FORMATS, ExportError, export_game, write_svg
+from gcadj.outputs.svg import diagram_size
+from gcadj.sources.pgn import read_pgn, write_pgn
 
 EXAMPLES = sorted((FIXTURES / "examples").glob("*.txt"))
 GOLDEN = FIXTURES / "golden"
@@ -354,7 +354,7 @@ HEAD = '[Variant "Pocket Mutation Chess"]\n\n'
 def test_pgn_syntax_errors_have_line_and_column(
     movetext: str, line: int, column: int, message: str
 ) -> None:
-    from gcadj.parse import LogSyntaxError
+    from gcadj.notation.parse import LogSyntaxError
 
     with pytest.raises(LogSyntaxError) as caught:
         read_pgn(HEAD + movetext, "game.pgn")
@@ -364,7 +364,7 @@ def test_pgn_syntax_errors_have_line_and_column(
 
 
 def test_pgn_bad_tag_and_bad_fen_tag() -> None:
-    from gcadj.parse import LogSyntaxError
+    from gcadj.notation.parse import LogSyntaxError
 
     with pytest.raises(LogSyntaxError) as caught:
         read_pgn('[Event "x]\n1. e4\n', "g.pgn")

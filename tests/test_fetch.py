@@ -1,4 +1,4 @@
-"""gcadj.fetch against a real HTTP server on 127.0.0.1: each fault and what it gives."""
+"""gcadj.sources.fetch against a real HTTP server on 127.0.0.1: each fault and what it gives."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from httpserver import (
     truncated,
 )
 
-from gcadj.fetch import (
+from gcadj.sources.fetch import (
     USER_AGENT,
     Fetcher,
     FetchError,

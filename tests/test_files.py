@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gcadj.files import atomic_text_file, write_text_file
+from gcadj.outputs.files import atomic_text_file, write_text_file
 
 
 def _mode(path: Path) -> int:

@@ -7,16 +7,16 @@ import sys
 
 import pytest
 
-from gcadj.fen import STARTING_FEN, FenError
-from gcadj.gccode import (
+from gcadj.adjudication.verdict import check_text
+from gcadj.engine.fen import STARTING_FEN, FenError
+from gcadj.engine.position import Position
+from gcadj.notation.gccode import (
     GcCodeError,
     as_gcadj_fen,
     fen_to_gc_code,
     gc_code_to_fen,
     is_gc_code,
 )
-from gcadj.position import Position
-from gcadj.verdict import check_text
 
 START_CODE = "rnbqkbnr1/pppppppp-/8-/8-/8-/8-/PPPPPPPP-/RNBQKBNR1"
 

@@ -45,11 +45,11 @@ import chess.pgn
 import pyffish
 import pytest
 
-from gcadj.fen import FenError, format_fen, parse_fen
-from gcadj.move import Move
-from gcadj.pieces import KINDS, PIECES, Piece
-from gcadj.position import Position
-from gcadj.squares import BLACK, POCKET, WHITE, square_name
+from gcadj.engine.fen import FenError, format_fen, parse_fen
+from gcadj.engine.move import Move
+from gcadj.engine.pieces import KINDS, PIECES, Piece
+from gcadj.engine.position import Position
+from gcadj.engine.squares import BLACK, POCKET, WHITE, square_name
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -61,7 +61,7 @@ VARIANT = "pmc"
 FULL = os.environ.get("GCADJ_PERFT_FULL") == "1"
 
 # RULES.md §1, written out again here so the emulated pocketing does not borrow
-# gcadj.pieces' own table.
+# gcadj.engine.pieces' own table.
 CLASS_OF = {
     "P": 1, "B": 2, "N": 2, "R": 3, "I": 3, "D": 3, "A": 4, "G": 4, "Q": 5, "M": 5,
     "U": 5, "V": 5, "F": 6, "W": 6, "X": 6, "T": 7, "H": 7, "Z": 8,

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from gcadj import records
-from gcadj.parse import (
+from gcadj.notation import records
+from gcadj.notation.parse import (
     clear_memo,
     decode_log_bytes,
     normalise_text,
@@ -18,7 +18,7 @@ from gcadj.parse import (
     parse_with_lark,
     read_log,
 )
-from gcadj.records import (
+from gcadj.notation.records import (
     CaptureSub,
     ClearSub,
     GameLog,
@@ -392,6 +392,6 @@ def test_memo_gives_the_same_records_cold_and_warm(monkeypatch: pytest.MonkeyPat
     clear_memo()
     cold = parse_log(text)
     assert parse_log(text) == cold
-    monkeypatch.setattr("gcadj.parse.MEMO_LIMIT", 3)
+    monkeypatch.setattr("gcadj.notation.parse.MEMO_LIMIT", 3)
     clear_memo()
     assert parse_log(text) == cold

@@ -11,9 +11,10 @@ import pytest
 from lark import Lark
 from lark.lexer import Lexer, LexerState
 
-from gcadj import files, grammar
-from gcadj.grammar import build_lark
-from gcadj.parse import WS_CHARS, grammar_path, grammar_text, parse_log
+from gcadj.notation import grammar
+from gcadj.notation.grammar import build_lark
+from gcadj.notation.parse import WS_CHARS, grammar_path, grammar_text, parse_log
+from gcadj.outputs import files
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,6 +1,6 @@
 """Properties: the line path equals the Lark reference on generated text; nothing escapes.
 
-The line path in gcadj.parse (line split, comment cut, number prefix, tag and
+The line path in gcadj.notation.parse (line split, comment cut, number prefix, tag and
 ``[L] o-d`` regular expressions, memo) makes assumptions about the grammar.
 These tests generate text from the grammar itself with
 ``hypothesis.extra.lark.from_lark`` and check the assumptions hold: on valid
@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
 
-from gcadj import records
-from gcadj.grammar import build_lark
-from gcadj.parse import (
+from gcadj.notation import records
+from gcadj.notation.grammar import build_lark
+from gcadj.notation.parse import (
     LogSyntaxError,
     _Decline,
     clear_memo,
@@ -29,7 +29,7 @@ from gcadj.parse import (
     parse_log,
     parse_with_lark,
 )
-from gcadj.records import GameLog
+from gcadj.notation.records import GameLog
 
 # 200 examples keep the suite fast; GCADJ_PARSE_EXAMPLES=5000 runs a deeper search.
 SETTINGS = settings(

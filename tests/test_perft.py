@@ -17,10 +17,10 @@ import pytest
 from typer.testing import CliRunner
 
 from gcadj.cli import app
-from gcadj.move import Move
-from gcadj.pieces import KINDS
-from gcadj.position import Position
-from gcadj.squares import POCKET
+from gcadj.engine.move import Move
+from gcadj.engine.pieces import KINDS
+from gcadj.engine.position import Position
+from gcadj.engine.squares import POCKET
 
 PERFT_FILE = Path(__file__).resolve().parent.parent / "fixtures" / "perft" / "pmc.epd"
 NODE_CAP = 300_000

@@ -18,14 +18,14 @@ from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gcadj.export import export_game
-from gcadj.fen import STARTING_FEN
-from gcadj.move import Move
-from gcadj.pieces import KIND
-from gcadj.position import Position
-from gcadj.san import gc_text
-from gcadj.squares import POCKET, SQUARE_NAMES
-from gcadj.verdict import Verdict, check_text
+from gcadj.adjudication.verdict import Verdict, check_text
+from gcadj.engine.fen import STARTING_FEN
+from gcadj.engine.move import Move
+from gcadj.engine.pieces import KIND
+from gcadj.engine.position import Position
+from gcadj.engine.squares import POCKET, SQUARE_NAMES
+from gcadj.notation.san import gc_text
+from gcadj.outputs.export import export_game
 
 LOGS = sorted(
     [*(FIXTURES / "examples").glob("*.txt"), *(FIXTURES / "logs").glob("**/*.txt")],

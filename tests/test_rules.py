@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from gcadj.fen import FenError
-from gcadj.move import Move
-from gcadj.pieces import KIND
-from gcadj.position import IllegalMoveError, Position, Termination
-from gcadj.squares import BLACK, POCKET, WHITE, parse_square, square_name
+from gcadj.engine.fen import FenError
+from gcadj.engine.move import Move
+from gcadj.engine.pieces import KIND
+from gcadj.engine.position import IllegalMoveError, Position, Termination
+from gcadj.engine.squares import BLACK, POCKET, WHITE, parse_square, square_name
 
 # RULES.md §1: class -> labels.
 CLASSES = {

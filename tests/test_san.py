@@ -6,10 +6,11 @@ import random
 
 import pytest
 
-from gcadj.move import Move
-from gcadj.pieces import KIND
-from gcadj.position import Position
-from gcadj.san import (
+from gcadj.engine.move import Move
+from gcadj.engine.pieces import KIND
+from gcadj.engine.position import Position
+from gcadj.engine.squares import POCKET, parse_square
+from gcadj.notation.san import (
     SanError,
     gc_submoves,
     gc_text,
@@ -19,7 +20,6 @@ from gcadj.san import (
     submoves_text,
     write_line,
 )
-from gcadj.squares import POCKET, parse_square
 
 
 def sans(fen: str) -> dict[str, Move]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gcadj.parse import parse_log
-from gcadj.svg import marked_cells
+from gcadj.notation.parse import parse_log
+from gcadj.outputs.svg import marked_cells
 
 
 @pytest.mark.parametrize(

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from gcadj.fen import FenError, format_fen, parse_fen
-from gcadj.pieces import KIND, PIECE, Piece
-from gcadj.squares import BLACK, COLOR_NAMES, FILE_NAMES, WHITE
+from gcadj.engine.fen import FenError, format_fen, parse_fen
+from gcadj.engine.pieces import KIND, PIECE, Piece
+from gcadj.engine.squares import BLACK, COLOR_NAMES, FILE_NAMES, WHITE
 
 WIDTH = 9  # files a-h and the pocket file
 RANKS = 8

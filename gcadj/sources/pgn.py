@@ -2,7 +2,7 @@
 
 The writer gives a chess user what they expect: the Seven Tag Roster plus
 ``[Variant "Pocket Mutation Chess"]``, ``Termination``, ``SetUp``/``FEN`` for a set-up
-start, the log's own tags (``Log``, ``Status``, ...), SAN-like movetext (`gcadj.san`)
+start, the log's own tags (``Log``, ``Status``, ...), SAN-like movetext (`gcadj.notation.san`)
 wrapped at 80 columns, Game Courier ``//`` comments as ``{...}``.
 
 The reader makes gcadj read its own output as a source, so a converted game is checked
@@ -32,11 +32,12 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING
 
-from gcadj.fen import STARTING_FEN, FenError, parse_fen
-from gcadj.gccode import as_gcadj_fen
-from gcadj.judge import PlyJudge
-from gcadj.move import Move
-from gcadj.parse import (
+from gcadj.adjudication.judge import PlyJudge
+from gcadj.engine.fen import STARTING_FEN, FenError, parse_fen
+from gcadj.engine.move import Move
+from gcadj.engine.position import Position
+from gcadj.notation.gccode import as_gcadj_fen
+from gcadj.notation.parse import (
     LogBuilder,
     LogSyntaxError,
     check_pocket_file,
@@ -44,13 +45,12 @@ from gcadj.parse import (
     parse_log,
     unescape_tag_value,
 )
-from gcadj.position import Position
-from gcadj.records import GameLog, MoveRecord
-from gcadj.san import SAN_EXAMPLES, SanError, looks_like_san, parse_san, write_line
-from gcadj.san import gc_submoves as _gc_submoves
+from gcadj.notation.records import GameLog, MoveRecord
+from gcadj.notation.san import SAN_EXAMPLES, SanError, looks_like_san, parse_san, write_line
+from gcadj.notation.san import gc_submoves as _gc_submoves
 
 if TYPE_CHECKING:
-    from gcadj.verdict import Finding, Verdict
+    from gcadj.adjudication.verdict import Finding, Verdict
 
 __all__ = [
     "GC_MARK",

@@ -7,8 +7,8 @@ the pocket squares stand on Game Courier's ninth file.
 
 from __future__ import annotations
 
-from gcadj.position import Position
-from gcadj.squares import BLACK, COLOR_NAMES, WHITE
+from gcadj.engine.position import Position
+from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 
 
 def text_diagram(position: Position, pocket_file: str = "i", indent: str = "  ") -> str:

@@ -16,11 +16,18 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from gcadj.move import Move
-from gcadj.pieces import Piece
-from gcadj.position import Position
-from gcadj.records import CaptureSub, ClearSub, MoveRecord, MoveSub, PlaceSub, RemoveSpaceSub
-from gcadj.squares import BLACK, COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square
+from gcadj.engine.move import Move
+from gcadj.engine.pieces import Piece
+from gcadj.engine.position import Position
+from gcadj.engine.squares import BLACK, COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square
+from gcadj.notation.records import (
+    CaptureSub,
+    ClearSub,
+    MoveRecord,
+    MoveSub,
+    PlaceSub,
+    RemoveSpaceSub,
+)
 
 __all__ = ["BLACK_POCKET_CELL", "WHITE_POCKET_CELL", "diagram_size", "render_svg"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gcadj.squares import (
+from gcadj.engine.squares import (
     BLACK,
     DIAGONAL_VECTORS,
     KING_VECTORS,

@@ -1,6 +1,6 @@
-"""Read Game Courier move logs into records (:mod:`gcadj.records`).
+"""Read Game Courier move logs into records (:mod:`gcadj.notation.records`).
 
-The language is defined once, in ``grammars/gamecourier.lark``; :mod:`gcadj.grammar`
+The language is defined once, in ``grammars/gamecourier.lark``; :mod:`gcadj.notation.grammar`
 loads it into a Lark LALR parser (contextual lexer) and turns its trees into
 records with a separate :class:`lark.Transformer` pass. This module reads logs
 line by line, asks the grammar whenever it must, and turns Lark's parse errors
@@ -33,7 +33,7 @@ Each shortcut (line split, comment cut, number prefix, tag and move regular
 expressions) is an assumption about the grammar; ``tests/test_parse_props.py``
 checks with hypothesis, on text generated from the grammar itself
 (``hypothesis.extra.lark.from_lark``) and on mutations of it, that both paths
-give exactly the same :class:`~gcadj.records.GameLog` or the same error.
+give exactly the same :class:`~gcadj.notation.records.GameLog` or the same error.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from lark import UnexpectedInput
 
-from gcadj.records import (
+from gcadj.notation.records import (
     CaptureSub,
     ClearSub,
     GameLog,
@@ -144,7 +144,7 @@ def grammar_path() -> Path:
     packaged = importlib.resources.files("gcadj") / "grammars" / GRAMMAR_NAME
     if packaged.is_file():
         return Path(str(packaged))
-    return Path(__file__).resolve().parent.parent / "grammars" / GRAMMAR_NAME
+    return Path(__file__).resolve().parents[2] / "grammars" / GRAMMAR_NAME
 
 
 def is_pocket_file(letter: str) -> bool:
@@ -251,7 +251,7 @@ def normalise_text(text: str) -> str:
 
 def parse_with_lark(text: str, source: str, pocket_file: str) -> GameLog:
     """Parse normalised text with Lark from the top: the reference for every result and error."""
-    from gcadj.grammar import parse_whole  # Lark loads only when a log needs it
+    from gcadj.notation.grammar import parse_whole  # Lark loads only when a log needs it
 
     return parse_whole(text, source, pocket_file)
 
@@ -357,7 +357,7 @@ def _read_body(body: str, pocket_file: str) -> _MemoEntry:
     """
     submoves = _read_submoves(body, pocket_file) if body.strip(WS_CHARS) else None
     if submoves is None:
-        from gcadj.grammar import parse_submoves  # Lark loads only for an unusual ply
+        from gcadj.notation.grammar import parse_submoves  # Lark loads only for an unusual ply
 
         submoves = parse_submoves(body, pocket_file)
         if submoves is None:

@@ -6,7 +6,7 @@ shows, not how), so nothing here depends on one selector or class name:
 * The **move list** is found by content. Every element of the page is rendered to text
   lines (``<br>`` and block elements end lines; ``pre``/``textarea`` keep theirs; table
   rows are tried both as one line and cell by cell) and the real parser,
-  `gcadj.parse.parse_log`, is the judge: the chosen element is the one whose lines parse
+  `gcadj.notation.parse.parse_log`, is the judge: the chosen element is the one whose lines parse
   into the most plies, the smallest such one when several nest. Up to three header or
   footer lines that are not moves ("Moves:", "Game over") are trimmed off a candidate.
 * The **players** are the text after "White:" and "Black:"; the **status line** is what
@@ -17,7 +17,7 @@ shows, not how), so nothing here depends on one selector or class name:
   the moves use.
 * The **board diagram**, when it can be read, becomes a ``PageBoard`` tag in gcadj's FEN
   placement-and-pockets form, so that whoever replays the game can compare it with the
-  final position (`gcadj.verdict.with_page_checks`). Two shapes are read: an HTML table with
+  final position (`with_page_checks`). Two shapes are read: an HTML table with
   file labels (cells holding a piece image whose ``alt``/``title`` is a letter or a name,
   or whose file name is like ``wrook.gif`` / ``bN.png``, or a bare letter), and a
   Game Courier code (FEN-like, ``-`` for cells that do not exist) in an input named
@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 from urllib.parse import parse_qs, urljoin, urlsplit
 
-from gcadj.parse import LogSyntaxError, parse_log
-from gcadj.pieces import KIND, KINDS
-from gcadj.urls import is_url
+from gcadj.engine.pieces import KIND, KINDS
+from gcadj.notation.parse import LogSyntaxError, parse_log
+from gcadj.sources.urls import is_url
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag
@@ -616,8 +616,8 @@ def _find_board(root: Tag, pocket_file: str) -> tuple[Tag | None, str | None]:
 
 def board_mismatch(page_board: str, final_fen: str, limit: int = 6) -> str | None:
     """Where a page's diagram differs from a replayed position, in words; None if it agrees."""
-    from gcadj.fen import FenError, parse_fen
-    from gcadj.squares import square_name
+    from gcadj.engine.fen import FenError, parse_fen
+    from gcadj.engine.squares import square_name
 
     try:
         page = parse_fen(f"{page_board} w - - 0 1")

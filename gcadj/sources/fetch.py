@@ -40,7 +40,7 @@ import requests
 import urllib3
 
 from gcadj import __version__
-from gcadj.urls import SCHEMES, is_url
+from gcadj.sources.urls import SCHEMES, is_url
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ class _Retry(Exception):
 
 def default_cache_dir() -> Path:
     """The page cache: ``pages`` in gcadj's per-user cache folder (`files.user_cache_dir`)."""
-    from gcadj.files import user_cache_dir
+    from gcadj.outputs.files import user_cache_dir
 
     return user_cache_dir() / "pages"
 

@@ -20,10 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gcadj.move import BOARD_MOVES, Move
-from gcadj.pieces import PIECE, PIECES, Piece, mutation_choices, promotion_choices
-from gcadj.position import LAST_RANK, PAWN_CAPTURES, PAWN_DOUBLE, PAWN_SINGLE, Position
-from gcadj.records import (
+from gcadj.engine.move import BOARD_MOVES, Move
+from gcadj.engine.pieces import PIECE, PIECES, Piece, mutation_choices, promotion_choices
+from gcadj.engine.position import LAST_RANK, PAWN_CAPTURES, PAWN_DOUBLE, PAWN_SINGLE, Position
+from gcadj.engine.squares import COLOR_NAMES, POCKET, WHITE, square_name
+from gcadj.notation.records import (
     CaptureSub,
     ClearSub,
     MoveRecord,
@@ -31,7 +32,6 @@ from gcadj.records import (
     PlaceSub,
     RemoveSpaceSub,
 )
-from gcadj.squares import COLOR_NAMES, POCKET, WHITE, square_name
 
 CATEGORIES = (
     "wrong-side",

@@ -15,8 +15,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from gcadj.pieces import PIECE, Piece
-from gcadj.squares import BLACK, WHITE, parse_square, square_name
+from gcadj.engine.pieces import PIECE, Piece
+from gcadj.engine.squares import BLACK, WHITE, parse_square, square_name
 
 
 class FenError(ValueError):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from gcadj.parse import decode_log_bytes
-from gcadj.urls import is_url, url_scheme
+from gcadj.notation.parse import decode_log_bytes
+from gcadj.sources.urls import is_url, url_scheme
 
 
 class SourceError(Exception):
@@ -45,7 +45,7 @@ def read_url(url: str) -> str:
     requests is imported here, not at start-up. Any other scheme is refused by
     `read_source` (and by the fetcher, at every redirect too) with a message naming it.
     """
-    from gcadj.fetch import FetchError, default_fetcher
+    from gcadj.sources.fetch import FetchError, default_fetcher
 
     try:
         return default_fetcher().get(url).text()

@@ -23,8 +23,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Final
 
-from gcadj.files import atomic_text_file
-from gcadj.urls import is_url
+from gcadj.outputs.files import atomic_text_file
+from gcadj.sources.urls import is_url
 
 log = logging.getLogger(__name__)
 
@@ -130,8 +130,8 @@ def _e(value: object) -> str:
 
 def head_tags(text: str) -> dict[str, str]:
     """The tag pairs at the head of a log (first value of each name), read as the parser
-    reads them (`gcadj.parse.tag_pair`)."""
-    from gcadj.parse import tag_pair
+    reads them (`gcadj.notation.parse.tag_pair`)."""
+    from gcadj.notation.parse import tag_pair
 
     tags: dict[str, str] = {}
     for line in text[:16384].splitlines():
@@ -166,11 +166,11 @@ def game_header(source: str) -> dict[str, str]:
     A log file's head is read; a saved page is scraped; a URL is read from the page cache
     only, never fetched again (no cache: no header). Used for the illegal games only.
     """
-    from gcadj.parse import decode_log_bytes
+    from gcadj.notation.parse import decode_log_bytes
 
     text: str | None = None
     if is_url(source):
-        from gcadj.fetch import default_fetcher
+        from gcadj.sources.fetch import default_fetcher
 
         page = default_fetcher().cached(source)
         text = page.text() if page is not None else None
@@ -182,7 +182,7 @@ def game_header(source: str) -> dict[str, str]:
     if text is None:
         return {}
     if text.lstrip("\ufeff \t\r\n").startswith("<"):
-        from gcadj.scrape import scrape_page
+        from gcadj.sources.scrape import scrape_page
 
         try:
             text = scrape_page(text, source=source).log_text
@@ -203,9 +203,9 @@ def diagram(fen: str, move: str, pocket_file: str) -> str | None:
     """The SVG of the position before an illegal ply, the ply's squares marked; None if
     the position or the picture cannot be made (the report then shows the FEN alone)."""
     try:
-        from gcadj.parse import parse_log
-        from gcadj.position import Position
-        from gcadj.svg import marked_cells, render_svg
+        from gcadj.engine.position import Position
+        from gcadj.notation.parse import parse_log
+        from gcadj.outputs.svg import marked_cells, render_svg
 
         position = Position(fen)
         try:

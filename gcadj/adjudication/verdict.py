@@ -13,16 +13,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from gcadj.fen import STARTING_FEN, FenError, format_fen
-from gcadj.formats import parse_game_text
-from gcadj.gccode import as_gcadj_fen
-from gcadj.judge import IllegalPly, PlyJudge
-from gcadj.move import Move
-from gcadj.parse import LogSyntaxError
-from gcadj.pieces import Piece
-from gcadj.position import Outcome, Position
-from gcadj.records import GameLog, MoveRecord, MoveSub
-from gcadj.squares import BLACK, COLOR_NAMES, WHITE
+from gcadj.adjudication.judge import IllegalPly, PlyJudge
+from gcadj.engine.fen import STARTING_FEN, FenError, format_fen
+from gcadj.engine.move import Move
+from gcadj.engine.pieces import Piece
+from gcadj.engine.position import Outcome, Position
+from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
+from gcadj.notation.gccode import as_gcadj_fen
+from gcadj.notation.parse import LogSyntaxError
+from gcadj.notation.records import GameLog, MoveRecord, MoveSub
+from gcadj.sources.formats import parse_game_text
 
 SIDE_NAMES = ("white", "black")
 
@@ -114,7 +114,7 @@ def check_source(
 ) -> Verdict:
     """Read a source as the user named it ('-', a file, ...) and check it; never raises
     for bad input: an unreadable source gives an "error" verdict naming it."""
-    from gcadj.sources import SourceError, read_source
+    from gcadj.sources.read import SourceError, read_source
 
     try:
         text = read_source(spec)
@@ -139,7 +139,7 @@ def with_page_checks(verdict: Verdict) -> Verdict:
     extra = [f"page: {value}" for key, value in game.tags if key.casefold() == "scrapewarning"]
     board = game.tag("PageBoard")
     if board and verdict.status == "legal" and verdict.final_fen:
-        from gcadj.scrape import board_mismatch
+        from gcadj.sources.scrape import board_mismatch
 
         mismatch = board_mismatch(board, verdict.final_fen)
         if mismatch:

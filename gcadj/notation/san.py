@@ -25,10 +25,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gcadj.move import Move
-from gcadj.pieces import KIND, PIECES, PieceKind
-from gcadj.position import Position
-from gcadj.records import (
+from gcadj.engine.move import Move
+from gcadj.engine.pieces import KIND, PIECES, PieceKind
+from gcadj.engine.position import Position
+from gcadj.engine.squares import COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square, square_name
+from gcadj.notation.records import (
     CaptureSub,
     ClearSub,
     MoveSub,
@@ -36,7 +37,6 @@ from gcadj.records import (
     RemoveSpaceSub,
     SubMove,
 )
-from gcadj.squares import COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square, square_name
 
 __all__ = [
     "SanError",

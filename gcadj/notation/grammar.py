@@ -1,6 +1,6 @@
 """The Lark side of the parser: the grammar loaded into an LALR parser, and trees to records.
 
-Kept apart from :mod:`gcadj.parse` so that Lark is imported only when a log needs it: the
+Kept apart from :mod:`gcadj.notation.parse` so that Lark is imported only when a log needs it: the
 line path there reads the usual plies (``P e2-e4``) and tag lines without it, which keeps
 ``gcadj check`` on one game fast to start. Everything the grammar decides (every error,
 every unusual ply) still goes through here: the grammar stays the one definition of the
@@ -21,8 +21,7 @@ import lark
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 from lark.tree import Meta
 
-from gcadj.files import user_cache_dir
-from gcadj.parse import (
+from gcadj.notation.parse import (
     DEFAULT_POCKET_FILE,
     LogBuilder,
     _Body,
@@ -33,7 +32,7 @@ from gcadj.parse import (
     syntax_error,
     unescape_tag_value,
 )
-from gcadj.records import (
+from gcadj.notation.records import (
     CaptureSub,
     ClearSub,
     GameLog,
@@ -43,6 +42,7 @@ from gcadj.records import (
     RemoveSpaceSub,
     SubMove,
 )
+from gcadj.outputs.files import user_cache_dir
 
 log = logging.getLogger(__name__)
 

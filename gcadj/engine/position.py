@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
-from gcadj.fen import STARTING_FEN, FenError, format_fen, parse_fen
-from gcadj.move import BOARD_MOVES, DROP_MOVES, POCKET_MOVES, Move
-from gcadj.pieces import KINDS, PIECES, Piece, mutation_choices, promotion_choices
-from gcadj.squares import (
+from gcadj.engine.fen import STARTING_FEN, FenError, format_fen, parse_fen
+from gcadj.engine.move import BOARD_MOVES, DROP_MOVES, POCKET_MOVES, Move
+from gcadj.engine.pieces import KINDS, PIECES, Piece, mutation_choices, promotion_choices
+from gcadj.engine.squares import (
     BLACK,
     COLOR_NAMES,
     DIAGONAL_VECTORS,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gcadj.diagram import text_diagram
-from gcadj.position import Position
-from gcadj.verdict import Finding, Verdict
+from gcadj.adjudication.verdict import Finding, Verdict
+from gcadj.engine.position import Position
+from gcadj.outputs.diagram import text_diagram
 
 
 def render_verdict(verdict: Verdict) -> str:

@@ -13,16 +13,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gcadj.fen import parse_fen
-from gcadj.gccode import as_gcadj_fen
-from gcadj.pgn import escape_tag_value, finding_note, is_standard_start, user_comment_lines
-from gcadj.pgn import write_pgn as _write_pgn
-from gcadj.position import Position
-from gcadj.records import GameLog, MoveRecord
-from gcadj.san import WrittenMove, write_line
-from gcadj.squares import WHITE
-from gcadj.svg import marked_cells, render_svg
-from gcadj.verdict import Verdict
+from gcadj.adjudication.verdict import Verdict
+from gcadj.engine.fen import parse_fen
+from gcadj.engine.position import Position
+from gcadj.engine.squares import WHITE
+from gcadj.notation.gccode import as_gcadj_fen
+from gcadj.notation.records import GameLog, MoveRecord
+from gcadj.notation.san import WrittenMove, write_line
+from gcadj.outputs.svg import marked_cells, render_svg
+from gcadj.sources.pgn import escape_tag_value, finding_note, is_standard_start, user_comment_lines
+from gcadj.sources.pgn import write_pgn as _write_pgn
 
 __all__ = [
     "FORMATS",

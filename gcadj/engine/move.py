@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from gcadj.pieces import KIND, KINDS, PieceKind
-from gcadj.squares import POCKET, parse_square, square_name
+from gcadj.engine.pieces import KIND, KINDS, PieceKind
+from gcadj.engine.squares import POCKET, parse_square, square_name
 
 
 class Move(NamedTuple):

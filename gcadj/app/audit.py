@@ -28,11 +28,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
 
-from gcadj.urls import is_url
-from gcadj.verdict import Verdict, check_source, check_text, failed_verdict, with_page_checks
+from gcadj.adjudication.verdict import (
+    Verdict,
+    check_source,
+    check_text,
+    failed_verdict,
+    with_page_checks,
+)
+from gcadj.sources.urls import is_url
 
 if TYPE_CHECKING:
-    from gcadj.fetch import Fetcher
+    from gcadj.sources.fetch import Fetcher
 
 log = logging.getLogger(__name__)
 
@@ -197,8 +203,8 @@ class SourceWalker:
         return self._indexes[url]
 
     def _read_index(self, url: str) -> list[str]:
-        from gcadj.fetch import FetchError, default_fetcher
-        from gcadj.scrape import index_entries
+        from gcadj.sources.fetch import FetchError, default_fetcher
+        from gcadj.sources.scrape import index_entries
 
         fetcher = self.fetcher or default_fetcher()
         try:
@@ -387,7 +393,7 @@ def _tasks(specs: Iterable[str], fetcher: Fetcher | None) -> Iterator[Task | _Fe
         if not is_url(spec):
             yield (spec, None)
             continue
-        from gcadj.fetch import FetchError, default_fetcher  # only once a URL is met
+        from gcadj.sources.fetch import FetchError, default_fetcher  # only once a URL is met
 
         try:
             page = (fetcher or default_fetcher()).get(spec)
