@@ -43,7 +43,7 @@ import chess.pgn
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import gamecourier_ply, pgn_files, read_games, roster_lines
 
-from gcadj.adjudication.verdict import check_text
+from gcadj.app.check import check_text
 
 BIN = Path(sys.executable).parent
 GCADJ = str(BIN / "gcadj")

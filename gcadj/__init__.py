@@ -1,19 +1,21 @@
 """gcadj: adjudicate Game Courier games of Pocket Mutation Chess.
 
-The package is layered (see README, "Architecture"): piece kinds and squares at
-the bottom, the rules engine (`Position`) above them, the Game Courier parser
-beside it, the adjudicator (`replay`, `check_text`) on top, the CLI last.
-Heavy or optional modules are imported lazily so `gcadj --help` starts fast.
+The package is layered along the data flow (README, "How the code is laid out"), each
+sub-package importing only those below it: `engine` (the rules), `notation` (Game Courier
+text, SAN, position codes), `adjudication` (`replay`, the `Verdict`), `sources` (files,
+pages, PGN), `outputs` (reports and exports), `app` (whole jobs: `check_text`, audits)
+and `cli`. The public API below is imported lazily so `gcadj --help` starts fast.
 """
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 from typing import TYPE_CHECKING, Any
 
+from gcadj.about import __version__
+
 if TYPE_CHECKING:
-    from gcadj.adjudication.verdict import Finding, Verdict, check_source, check_text, replay
+    from gcadj.adjudication.verdict import Finding, Verdict, replay
+    from gcadj.app.check import check_source, check_text
     from gcadj.engine.move import Move
     from gcadj.engine.position import Outcome, Position, Termination
     from gcadj.notation.parse import LogSyntaxError, parse_log
@@ -25,8 +27,8 @@ _LAZY = {
     "Move": "gcadj.engine.move",
     "Verdict": "gcadj.adjudication.verdict",
     "Finding": "gcadj.adjudication.verdict",
-    "check_text": "gcadj.adjudication.verdict",
-    "check_source": "gcadj.adjudication.verdict",
+    "check_text": "gcadj.app.check",
+    "check_source": "gcadj.app.check",
     "replay": "gcadj.adjudication.verdict",
     "parse_log": "gcadj.notation.parse",
     "LogSyntaxError": "gcadj.notation.parse",

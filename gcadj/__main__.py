@@ -1,5 +1,5 @@
 """`python -m gcadj` runs the command line."""
 
-from gcadj.cli import main
+from gcadj.cli.main import main
 
 main()

@@ -11,7 +11,8 @@ import pytest
 from conftest import FIXTURES
 
 from gcadj.adjudication.judge import CATEGORIES
-from gcadj.adjudication.verdict import check_source, check_text, replay
+from gcadj.adjudication.verdict import replay
+from gcadj.app.check import check_source, check_text
 from gcadj.engine.fen import FenError
 from gcadj.notation.parse import parse_log
 

@@ -12,7 +12,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gcadj.adjudication.verdict import check_text
+from gcadj.app.check import check_text
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import PIECES
 from gcadj.engine.position import Position

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
 from gcadj.adjudication.judge import CATEGORIES
-from gcadj.adjudication.verdict import check_text
+from gcadj.app.check import check_text
 from gcadj.notation.grammar import build_lark
 from gcadj.notation.parse import parse_log
 

@@ -36,7 +36,7 @@ from httpserver import (
 from typer.testing import CliRunner
 
 from gcadj.app.audit import AuditError, AuditPlan, read_done, run_audit
-from gcadj.cli import app
+from gcadj.cli.main import app
 from gcadj.outputs.audit_report import summarize
 from gcadj.sources.fetch import Fetcher, FetchOptions, set_default_fetcher
 
@@ -502,8 +502,9 @@ def test_one_rule_says_what_is_a_url_and_other_schemes_are_refused_by_name(
 ) -> None:
     from gcadj.app import audit
     from gcadj.outputs import audit_report
-    from gcadj.sources import fetch, scrape
+    from gcadj.sources import fetch
     from gcadj.sources import read as sources
+    from gcadj.sources.pages import index as scrape
     from gcadj.sources.urls import is_url, url_scheme
 
     for module in (audit, audit_report, fetch, scrape, sources):
@@ -539,7 +540,7 @@ def test_a_malformed_redirect_is_one_error_and_the_audit_finishes(tmp_path: Path
 def test_without_a_terminal_progress_is_a_plain_line_every_ten_seconds(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from gcadj.cli import _AuditProgress
+    from gcadj.cli.audit import _AuditProgress
 
     now = [100.0]
     progress = _AuditProgress(quiet=False, echo_lines=False)

@@ -21,11 +21,13 @@ from xml.etree import ElementTree
 import pytest
 from conftest import FIXTURES, ROOT
 
-from gcadj.adjudication.verdict import Verdict, check_text
+from gcadj.adjudication.verdict import Verdict
+from gcadj.app.check import check_text
 from gcadj.notation.records import MoveSub, PlaceSub
 from gcadj.outputs.export import FORMATS, ExportError, export_game, write_svg
+from gcadj.outputs.pgn_writer import write_pgn
 from gcadj.outputs.svg import diagram_size
-from gcadj.sources.pgn import read_pgn, write_pgn
+from gcadj.sources.pgn_reader import read_pgn
 
 EXAMPLES = sorted((FIXTURES / "examples").glob("*.txt"))
 GOLDEN = FIXTURES / "golden"

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from gcadj.adjudication.verdict import check_text
+from gcadj.app.check import check_text
 from gcadj.engine.fen import STARTING_FEN, FenError
 from gcadj.engine.position import Position
 from gcadj.notation.gccode import (

@@ -11,12 +11,10 @@ from conftest import FIXTURES
 from gcadj.notation import records
 from gcadj.notation.parse import (
     clear_memo,
-    decode_log_bytes,
     normalise_text,
     parse_by_lines,
     parse_log,
     parse_with_lark,
-    read_log,
 )
 from gcadj.notation.records import (
     CaptureSub,
@@ -28,6 +26,8 @@ from gcadj.notation.records import (
     RemoveSpaceSub,
     SubMove,
 )
+from gcadj.sources.decode import decode_log_bytes
+from gcadj.sources.read import read_log
 
 EXAMPLES = FIXTURES / "examples"
 PARSE = FIXTURES / "parse"

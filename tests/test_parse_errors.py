@@ -7,7 +7,8 @@ import pickle
 import pytest
 from conftest import FIXTURES
 
-from gcadj.notation.parse import LogSyntaxError, parse_log, read_log
+from gcadj.notation.parse import LogSyntaxError, parse_log
+from gcadj.sources.read import read_log
 
 
 def error_of(text: str, pocket_file: str = "i", source: str = "game.txt") -> LogSyntaxError:

@@ -11,10 +11,11 @@ import pytest
 from lark import Lark
 from lark.lexer import Lexer, LexerState
 
+from gcadj import about
 from gcadj.notation import grammar
 from gcadj.notation.grammar import build_lark
-from gcadj.notation.parse import WS_CHARS, grammar_path, grammar_text, parse_log
-from gcadj.outputs import files
+from gcadj.notation.language import WS_CHARS, grammar_path, grammar_text
+from gcadj.notation.parse import parse_log
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,7 +63,7 @@ def test_ws_chars_match_the_grammar_terminal() -> None:
 
 def test_lark_cache_is_written_and_reused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(files.sys, "platform", "linux")
+    monkeypatch.setattr(about.sys, "platform", "linux")
     build_lark("i")
     (cached,) = (tmp_path / "gcadj").glob("lark-*.pickle")
     assert cached.stat().st_size > 0
@@ -72,7 +73,7 @@ def test_lark_cache_is_written_and_reused(monkeypatch: pytest.MonkeyPatch, tmp_p
 
 def test_corrupt_cache_is_ignored(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(files.sys, "platform", "linux")
+    monkeypatch.setattr(about.sys, "platform", "linux")
     build_lark("p")
     (cached,) = (tmp_path / "gcadj").glob("lark-*.pickle")
     cached.write_bytes(b"\x00garbage\n\x80\x04not a pickle")
@@ -85,7 +86,7 @@ def test_unwritable_cache_location_is_ignored(
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
-    monkeypatch.setattr(files.sys, "platform", "linux")
+    monkeypatch.setattr(about.sys, "platform", "linux")
     assert grammar._lark_cache_file(grammar_text("i")) is None
     assert build_lark("i").parse("P e2-e4\n", start="start").data == "start"
 
@@ -94,7 +95,7 @@ def test_cache_file_that_is_a_folder_is_ignored(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(files.sys, "platform", "linux")
+    monkeypatch.setattr(about.sys, "platform", "linux")
     path = grammar._lark_cache_file(grammar_text("i"))
     assert path is not None
     Path(path).mkdir()

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from gcadj.cli import app
+from gcadj.cli.main import app
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import KINDS
 from gcadj.engine.position import Position
@@ -166,7 +166,7 @@ def test_cli_perft_bad_fen_exits_2_naming_the_column() -> None:
 
 def test_cli_perft_as_a_real_process() -> None:
     """Through the console-script entry point, in a child process: real exit codes."""
-    entry = "from gcadj.cli import main; main()"
+    entry = "from gcadj.cli.main import main; main()"
     ok = subprocess.run(
         [sys.executable, "-c", entry, "perft", "startpos", "2"],
         capture_output=True,

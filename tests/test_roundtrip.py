@@ -18,7 +18,8 @@ from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gcadj.adjudication.verdict import Verdict, check_text
+from gcadj.adjudication.verdict import Verdict
+from gcadj.app.check import check_text
 from gcadj.engine.fen import STARTING_FEN
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import KIND

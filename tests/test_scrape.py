@@ -1,4 +1,4 @@
-"""gcadj.sources.scrape: the move list found by content in every shape, names, status, board.
+"""gcadj.sources.pages: the move list found by content in every shape, names, status, board.
 
 The pages in fixtures/pages are invented from GAMECOURIER.md §4 (we have no real one);
 the same eleven-ply game appears in each move-list shape.
@@ -12,21 +12,14 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from gcadj.adjudication.verdict import check_source
-from gcadj.app.audit import judge_source, judge_text
+from gcadj.app.check import check_source, judge_source, judge_text
 from gcadj.notation.parse import LogSyntaxError, parse_log
 from gcadj.sources.fetch import decode_body
 from gcadj.sources.formats import HTML, detect_format, parse_game_text
-from gcadj.sources.scrape import (
-    PageError,
-    board_mismatch,
-    index_entries,
-    read_board_code,
-    render_lines,
-    scrape_page,
-    soup_of,
-    tag_value,
-)
+from gcadj.sources.pages.board import board_mismatch, read_board_code
+from gcadj.sources.pages.index import index_entries
+from gcadj.sources.pages.scrape import PageError, scrape_page
+from gcadj.sources.pages.text import render_lines, soup_of, tag_value
 
 PAGES = FIXTURES / "pages"
 FINAL = "r3kbnr/ppp2ppp/2np4/4p3/2I1P1b1/3PBN2/PPP2PPP/RN1QKB2[m]"

@@ -1,14 +1,14 @@
 """Replay a parsed log through the rules engine and give its `Verdict`.
 
-`replay` is the one place where an illegal ply becomes a `Finding`; `check_text` adds the
-parsing step, turning a syntax error into a verdict too, so a caller auditing many games
-gets one `Verdict` per game whatever went wrong. The verdict carries the same facts as
-`gcadj check --json` (`Verdict.to_json`), plus the legal moves for the converters.
+`replay` is the one place where an illegal ply becomes a `Finding`; `failed_verdict` is
+the verdict of a source that could not be read or parsed, so a caller auditing many games
+gets one `Verdict` per game whatever went wrong (`gcadj.app.check` reads and parses).
+The verdict carries the same facts as `gcadj check --json` (`Verdict.to_json`), plus the
+legal moves for the converters.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,9 +20,7 @@ from gcadj.engine.pieces import Piece
 from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.notation.gccode import as_gcadj_fen
-from gcadj.notation.parse import LogSyntaxError
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub
-from gcadj.sources.formats import parse_game_text
 
 SIDE_NAMES = ("white", "black")
 
@@ -87,66 +85,6 @@ class Verdict:
             "warnings": list(self.warnings),
             "error": self.error,
         }
-
-
-def check_text(
-    text: str,
-    source: str = "<string>",
-    *,
-    fen: str | None = None,
-    pocket_file: str = "i",
-    all_findings: bool = False,
-) -> Verdict:
-    """Parse and replay a Game Courier log given as text."""
-    try:
-        log = parse_game_text(text, source=source, pocket_file=pocket_file)
-    except LogSyntaxError as err:
-        return failed_verdict(source, "syntax-error", str(err))
-    return replay(log, fen=fen, all_findings=all_findings)
-
-
-def check_source(
-    spec: str,
-    *,
-    fen: str | None = None,
-    pocket_file: str = "i",
-    all_findings: bool = False,
-) -> Verdict:
-    """Read a source as the user named it ('-', a file, ...) and check it; never raises
-    for bad input: an unreadable source gives an "error" verdict naming it."""
-    from gcadj.sources.read import SourceError, read_source
-
-    try:
-        text = read_source(spec)
-    except SourceError as err:
-        return failed_verdict(spec, "error", str(err))
-    name = "<stdin>" if spec == "-" else spec
-    return check_text(text, name, fen=fen, pocket_file=pocket_file, all_findings=all_findings)
-
-
-def with_page_checks(verdict: Verdict) -> Verdict:
-    """Add what a scraped page says to a verdict: scraper warnings, and diagram mismatches.
-
-    A log written from a page carries ``ScrapeWarning`` tags and, when the page's board
-    could be read, a ``PageBoard`` tag. For a legal game the board Game Courier drew must
-    be the replayed final position; a difference means the move list was misread (or the
-    page shows another moment), so it is reported. An illegal game is not compared: the
-    site drew the board its illegal moves left, which the replay does not reach.
-    """
-    game = verdict.log
-    if game is None:
-        return verdict
-    extra = [f"page: {value}" for key, value in game.tags if key.casefold() == "scrapewarning"]
-    board = game.tag("PageBoard")
-    if board and verdict.status == "legal" and verdict.final_fen:
-        from gcadj.sources.scrape import board_mismatch
-
-        mismatch = board_mismatch(board, verdict.final_fen)
-        if mismatch:
-            extra.append(mismatch)
-    if not extra:
-        return verdict
-    return dataclasses.replace(verdict, warnings=(*verdict.warnings, *extra))
 
 
 def failed_verdict(source: str, status: str, message: str) -> Verdict:
@@ -402,10 +340,7 @@ def _status_result(
 __all__ = [
     "Finding",
     "Verdict",
-    "check_source",
-    "check_text",
     "failed_verdict",
     "replay",
     "start_position",
-    "with_page_checks",
 ]

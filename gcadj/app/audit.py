@@ -28,13 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
 
-from gcadj.adjudication.verdict import (
-    Verdict,
-    check_source,
-    check_text,
-    failed_verdict,
-    with_page_checks,
-)
+from gcadj.adjudication.verdict import Verdict, failed_verdict
+from gcadj.app.check import CheckOptions, judge_source, judge_text
 from gcadj.sources.urls import is_url
 
 if TYPE_CHECKING:
@@ -53,40 +48,6 @@ class AuditError(Exception):
 
 # ---------------------------------------------------------------------------------------
 # One source
-
-
-@dataclass(frozen=True)
-class CheckOptions:
-    """How each game is judged (the options of ``gcadj check``); travels to the workers."""
-
-    fen: str | None = None
-    pocket_file: str = "i"
-    all_findings: bool = False
-
-
-def judge_source(spec: str, options: CheckOptions = CheckOptions()) -> Verdict:
-    """`check_source` plus the page checks: what ``gcadj check`` and the audit report."""
-    return with_page_checks(
-        check_source(
-            spec,
-            fen=options.fen,
-            pocket_file=options.pocket_file,
-            all_findings=options.all_findings,
-        )
-    )
-
-
-def judge_text(text: str, source: str, options: CheckOptions = CheckOptions()) -> Verdict:
-    """As `judge_source` for text already in hand (a page the parent process fetched)."""
-    return with_page_checks(
-        check_text(
-            text,
-            source,
-            fen=options.fen,
-            pocket_file=options.pocket_file,
-            all_findings=options.all_findings,
-        )
-    )
 
 
 def verdict_line(verdict: Verdict) -> str:
@@ -204,7 +165,7 @@ class SourceWalker:
 
     def _read_index(self, url: str) -> list[str]:
         from gcadj.sources.fetch import FetchError, default_fetcher
-        from gcadj.sources.scrape import index_entries
+        from gcadj.sources.pages.index import index_entries
 
         fetcher = self.fetcher or default_fetcher()
         try:
@@ -324,7 +285,7 @@ class AuditPlan:
     out: Path
     index_urls: tuple[str, ...] = ()
     game: str = DEFAULT_GAME
-    check: CheckOptions = CheckOptions()
+    check: CheckOptions = field(default_factory=CheckOptions)
     jobs: int = 1
     resume: bool = False
     force: bool = False
@@ -503,11 +464,8 @@ __all__ = [
     "AuditError",
     "AuditPlan",
     "AuditRun",
-    "CheckOptions",
     "SourceWalker",
     "judge_batch",
-    "judge_source",
-    "judge_text",
     "read_done",
     "run_audit",
     "verdict_line",

@@ -21,7 +21,8 @@ import lark
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 from lark.tree import Meta
 
-from gcadj.notation.parse import (
+from gcadj.about import user_cache_dir
+from gcadj.notation.language import (
     DEFAULT_POCKET_FILE,
     LogBuilder,
     _Body,
@@ -29,7 +30,6 @@ from gcadj.notation.parse import (
     _Ply,
     comment_text,
     grammar_text,
-    syntax_error,
     unescape_tag_value,
 )
 from gcadj.notation.records import (
@@ -42,7 +42,7 @@ from gcadj.notation.records import (
     RemoveSpaceSub,
     SubMove,
 )
-from gcadj.outputs.files import user_cache_dir
+from gcadj.notation.syntax_errors import syntax_error
 
 log = logging.getLogger(__name__)
 

@@ -166,7 +166,7 @@ def game_header(source: str) -> dict[str, str]:
     A log file's head is read; a saved page is scraped; a URL is read from the page cache
     only, never fetched again (no cache: no header). Used for the illegal games only.
     """
-    from gcadj.notation.parse import decode_log_bytes
+    from gcadj.sources.decode import decode_log_bytes
 
     text: str | None = None
     if is_url(source):
@@ -182,7 +182,7 @@ def game_header(source: str) -> dict[str, str]:
     if text is None:
         return {}
     if text.lstrip("\ufeff \t\r\n").startswith("<"):
-        from gcadj.sources.scrape import scrape_page
+        from gcadj.sources.pages.scrape import scrape_page
 
         try:
             text = scrape_page(text, source=source).log_text

@@ -18,11 +18,12 @@ from gcadj.engine.fen import parse_fen
 from gcadj.engine.position import Position
 from gcadj.engine.squares import WHITE
 from gcadj.notation.gccode import as_gcadj_fen
+from gcadj.notation.pgn import escape_tag_value
 from gcadj.notation.records import GameLog, MoveRecord
 from gcadj.notation.san import WrittenMove, write_line
+from gcadj.outputs.pgn_writer import finding_note, is_standard_start, user_comment_lines
+from gcadj.outputs.pgn_writer import write_pgn as _write_pgn
 from gcadj.outputs.svg import marked_cells, render_svg
-from gcadj.sources.pgn import escape_tag_value, finding_note, is_standard_start, user_comment_lines
-from gcadj.sources.pgn import write_pgn as _write_pgn
 
 __all__ = [
     "FORMATS",

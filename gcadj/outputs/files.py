@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import errno
 import os
-import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -75,19 +74,3 @@ def write_text_file(target: Path, text: str, *, overwrite: bool) -> None:
     """Write `text` to `target` atomically (see `atomic_text_file`)."""
     with atomic_text_file(target, overwrite=overwrite) as handle:
         handle.write(text)
-
-
-def user_cache_dir() -> Path:
-    """gcadj's per-user cache folder: ``$XDG_CACHE_HOME/gcadj`` (else ``~/.cache/gcadj``),
-    ``~/Library/Caches/gcadj`` on macOS, ``%LOCALAPPDATA%/gcadj`` on Windows.
-
-    Holds Lark's parse tables and fetched pages; nothing in it is ever the only copy.
-    """
-    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        base = Path(os.environ["LOCALAPPDATA"])
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        xdg = os.environ.get("XDG_CACHE_HOME")
-        base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "gcadj"

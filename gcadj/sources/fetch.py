@@ -39,7 +39,7 @@ from urllib.parse import urljoin, urlsplit
 import requests
 import urllib3
 
-from gcadj import __version__
+from gcadj.about import __version__
 from gcadj.sources.urls import SCHEMES, is_url
 
 log = logging.getLogger(__name__)
@@ -75,8 +75,8 @@ class _Retry(Exception):
 
 
 def default_cache_dir() -> Path:
-    """The page cache: ``pages`` in gcadj's per-user cache folder (`files.user_cache_dir`)."""
-    from gcadj.outputs.files import user_cache_dir
+    """The page cache: ``pages`` in gcadj's per-user cache folder (`about.user_cache_dir`)."""
+    from gcadj.about import user_cache_dir
 
     return user_cache_dir() / "pages"
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 
-from gcadj.notation.parse import LogSyntaxError, is_pocket_file, normalise_text, parse_log
+from gcadj.notation.language import is_pocket_file
+from gcadj.notation.parse import LogSyntaxError, normalise_text, parse_log
 from gcadj.notation.records import GameLog
 
 GAME_COURIER = "gamecourier"
-HTML = "html"  # a saved or fetched Game Courier viewing page (gcadj.sources.scrape)
-PGN = "pgn"  # gcadj's own PGN-like export, known by its Variant tag (gcadj.sources.pgn)
+HTML = "html"  # a saved or fetched Game Courier viewing page (gcadj.sources.pages)
+PGN = "pgn"  # gcadj's own PGN-like export, known by its Variant tag (gcadj.sources.pgn_reader)
 
 
 def detect_format(text: str) -> str:
@@ -53,13 +54,13 @@ def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i")
     text = normalise_text(text)  # CR-only or CRLF line ends: the header scans below need "\n"
     kind = detect_format(text)
     if kind == HTML:
-        from gcadj.sources.scrape import scrape_page
+        from gcadj.sources.pages.scrape import scrape_page
 
         text = scrape_page(text, source=source).log_text
         kind = detect_format(text)
     pocket_file = pocket_file_tag(text, source) or pocket_file
     if kind == PGN:
-        from gcadj.sources.pgn import read_pgn
+        from gcadj.sources.pgn_reader import read_pgn
 
         return read_pgn(text, source=source, pocket_file=pocket_file)
     return parse_log(text, source=source, pocket_file=pocket_file)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from gcadj.notation.parse import decode_log_bytes
+from gcadj.notation.parse import parse_log
+from gcadj.notation.records import GameLog
+from gcadj.sources.decode import decode_log_bytes
 from gcadj.sources.urls import is_url, url_scheme
 
 
@@ -51,3 +53,9 @@ def read_url(url: str) -> str:
         return default_fetcher().get(url).text()
     except FetchError as err:
         raise SourceError(str(err)) from None
+
+
+def read_log(path: str | Path, pocket_file: str = "i") -> GameLog:
+    """Read and parse a log file (``OSError`` if it cannot be read, else as :func:`parse_log`)."""
+    data = Path(path).read_bytes()
+    return parse_log(decode_log_bytes(data), source=str(path), pocket_file=pocket_file)

@@ -1,0 +1,269 @@
+"""`gcadj audit`: a whole archive judged in parallel, with progress and a summary on stderr."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from gcadj.cli.options import (
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    EXIT_USAGE,
+    STATUS_EXIT,
+    CacheOption,
+    DelayOption,
+    FenOption,
+    MaxSizeOption,
+    NoCacheOption,
+    PocketFileOption,
+    RetriesOption,
+    TimeoutOption,
+    check_options,
+    install_fetcher,
+)
+
+
+class _AuditProgress:
+    """Progress on stderr: a rich bar on a terminal; without one (CI logs) a plain line
+    every 10 seconds; nothing with --quiet. JSON lines go to stdout when there is no --out."""
+
+    def __init__(self, quiet: bool, echo_lines: bool) -> None:
+        import sys
+        import time
+
+        self.echo_lines = echo_lines
+        self.quiet = quiet
+        self.wants_total = not quiet  # for the bar's ETA and the plain lines
+        self.bar = None if quiet or not sys.stderr.isatty() else self._make_bar()  # rich: lazy
+        self.task: object = None
+        self.count = 0
+        self.total = 0
+        self.clock = time.monotonic
+        self.started = self.last_note = self.clock()
+
+    @staticmethod
+    def _make_bar() -> object:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        return Progress(
+            TextColumn("audit"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+        )
+
+    def start(self, total: int | None) -> None:
+        self.total = total or 0
+        self.started = self.last_note = self.clock()
+        if self.bar is not None:
+            from rich.progress import Progress
+
+            assert isinstance(self.bar, Progress)
+            self.bar.start()
+            self.task = self.bar.add_task("audit", total=total, rate="")
+
+    def advance(self, line: str, status: str) -> None:
+        if self.echo_lines:
+            typer.echo(line, nl=False)
+        self.count += 1
+        now = self.clock()
+        rate = self.count / max(now - self.started, 1e-9)
+        if self.bar is not None:
+            from rich.progress import Progress, TaskID
+
+            if isinstance(self.bar, Progress) and isinstance(self.task, int):
+                self.bar.update(TaskID(self.task), advance=1, rate=f"{rate:.1f}/s")
+        elif not self.quiet and now - self.last_note >= 10:
+            self.last_note = now
+            left = (self.total - self.count) / rate if rate else 0
+            typer.echo(
+                f"audit: {self.count}/{self.total} judged, {rate:.1f}/s, ETA {left:.0f} s",
+                err=True,
+            )
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            from rich.progress import Progress
+
+            if isinstance(self.bar, Progress):
+                self.bar.stop()
+
+
+def _print_summary(summary: object) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from gcadj.outputs.audit_report import Summary
+
+    assert isinstance(summary, Summary)
+    console = Console(stderr=True)
+    for title, counts in (
+        ("status", summary.by_status),
+        ("termination", summary.by_termination),
+        ("first illegal move", summary.by_category),
+    ):
+        table = Table(title=f"games by {title}")
+        table.add_column(title)
+        table.add_column("games", justify="right")
+        for key, count in counts.most_common():
+            table.add_row(key, str(count))
+        if not counts:
+            table.add_row("none", "0")
+        console.print(table)
+    console.print(f"{summary.total} games in all")
+
+
+AUDIT_EPILOG = (
+    "Sources: files, directories (searched recursively for .txt .log .pgn .html .htm), "
+    "http(s) URLs of viewing pages, and --index log indexes. Every verdict is appended to "
+    "--out as one JSON line (the schema of check --json) as soon as it is known; --resume "
+    "finishes an interrupted audit. Exit codes as check: 0 all legal; 1 some illegal; "
+    "3 some unparsable; 4 some unreadable (or an index could not be fetched); 2 usage; "
+    "130 interrupted."
+)
+
+
+def audit(
+    sources: Annotated[
+        list[str] | None, typer.Argument(help="Files, directories and URLs to judge.")
+    ] = None,
+    index: Annotated[
+        list[str] | None,
+        typer.Option("--index", metavar="URL", help="A logs.php index; its games are judged."),
+    ] = None,
+    game: Annotated[
+        str, typer.Option("--game", help="Which game's logs to take from an index.")
+    ] = "Pocket Mutation Chess",
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", min=1, help="Worker processes (default: one per core)."),
+    ] = None,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out", "-o", metavar="FILE.jsonl", help="Results, one JSON line per source."
+        ),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Skip sources already in --out; judge the rest.")
+    ] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out.")] = False,
+    csv_file: Annotated[
+        str | None, typer.Option("--csv", metavar="FILE", help="One CSV row per game.")
+    ] = None,
+    report: Annotated[
+        str | None,
+        typer.Option("--report", metavar="FILE.html", help="A self-contained HTML report."),
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress and no summary on stderr.")
+    ] = False,
+    all_findings: Annotated[
+        bool, typer.Option("--all", help="Report every illegal ply, not just the first.")
+    ] = False,
+    fen: FenOption = None,
+    pocket_file: PocketFileOption = "i",
+    cache: CacheOption = None,
+    no_cache: NoCacheOption = False,
+    delay: DelayOption = 1.0,
+    timeout: TimeoutOption = 30.0,
+    retries: RetriesOption = 3,
+    max_kb: MaxSizeOption = 5120,
+) -> None:
+    """Judge a whole archive in parallel; resumable JSONL, summary, CSV and HTML report."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from gcadj.app.audit import AuditError, AuditPlan, run_audit
+    from gcadj.app.check import CheckOptions
+    from gcadj.outputs.audit_report import summarize, write_csv, write_report
+    from gcadj.sources.urls import is_url
+
+    specs = tuple(sources or ())
+    if not specs and not index:
+        typer.echo("gcadj audit: name at least one source or --index URL", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if "-" in specs:
+        typer.echo("gcadj audit: standard input is not an audit source; use check", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if resume and out is None:
+        typer.echo("gcadj audit: --resume needs --out", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    check_options("audit", pocket_file, fen)
+    fetcher = None
+    if index or any(is_url(spec) for spec in specs):  # requests is imported only then
+        from gcadj.sources.fetch import default_fetcher
+
+        install_fetcher(cache, no_cache, delay, timeout, retries, max_kb)
+        fetcher = default_fetcher()
+    scratch = None
+    if out is None:
+        scratch = tempfile.TemporaryDirectory(prefix="gcadj-audit-")
+        out_path = Path(scratch.name) / "audit.jsonl"
+    else:
+        out_path = Path(out)
+    plan = AuditPlan(
+        sources=specs,
+        out=out_path,
+        index_urls=tuple(index or ()),
+        game=game,
+        check=CheckOptions(fen=fen, pocket_file=pocket_file, all_findings=all_findings),
+        jobs=jobs or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1),
+        resume=resume,
+        force=force,
+    )
+    progress = _AuditProgress(quiet, echo_lines=out is None)
+    try:
+        try:
+            run = run_audit(plan, fetcher=fetcher, progress=progress)
+        finally:
+            progress.stop()
+    except AuditError as err:
+        typer.echo(f"gcadj audit: {err}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    except KeyboardInterrupt:
+        if out is None:  # the scratch file goes with its folder: nothing to resume from
+            where = "each was printed on stdout; rerun with --out FILE to be able to resume"
+        else:
+            where = f"every one is in {out_path}; finish with --resume"
+        typer.echo(
+            f"gcadj audit: interrupted after {progress.count} verdicts this run; {where}",
+            err=True,
+        )
+        raise typer.Exit(130) from None
+    summary = summarize(out_path)
+    try:
+        if csv_file:
+            write_csv(out_path, Path(csv_file))
+        if report:
+            write_report(out_path, Path(report), summary)
+    except OSError as err:
+        typer.echo(f"gcadj audit: cannot write {err.filename}: {err.strerror or err}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    if scratch is not None:
+        scratch.cleanup()
+    if not quiet:
+        _print_summary(summary)
+        if run.skipped:
+            typer.echo(f"gcadj audit: {run.skipped} sources were already judged", err=True)
+    for problem in run.index_errors:
+        typer.echo(f"gcadj audit: {problem}", err=True)
+    statuses = summary.by_status
+    worst = max((STATUS_EXIT.get(s, EXIT_UNREADABLE) for s in statuses), default=EXIT_OK)
+    if run.index_errors:
+        worst = max(worst, EXIT_UNREADABLE)
+    raise typer.Exit(worst)

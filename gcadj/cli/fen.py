@@ -1,0 +1,61 @@
+"""`gcadj fen`: gcadj's FEN to and from Game Courier's position code."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated
+
+import typer
+
+from gcadj.cli.options import (
+    EXIT_USAGE,
+    fail,
+)
+
+
+class Turn(str, Enum):
+    w = "w"
+    b = "b"
+
+
+FEN_EPILOG = (
+    "A Game Courier code holds only the board (ninth file included: i8 ends the first rank, "
+    "i1 the last, '-' for the cells i2-i7 that do not exist). --from-gc assumes what the "
+    "code cannot say: the side to move from --turn (default w), no en passant, halfmove "
+    "clock 0, move 1; a code followed by FEN fields ('CODE b - - 0 12') keeps them. "
+    "Exit codes: 0 converted; 2 usage or a bad code/FEN (the message names the column)."
+)
+
+
+def fen_command(
+    from_gc: Annotated[
+        str | None,
+        typer.Option(
+            "--from-gc", metavar="CODE", help="Print gcadj's FEN for a Game Courier code."
+        ),
+    ] = None,
+    to_gc: Annotated[
+        str | None,
+        typer.Option("--to-gc", metavar="FEN", help="Print the Game Courier code of a gcadj FEN."),
+    ] = None,
+    turn: Annotated[
+        Turn | None, typer.Option("--turn", help="--from-gc: the side to move (default w).")
+    ] = None,
+) -> None:
+    """Convert between gcadj's FEN and Game Courier's position code."""
+    from gcadj.engine.fen import FenError
+    from gcadj.notation.gccode import fen_to_gc_code, gc_code_to_fen
+
+    if (from_gc is None) == (to_gc is None):
+        raise fail("fen", "give exactly one of --from-gc CODE and --to-gc FEN", EXIT_USAGE)
+    try:
+        if from_gc is not None:
+            result = gc_code_to_fen(from_gc, turn=(turn or Turn.w).value)
+        else:
+            if turn is not None:
+                raise fail("fen", "--turn applies to --from-gc only", EXIT_USAGE)
+            assert to_gc is not None
+            result = fen_to_gc_code(to_gc)
+    except FenError as err:
+        raise fail("fen", str(err), EXIT_USAGE) from None
+    typer.echo(result)

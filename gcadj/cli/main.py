@@ -1,0 +1,56 @@
+"""The `gcadj` command line: thin typer commands that wire the library and render results.
+
+Each command lives in its own module and imports what it needs inside its body, so
+`gcadj --help` and `gcadj check` on one small game do not pay for requests, beautifulsoup4
+or the SVG code. Data goes to stdout; diagnostics, warnings and progress go to stderr.
+Commands are registered here, in the order users need them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from gcadj.about import __version__
+from gcadj.cli import audit, check, export, fen, fetch, perft
+
+app = typer.Typer(
+    name="gcadj",
+    help="Adjudicate Game Courier games of Pocket Mutation Chess.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"gcadj {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_callback(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Adjudicate Game Courier games of Pocket Mutation Chess."""
+
+
+app.command(epilog=check.CHECK_EPILOG)(check.check)
+app.command(epilog=export.EXPORT_EPILOG)(export.export)
+app.command(epilog=audit.AUDIT_EPILOG)(audit.audit)
+app.command(epilog=fetch.FETCH_EPILOG)(fetch.fetch)
+app.command(name="fen", epilog=fen.FEN_EPILOG)(fen.fen_command)
+app.command()(perft.perft)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

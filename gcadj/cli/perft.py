@@ -1,0 +1,37 @@
+"""`gcadj perft`: count the legal move tree, to check the engine against others."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from gcadj.cli.options import (
+    EXIT_USAGE,
+)
+
+
+def perft(
+    fen: Annotated[str, typer.Argument(help="A gcadj FEN, or 'startpos'.")],
+    depth: Annotated[int, typer.Argument(min=0, help="Depth in plies.")],
+    divide: Annotated[
+        bool, typer.Option("--divide", help="Print each root move with its count first.")
+    ] = False,
+) -> None:
+    """Count the leaf nodes of the legal move tree (the last line is the total)."""
+    from gcadj.engine.fen import FenError
+    from gcadj.engine.position import Position
+
+    try:
+        position = Position(fen)
+    except FenError as err:
+        typer.echo(f"gcadj perft: {err}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    if divide and depth > 0:
+        total = 0
+        for move, count in sorted(position.divide(depth), key=lambda mc: mc[0].uci()):
+            typer.echo(f"{move.uci()}: {count}")
+            total += count
+        typer.echo(str(total))
+    else:
+        typer.echo(str(position.perft(depth)))

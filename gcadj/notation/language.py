@@ -1,0 +1,136 @@
+"""What every reader of Game Courier text shares: the grammar file, the pocket-file setting,
+the lexical facts the fast path copies from the grammar, and the builder that collects tags,
+plies and comments into a `GameLog`.
+
+It sits below both readers (`parse`, the line-by-line path, and `grammar`, the Lark path)
+so that neither has to import the other to agree with it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib.resources
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from gcadj.notation.records import GameLog, MoveRecord, SubMove
+
+GRAMMAR_NAME: Final = "gamecourier.lark"
+DEFAULT_POCKET_FILE: Final = "i"
+BOARD_FILES: Final = "abcdefgh"
+
+# The grammar's ignored WS terminal, as characters (a test checks they agree).
+WS_CHARS: Final = " \t\u00a0"
+WS_CLASS: Final = "[ \t\u00a0]"
+
+# A move number prefix such as "3." or "3...", with the white space before it.
+NUMBER_PREFIX: Final = re.compile(rf"{WS_CLASS}*([0-9]+\.(?:\.\.)?)")
+
+
+@functools.cache
+def square_pattern(pocket_file: str) -> str:
+    """A regular expression for one square of the board with `pocket_file` as its ninth file."""
+    return rf"[a-h][1-8]|{pocket_file}[18]"
+
+
+def grammar_path() -> Path:
+    """Where ``gamecourier.lark`` is: inside the installed package, else in the checkout.
+
+    The wheel ships ``grammars/`` as ``gcadj/grammars/``; an editable install or
+    a plain checkout has it next to the package.
+    """
+    packaged = importlib.resources.files("gcadj") / "grammars" / GRAMMAR_NAME
+    if packaged.is_file():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parents[2] / "grammars" / GRAMMAR_NAME
+
+
+def is_pocket_file(letter: str) -> bool:
+    """Can `letter` name the ninth file? One lower-case letter beyond the board's a-h."""
+    return len(letter) == 1 and "i" <= letter <= "z"
+
+
+def check_pocket_file(pocket_file: str) -> None:
+    """Refuse a pocket file that is not one lower-case letter beyond the board's a-h."""
+    if not is_pocket_file(pocket_file):
+        raise ValueError(f"pocket_file must be one letter from i to z, not {pocket_file!r}")
+
+
+@functools.cache
+def grammar_text(pocket_file: str = DEFAULT_POCKET_FILE) -> str:
+    """The grammar for one pocket file: the file's text, POCKET_SQUARE overridden if not ``i``."""
+    check_pocket_file(pocket_file)
+    text = grammar_path().read_text(encoding="utf-8")
+    if pocket_file != DEFAULT_POCKET_FILE:
+        text += f'\n%override POCKET_SQUARE: "{pocket_file}1" | "{pocket_file}8"\n'
+    return text
+
+
+# The records both paths build
+
+
+@dataclass(frozen=True, slots=True)
+class _Body:
+    """The sub-moves of a ply with the exact source span they came from."""
+
+    submoves: tuple[SubMove, ...]
+    text: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Ply:
+    number: str | None
+    body: _Body
+    comment: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Note:
+    comment: str
+
+
+def comment_text(token_text: str) -> str:
+    """A comment's text: what follows ``//``, stripped."""
+    return token_text[2:].strip()
+
+
+_ESCAPE = re.compile(r"\\(.)")
+
+
+def unescape_tag_value(quoted: str) -> str:
+    """A tag value without quotes; PGN's ``\\"`` and ``\\\\`` undone, any other ``\\`` kept."""
+    return _ESCAPE.sub(lambda m: m[1] if m[1] in '"\\' else m[0], quoted[1:-1])
+
+
+class LogBuilder:
+    """Collects tags, plies and comment-only lines in order; shared by both paths."""
+
+    def __init__(self, source: str, pocket_file: str) -> None:
+        self.source = source
+        self.pocket_file = pocket_file
+        self.tags: list[tuple[str, str]] = []
+        self.records: list[MoveRecord] = []
+        self.leading: list[str] = []
+
+    def add_note(self, comment: str) -> None:
+        """A comment line: appended to the previous ply's comment, or leading if none yet."""
+        if not self.records:
+            self.leading.append(comment)
+            return
+        last = self.records[-1]
+        joined = comment if last.comment is None else f"{last.comment}\n{comment}"
+        self.records[-1] = dataclasses.replace(last, comment=joined)
+
+    def build(self) -> GameLog:
+        return GameLog(
+            tags=tuple(self.tags),
+            records=tuple(self.records),
+            source=self.source,
+            pocket_file=self.pocket_file,
+            leading_comment="\n".join(self.leading) if self.leading else None,
+        )

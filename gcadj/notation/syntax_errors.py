@@ -1,0 +1,287 @@
+"""`LogSyntaxError`, and the words, caret and hints that turn a Lark parse error into one.
+
+Kept apart from the readers so that both (`parse`, `grammar`) raise the same error with the
+same wording; Lark's own error type is only named for type checking, so importing this
+module does not load Lark.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from lark import UnexpectedInput
+
+from gcadj.notation.language import (
+    BOARD_FILES,
+    DEFAULT_POCKET_FILE,
+    NUMBER_PREFIX,
+    WS_CHARS,
+    square_pattern,
+)
+
+
+class LogSyntaxError(ValueError):
+    """A log that is not Game Courier syntax, with where and why.
+
+    ``line`` and ``column`` are 1-based; ``expected`` says in words what the
+    grammar wanted there; ``hint`` names a foreign notation or a bad square
+    when one is recognised; ``line_text`` is the offending source line.
+    """
+
+    def __init__(
+        self,
+        source: str,
+        line: int,
+        column: int,
+        expected: str,
+        line_text: str,
+        hint: str | None = None,
+    ) -> None:
+        self.source = source
+        self.line = line
+        self.column = column
+        self.expected = expected
+        self.hint = hint
+        self.line_text = line_text
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        head = f"{self.source}:{self.line}:{self.column}: syntax error: expected {self.expected}"
+        shown, caret = _excerpt(self.line_text, self.column - 1)
+        text = f"{head}\n    {shown}\n    {caret}^"
+        return f"{text}\nhint: {self.hint}" if self.hint else text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle by constructor arguments (errors cross process pools in audits)."""
+        args = (self.source, self.line, self.column, self.expected, self.line_text, self.hint)
+        return (type(self), args)
+
+
+def _excerpt(line_text: str, col0: int, span: int = 60) -> tuple[str, str]:
+    """The line (cut around long lines) and the padding that puts a caret under ``col0``.
+
+    Tabs are copied into the padding so the caret lines up whatever the tab width.
+    """
+    start = max(0, col0 - span)
+    shown = line_text[start : col0 + span]
+    if start:
+        shown = "..." + shown
+    pad = "".join("\t" if ch == "\t" else " " for ch in line_text[start:col0])
+    return shown, ("   " if start else "") + pad
+
+
+_LINE_START: Final = frozenset({"LABEL", "SQUARE", "AT", "MINUS", "CAPTURE", "SEMI"})
+_AFTER_SUBMOVE: Final = frozenset({"SEMI", "COMMENT", "_NL", "$END"})
+
+_NAMES: Final = {
+    "LABEL": "a piece label like P",
+    "SQUARE": "a square like e4",
+    "MINUS": "'-'",
+    "STAR": "'*'",
+    "AT": "'@'",
+    "CAPTURE": "'capture'",
+    "SEMI": "';'",
+    "COMMENT": "a '//' comment",
+    "_NL": "the end of the line",
+    "$END": "the end of the line",
+    "MOVE_NUMBER": "a move number like 3.",
+    "LSQB": 'a tag like [White "..."]',
+    "RSQB": "']'",
+    "TAG_NAME": "a tag name like White",
+    "STRING": 'a quoted value like "Alice"',
+}
+
+
+def _expected_names(error: UnexpectedInput) -> set[str]:
+    names = getattr(error, "allowed", None) or getattr(error, "expected", None) or set()
+    return {str(name) for name in names} - {"WS"}
+
+
+# The token before an error, read back from the text: (pattern with the token as group 1, words).
+_PREVIOUS_TOKEN: Final = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (r"(?:^|[\s;])(capture)$", "'{}'"),
+        (r"^\s*([0-9]+\.(?:\.\.)?)$", "the move number '{}'"),
+        (r"([a-z][0-9])$", "the square {}"),
+        (r"\[\s*([A-Za-z][A-Za-z0-9_]*)$", "the tag name '{}'"),
+        (r"(?:^|[^A-Za-z])([A-Za-z])$", "the label '{}'"),
+        (r'(")$', "the tag value"),
+        (r"([-*@;\[\]])$", "'{}'"),
+    )
+)
+
+
+def _previous_token(before: str) -> str | None:
+    """Words for the token just before the error, read back from the line's text."""
+    before = before.rstrip(WS_CHARS)
+    for pattern, words in _PREVIOUS_TOKEN:
+        found = pattern.search(before)
+        if found:
+            return words.format(found[1])
+    return None
+
+
+def describe_expected(names: set[str], before: str) -> str:
+    """What the grammar wanted, in words, from the terminals it would have accepted."""
+    after = _previous_token(before)
+    suffix = f" after {after}" if after else ""
+    if "MOVE_NUMBER" in names:  # the start of a line
+        if "LSQB" in names:
+            return "a ply like 'P e2-e4', a tag like [White \"...\"] or a '//' comment"
+        return "a ply like 'P e2-e4' or a '//' comment"
+    if names >= _LINE_START:
+        return f"a sub-move like 'P e2-e4'{suffix}"
+    if names == {"SQUARE", "MINUS", "STAR"}:
+        return f"a square like e2, or '-' or '*' and a square{suffix}"
+    if names == {"MINUS"}:
+        return f"'-' and a square{suffix}"
+    if names <= {"SQUARE"} | _AFTER_SUBMOVE and "SQUARE" in names and len(names) > 1:
+        return f"a square like e4, ';', a '//' comment or the end of the line{suffix}"
+    if "SEMI" in names and names <= _AFTER_SUBMOVE:
+        return f"';' and another sub-move, a '//' comment or the end of the line{suffix}"
+    words = [_NAMES.get(name, name) for name in sorted(names)]
+    if not words:
+        return f"nothing more{suffix}"
+    listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    return f"{listed}{suffix}"
+
+
+_RESULTS: Final = frozenset({"1-0", "0-1", "1/2-1/2", "½-½", "*", "0.5-0.5"})
+_CASTLING = re.compile(r"[O0o]-[O0o](?:-[O0o])?[+#!?]*")
+_SAN = re.compile(r"[KQRBNP]?[a-h]?[1-8]?[x:]?[a-h][1-8](?:=?[QRBN])?[+#!?]*")
+_X_CAPTURE = re.compile(r"(?:([A-Za-z])\s*)?([a-z][0-9])\s*[x:]\s*([a-z][0-9])")
+_UCI = re.compile(r"([a-z][0-9])([a-z][0-9])[qrbn]?")
+_MOVE_NUMBER_INSIDE = re.compile(r"(?:^|\s)[0-9]+\.(?:\.\.)?(?=\s|[A-Za-z]|$)")
+_SQUARE_LIKE = re.compile(r"[A-Za-z][0-9]+")
+_SPACED_MOVE = re.compile(r"([A-Za-z])\s+([a-z][0-9])\s+([a-z][0-9])")
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\s;]+", text)
+
+
+def _word_at(text: str, col0: int) -> str:
+    """The word containing ``col0``, or the last one before it."""
+    previous = ""
+    for found in re.finditer(r"[^\s;]+", text):
+        if found.start() <= col0 < found.end():
+            return found.group()
+        if found.end() <= col0:
+            previous = found.group()
+    return previous
+
+
+def _foreign_notation_hint(ply_text: str, word: str) -> str | None:
+    """Recognise notations from other programs by their shape; None if nothing fits."""
+    words = _words(ply_text)
+    if word in _RESULTS or any(w in _RESULTS for w in words):
+        return (
+            "results are not moves in Game Courier; a finished game shows a status line, "
+            'which gcadj reads from a tag like [Status "Black has resigned."]'
+        )
+    if _CASTLING.fullmatch(word):
+        return (
+            "Game Courier has no 'O-O'; a two-piece move is written as two sub-moves, "
+            "e.g. 'K e1-g1; R h1-f1'"
+        )
+    spaced = _SPACED_MOVE.fullmatch(ply_text.strip(WS_CHARS))
+    if spaced:
+        label, origin, target = spaced.groups()
+        return f"join the two squares with '-': '{label} {origin}-{target}'"
+    sans = [w for w in words if _SAN.fullmatch(w)]
+    if len(sans) >= 2 or _MOVE_NUMBER_INSIDE.search(ply_text):
+        return (
+            "this looks like PGN movetext; Game Courier takes one ply per line, "
+            "optionally numbered: '1. P e2-e4', then '1... p e7-e5'"
+        )
+    if "=" in word:
+        return (
+            "Game Courier has no '=Q' promotion suffix; put the new piece with a second "
+            "sub-move, e.g. 'P e7-e8; Q-e8'"
+        )
+    if "+" in word or "#" in word:
+        return "check and mate marks ('+', '#') are not Game Courier syntax; leave them out"
+    capture = _X_CAPTURE.search(ply_text)
+    if capture:
+        label, origin, target = capture.groups()
+        fixed = f"{label} {origin}-{target}" if label else f"{origin}-{target}"
+        return (
+            f"Game Courier has no 'x': moving onto an occupied square captures, so write '{fixed}'"
+        )
+    uci = _UCI.fullmatch(word)
+    if uci:
+        return (
+            f"put '-' between the squares and the piece's label first, e.g. 'P {uci[1]}-{uci[2]}'"
+        )
+    if _SAN.fullmatch(word):
+        return (
+            "this looks like SAN; Game Courier names the piece, its square and its target, "
+            "e.g. 'N g1-f3' rather than 'Nf3'"
+        )
+    return None
+
+
+def _bad_square_hint(square: str, pocket_file: str) -> str:
+    """Why a square-like word is not a square of the Pocket Mutation Chess board."""
+    file = square[0]
+    pockets = f"{pocket_file}1 and {pocket_file}8"
+    if file == pocket_file:
+        return f"{square} is not a square: only {pockets} (the pockets) exist on the ninth file"
+    if file.isupper() and file.lower() in BOARD_FILES + pocket_file:
+        return f"squares are written in lower case: {square.lower()}"
+    if file in BOARD_FILES:
+        return f"{square} is not a square: ranks run from 1 to 8"
+    return (
+        f"{square} is not a square: files run from a to h, "
+        f"plus {pocket_file} for the pockets {pockets}"
+    )
+
+
+def _bad_square_at(line: str, col0: int, pocket_file: str) -> tuple[int, str] | None:
+    """A square-like word (letter and digits) spanning ``col0`` that is not a square."""
+    square = re.compile(square_pattern(pocket_file))
+    for found in _SQUARE_LIKE.finditer(line):
+        if found.start() <= col0 < found.end() and not square.fullmatch(found.group()):
+            return found.start(), found.group()
+    return None
+
+
+def _split_ply_line(line: str) -> tuple[int, str]:
+    """Where the ply text starts (after a number prefix) and the text without its comment."""
+    prefix = NUMBER_PREFIX.match(line)
+    start = prefix.end() if prefix else 0
+    cut = line.find("//", start)
+    return start, line[start:cut] if cut >= 0 else line[start:]
+
+
+def syntax_error(
+    error: UnexpectedInput, text: str, source: str, pocket_file: str = DEFAULT_POCKET_FILE
+) -> LogSyntaxError:
+    """Turn a Lark error on ``text`` into a :class:`LogSyntaxError` with words, caret and hint."""
+    lines = text.split("\n")
+    line_no = error.line if isinstance(error.line, int) and error.line > 0 else len(lines)
+    line_no = min(line_no, len(lines))
+    line = lines[line_no - 1]
+    col0 = error.column - 1 if isinstance(error.column, int) and error.column > 0 else len(line)
+    col0 = min(col0, len(line))
+    expected = describe_expected(_expected_names(error), line[:col0])
+    hint = None
+    if line.strip(WS_CHARS).startswith("["):
+        if col0 == len(line) - len(line.lstrip(WS_CHARS)):
+            hint = "tags go in the header, before the first ply"
+        else:
+            hint = 'a tag is written [Name "value"], one per line'
+    else:
+        start, ply_text = _split_ply_line(line)
+        comment_at = start + len(ply_text)
+        word = _word_at(ply_text, min(col0, comment_at) - start)
+        hint = _foreign_notation_hint(ply_text, word)
+        square = _bad_square_at(line, col0, pocket_file) if hint is None else None
+        if square is not None:  # point at the whole word, not where the lexer stopped in it
+            col0, word = square
+            hint = _bad_square_hint(word, pocket_file)
+            expected = describe_expected({"SQUARE"}, line[:col0])
+    return LogSyntaxError(source, line_no, col0 + 1, expected, line, hint)

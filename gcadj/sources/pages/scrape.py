@@ -1,0 +1,241 @@
+"""Game Courier pages to gcadj log text: the game's facts as tag pairs, then its move list.
+
+We have never seen the markup of a real viewing page (GAMECOURIER.md §4 describes what it
+shows, not how), so nothing here depends on one selector or class name:
+
+* The **move list** is found by content. Every element of the page is rendered to text
+  lines (``<br>`` and block elements end lines; ``pre``/``textarea`` keep theirs; table
+  rows are tried both as one line and cell by cell) and the real parser,
+  `gcadj.notation.parse.parse_log`, is the judge: the chosen element is the one whose lines parse
+  into the most plies, the smallest such one when several nest. Up to three header or
+  footer lines that are not moves ("Moves:", "Game over") are trimmed off a candidate.
+* The **players** are the text after "White:" and "Black:"; the **status line** is what
+  stands between the "Viewing Game" heading and the board; **game** and **log** come from
+  the URL's query (``game=…&log=…``), else from form fields or links on the page.
+* The **pocket file** letter (``i`` on the 2009 preset, ``p`` on the newer one) comes from
+  the board's file labels (a row reading a–h and one more letter), else from the squares
+  the moves use.
+* The **board diagram**, when it can be read, becomes a ``PageBoard`` tag in gcadj's FEN
+  placement-and-pockets form, so that whoever replays the game can compare it with the
+  final position (`with_page_checks`). Two shapes are read: an HTML table with
+  file labels (cells holding a piece image whose ``alt``/``title`` is a letter or a name,
+  or whose file name is like ``wrook.gif`` / ``bN.png``, or a bare letter), and a
+  Game Courier code (FEN-like, ``-`` for cells that do not exist) in an input named
+  ``fen``/``code`` or as a line of the page's text. Anything else: no comparison.
+
+What the scraper doubts goes into ``ScrapeWarning`` tags, so that a saved log carries
+the same warnings as the page it came from.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from gcadj.notation.parse import LogSyntaxError
+from gcadj.sources.urls import is_url
+
+if TYPE_CHECKING:
+    from bs4 import Tag
+
+from gcadj.sources.pages.board import find_board, pocket_letter_from_labels
+from gcadj.sources.pages.movelist import find_move_list
+from gcadj.sources.pages.text import query_value, render_lines, soup_of, tag_value
+
+log = logging.getLogger(__name__)
+
+
+class PageError(LogSyntaxError):
+    """A page that holds no readable game; says which page and what is missing.
+
+    It is a `LogSyntaxError` so that a page without a move list is judged the way a
+    text that is not a log is ("syntax-error", exit code 3), by the same code path.
+    """
+
+    def __init__(self, source: str, message: str) -> None:
+        self.message = message
+        super().__init__(source, 1, 1, "a Game Courier move list", "", None)
+
+    def _render(self) -> str:
+        return f"{self.source}: {self.message}"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.source, self.message))
+
+
+@dataclass(frozen=True)
+class ScrapedGame:
+    """What a viewing page says about a game; `log_text` is the log gcadj reads."""
+
+    moves: tuple[str, ...]  # the move list's lines, as shown
+    pocket_file: str
+    game: str | None = None
+    log_name: str | None = None
+    site: str | None = None
+    white: str | None = None
+    black: str | None = None
+    status: str | None = None
+    board: str | None = None  # gcadj placement + pockets, e.g. "rnbq.../...[Ii]"
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def log_text(self) -> str:
+        """Tag pairs, then the move lines: text that `gcadj check` and `export` read."""
+        tags = [
+            ("Game", self.game),
+            ("Log", self.log_name),
+            ("Site", self.site),
+            ("White", self.white),
+            ("Black", self.black),
+            ("Status", self.status),
+            ("PocketFile", self.pocket_file if self.pocket_file != "i" else None),
+            ("PageBoard", self.board),
+        ]
+        tags += [("ScrapeWarning", w) for w in self.warnings]
+        lines = [f'[{name} "{tag_value(value)}"]' for name, value in tags if value]
+        return "\n".join([*lines, *self.moves]) + "\n"
+
+
+# ---------------------------------------------------------------------------------------
+# Players, status, names
+
+
+_WHITE = re.compile(r"\bWhite\s*:\s*(.*?)\s*(?=\bBlack\s*:|$)")
+_BLACK = re.compile(r"\bBlack\s*:\s*(.*?)\s*(?=\bWhite\s*:|$)")
+_NOTICE = re.compile(r"\buncoded\b|no rules (?:are )?enforced", re.IGNORECASE)
+_STATUS_WORDS = re.compile(
+    r"resign|draw|won\b|wins\b|forfeit|time(?:d)? ?out|checkmate|stalemate|game (?:is )?over",
+    re.IGNORECASE,
+)
+BOARD_MARK: Final = "\x00board"
+MOVES_MARK: Final = "\x00moves"
+
+
+def _player(lines: list[str], pattern: re.Pattern[str]) -> str | None:
+    for line in lines:
+        match = pattern.search(line)
+        if match:
+            name = match.group(1).strip(" :")
+            return name or None
+    return None
+
+
+def _status(lines: list[str], names: tuple[str | None, ...] = ()) -> str | None:
+    """The line(s) between the "Viewing Game" heading and the board, if any.
+
+    Without the heading, only a line before the board that reads like an ending
+    ("... has resigned.") is taken. A line that only repeats the game's or log's name
+    (a sub-heading, perhaps) is not a status.
+    """
+    skip = {name.casefold() for name in names if name}
+    heading = next((i for i, line in enumerate(lines) if "viewing game" in line.lower()), None)
+    found: list[str] = []
+    for line in lines[(heading + 1 if heading is not None else 0) :]:
+        if line in (BOARD_MARK, MOVES_MARK) or _NOTICE.search(line):
+            break
+        if _WHITE.search(line) or _BLACK.search(line) or pocket_letter_from_labels([line]):
+            break
+        if line.casefold() in skip:
+            continue
+        if heading is not None or _STATUS_WORDS.search(line):
+            found.append(line)
+    if not found or len(found) > 2 or any(len(line) > 200 for line in found):
+        return None
+    return " ".join(found)
+
+
+def _names(root: Tag, url: str | None) -> tuple[str | None, str | None]:
+    """(game, log) from the URL's query, else form fields, else a link to a viewing page."""
+    from bs4 import Tag
+
+    def from_query(address: str) -> tuple[str | None, str | None]:
+        return query_value(address, "game"), query_value(address, "log")
+
+    game, log_name = from_query(url) if url else (None, None)
+    for name in ("game", "log"):
+        field = root.find("input", attrs={"name": name})
+        value = field.get("value") if isinstance(field, Tag) else None
+        if isinstance(value, str) and value.strip():
+            if name == "game":
+                game = game or value.strip()
+            else:
+                log_name = log_name or value.strip()
+    if game is None or log_name is None:
+        for link in root.find_all("a", href=True):
+            href = link.get("href") if isinstance(link, Tag) else None
+            if isinstance(href, str) and "play.php" in href and "log=" in href:
+                link_game, link_log = from_query(href)
+                game, log_name = game or link_game, log_name or link_log
+                break
+    return game, log_name
+
+
+def _site(root: Tag, url: str | None) -> str | None:
+    """The page's address: the URL it was fetched from, else its canonical link."""
+    from bs4 import Tag
+
+    if url:
+        return url
+    for link in root.find_all("link", href=True):
+        rel = link.get("rel") if isinstance(link, Tag) else None
+        href = link.get("href") if isinstance(link, Tag) else None
+        if rel and "canonical" in rel and isinstance(href, str) and is_url(href):
+            return href
+    meta = root.find("meta", attrs={"property": "og:url"})
+    content = meta.get("content") if isinstance(meta, Tag) else None
+    return content if isinstance(content, str) and is_url(content) else None
+
+
+# ---------------------------------------------------------------------------------------
+# The page
+
+
+def scrape_page(html: str, source: str = "<page>", url: str | None = None) -> ScrapedGame:
+    """Read a viewing page; raises `PageError` (naming `source`) if it has no move list.
+
+    `url` is where the page came from (it supplies game, log and Site); when `source`
+    is itself a URL it is used for that.
+    """
+    if url is None and is_url(source):
+        url = source
+    soup = soup_of(html)
+    root = soup.body or soup
+    everything = render_lines(root)
+    label_letter = pocket_letter_from_labels(everything)
+    found = find_move_list(root, label_letter)
+    if found is None:
+        viewing = any("viewing game" in line.lower() for line in everything)
+        what = "a Game Courier viewing page" if viewing else "the page"
+        raise PageError(
+            source,
+            f"no move list found on {what} (no element's text lines parse as Game Courier moves)",
+        )
+    warnings: list[str] = []
+    pocket_file = found.pocket_file
+    if label_letter is not None and pocket_file != label_letter:
+        warnings.append(
+            f"the board's file labels name the pocket file {label_letter!r}, "
+            f"but the moves use {pocket_file!r}"
+        )
+    board_element, board = find_board(root, pocket_file)
+    markers = {id(found.element): MOVES_MARK}
+    if board_element is not None:
+        markers[id(board_element)] = BOARD_MARK
+    marked = render_lines(root, markers=markers)
+    game, log_name = _names(soup, url)
+    if board is None:
+        log.debug("%s: no readable board diagram", source)
+    return ScrapedGame(
+        moves=found.lines,
+        pocket_file=pocket_file,
+        game=game,
+        log_name=log_name,
+        site=_site(soup, url),
+        white=_player(marked, _WHITE),
+        black=_player(marked, _BLACK),
+        status=_status(marked, (game, log_name)),
+        board=board,
+        warnings=tuple(warnings),
+    )

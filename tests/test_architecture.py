@@ -1,0 +1,93 @@
+"""The house has no import circles, at any scale, imports inside functions included.
+
+`lint-imports` (contracts in pyproject.toml) checks the layers; this test checks what a layers
+contract cannot see: a circle *within* one layer, between two modules or two sub-packages.
+grimp reads every import statement of a module, wherever it stands, so a lazy import inside
+a function counts like any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import grimp
+
+
+def _cycles(edges: Mapping[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one member (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    counter = 0
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work: list[tuple[str, Iterable[str]]] = [(root, iter(sorted(edges.get(root, ()))))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(iter(children), None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def _module_graph() -> dict[str, set[str]]:
+    graph = grimp.build_graph("gcadj", cache_dir=None)
+    return {
+        module: {m for m in graph.find_modules_directly_imported_by(module) if m != module}
+        for module in graph.modules
+    }
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    """The checker itself can fail: a known circle is reported, a chain is not."""
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+
+
+def test_no_module_imports_itself_back_through_others() -> None:
+    graph = _module_graph()
+    assert "gcadj.engine.position" in graph  # the graph was really built
+    assert "gcadj.notation.syntax_errors" in graph["gcadj.notation.parse"]
+    assert _cycles(graph) == []
+
+
+def test_no_two_sub_packages_import_each_other() -> None:
+    def package(module: str) -> str:
+        return ".".join(module.split(".")[:2])
+
+    packages: dict[str, set[str]] = {}
+    for module, imported in _module_graph().items():
+        targets = {package(m) for m in imported} - {package(module)}
+        packages.setdefault(package(module), set()).update(targets)
+    sub_packages = {p for p in packages if p.count(".") == 1}
+    assert len(sub_packages) >= 4
+    assert _cycles(packages) == []
