@@ -5,6 +5,11 @@ illegal ply and every ply after it, which SAN cannot express); ``{gcadj: ...}`` 
 own note on a finding, dropped by the reader and written afresh by the writer. The writer
 (`gcadj.outputs.pgn_writer`) and the reader (`gcadj.sources.pgn_reader`) both take these
 facts from here, so they cannot drift apart.
+
+A user comment that starts like one of these markers, or that holds a ``}``, is written as
+a PGN rest-of-line comment ``; ...`` instead, which is never a marker. A comment of several
+lines becomes one comment per line. The reader turns a line break inside ``{...}`` into a
+space, which undoes the wrapping exactly (the writer only breaks at single spaces).
 """
 
 from __future__ import annotations

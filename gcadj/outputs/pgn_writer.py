@@ -6,20 +6,7 @@ The writer gives a chess user what they expect: the Seven Tag Roster plus
 start, the log's own tags (``Log``, ``Status``, ...), SAN-like movetext (`gcadj.notation.san`)
 wrapped at 80 columns, Game Courier ``//`` comments as ``{...}``.
 
-Illegal games round-trip through two kinds of comment that gcadj writes and reads:
-
-* ``{gc: <Game Courier text>}`` stands for a ply in Game Courier's notation. The writer
-  uses it for the first illegal ply and every ply after it (SAN cannot express them, and
-  after an illegal ply the board is whatever Game Courier showed); the reader parses the
-  text with the Game Courier parser, so the ply is judged exactly as in the original log.
-  A reader may also use it for legal plies.
-* ``{gcadj: ...}`` is gcadj's own note (the finding); the reader drops it, and the
-  writer writes a fresh one, so export -> read -> export gives the same text.
-
-A user comment that starts like one of these markers, or that holds a ``}``, is written as
-a PGN rest-of-line comment ``; ...`` instead, which is never a marker. A comment of several
-lines becomes one comment per line. The reader turns a line break inside ``{...}`` into a
-space, which undoes the wrapping exactly (the writer only breaks at single spaces).
+Illegal games round-trip through the two comment markers described in `gcadj.notation.pgn`.
 """
 
 from __future__ import annotations
