@@ -26,8 +26,25 @@ SIDE_NAMES = ("white", "black")
 
 
 @dataclass(frozen=True)
+class Suggestion:
+    """A legal ply close to what was typed: what the player probably meant.
+
+    `text` is the ply in Game Courier notation as a player would type it, `san` the same
+    move in gcadj's SAN, `why` a few words on what differs from the typed ply.
+    """
+
+    text: str
+    san: str
+    why: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"text": self.text, "san": self.san, "why": self.why}
+
+
+@dataclass(frozen=True)
 class Finding:
-    """An illegal ply: where it is, what was typed, and why it is illegal."""
+    """An illegal ply: where it is, what was typed, why it is illegal, and what the player
+    probably meant (`suggestions`, best first, empty when no legal ply is close)."""
 
     ply: int  # 1-based index of the ply in the log
     move_number: int
@@ -38,6 +55,7 @@ class Finding:
     category: str
     reason: str
     fen_before: str = field(default="", compare=False)  # the position it was played in
+    suggestions: tuple[Suggestion, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -339,6 +357,7 @@ def _status_result(
 
 __all__ = [
     "Finding",
+    "Suggestion",
     "Verdict",
     "failed_verdict",
     "replay",
