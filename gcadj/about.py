@@ -27,3 +27,14 @@ def user_cache_dir() -> Path:
         xdg = os.environ.get("XDG_CACHE_HOME")
         base = Path(xdg) if xdg else Path.home() / ".cache"
     return base / "gcadj"
+
+
+# Every HTML page gcadj writes (audit report, game viewer) carries this tag in its <head>, so
+# that gcadj recognises its own outputs: a folder walk skips them, and `--report` may replace
+# a report it wrote but never a page the user saved.
+GENERATOR_META = '<meta name="generator" content="gcadj">'
+
+
+def is_gcadj_html(head: str) -> bool:
+    """Is this the start (a few KiB) of an HTML page that gcadj wrote?"""
+    return GENERATOR_META in head
