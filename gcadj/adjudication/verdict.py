@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gcadj.adjudication.judge import IllegalPly, PlyJudge
+from gcadj.adjudication.suggest import suggest
 from gcadj.engine.fen import STARTING_FEN, FenError, format_fen
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import Piece
@@ -67,6 +68,7 @@ class Finding:
             "column": self.column,
             "category": self.category,
             "reason": self.reason,
+            "suggestions": [s.to_json() for s in self.suggestions],
         }
 
 
@@ -214,6 +216,12 @@ class _Replay:
         position = self.position
         if not self.findings:
             self.final_fen = position.fen()
+        suggestions: tuple[Suggestion, ...] = ()
+        if illegal.category != "after-game-end":  # no move may follow: nothing to suggest
+            suggestions = tuple(
+                Suggestion(c.text, c.san, c.why)
+                for c in suggest(position, record, self.log.pocket_file)
+            )
         self.findings.append(
             Finding(
                 ply=record.ply + 1,
@@ -225,6 +233,7 @@ class _Replay:
                 category=illegal.category,
                 reason=illegal.reason,
                 fen_before=position.fen(),
+                suggestions=suggestions,
             )
         )
 

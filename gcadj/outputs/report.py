@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gcadj.adjudication.verdict import Finding, Verdict
+from gcadj.adjudication.verdict import Finding, Suggestion, Verdict
 from gcadj.engine.position import Position
 from gcadj.outputs.diagram import text_diagram
 
@@ -37,8 +37,19 @@ def _render_finding(source: str, finding: Finding, pocket_file: str) -> list[str
         f"{finding.text}  [{finding.category}] (ply {finding.ply}, {finding.side})"
     )
     body = [head, f"  {finding.reason[0].upper()}{finding.reason[1:]}."]
+    body.extend(suggestion_lines(finding.suggestions))
     if finding.fen_before:
         body.append("  Position before the move:")
         body.append(text_diagram(Position(finding.fen_before), pocket_file, indent="    "))
         body.append(f"    FEN {finding.fen_before}")
     return body
+
+
+def suggestion_lines(suggestions: tuple[Suggestion, ...]) -> list[str]:
+    """``did you mean: P c5-d6; d5- (exd6 e.p.): <why>``, then ``or: ...`` for the others."""
+    lines = []
+    for i, suggestion in enumerate(suggestions):
+        lead = "  did you mean:" if i == 0 else "            or:"
+        en_passant = " e.p." if suggestion.text.endswith("-") else ""  # `P c5-d6; d5-`
+        lines.append(f"{lead} {suggestion.text} ({suggestion.san}{en_passant}): {suggestion.why}")
+    return lines
