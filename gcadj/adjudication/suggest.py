@@ -153,11 +153,12 @@ def _read(position: Position, record: MoveRecord, squares: SquareMap) -> _Typed 
 
 
 def _castling_attempt(position: Position, record: MoveRecord, squares: SquareMap) -> bool:
-    """Does the ply move the side's King two files along its first rank (RULES.md §5)?"""
+    """Does the ply move the side's King two files along its first rank (RULES.md §5)?
+    A sub-move labelled with another letter meant another piece: no castling attempt."""
     us = position.turn
     first_rank = 0 if us == WHITE else 7
     for sub in record.submoves:
-        if not isinstance(sub, MoveSub):
+        if not isinstance(sub, MoveSub) or (sub.label is not None and sub.label.upper() != "K"):
             continue
         o, d = squares.index(sub.origin), squares.index(sub.target)
         if o >= 64 or d >= 64:
@@ -192,7 +193,8 @@ def _nearness(a: int, b: int, squares: SquareMap) -> int:
 
 
 def _piece_score(position: Position, typed: _Typed, piece: Piece) -> int:
-    """2 the typed piece, 1 its letter in the wrong case, 0 another piece."""
+    """2 the typed piece, 1 its letter in the wrong case, 0 another piece (with no label,
+    the typed piece is the one standing on the typed origin)."""
     if typed.label is not None:
         if typed.label == piece.symbol:
             return 2
@@ -229,13 +231,20 @@ def _score(
     if not close:
         return None
     became = 0
-    if t == POCKET:
+    if t == POCKET and (typed.dest >= 64 or typed.became is not None):
         assert kind is not None
         if typed.became is None:
             became = 1 if kind is piece.kind else 0
         else:
             became = 1 if typed.became.upper() == kind.letter else 0
-    right = 4 * origin_ok + 4 * dest_ok + 6 * swapped + p + became
+    pocket = (origin >= 64) == (typed.origin >= 64) and (dest >= 64) == (typed.dest >= 64)
+    if swapped:
+        squares_right = 8
+    else:
+        squares_right = (4 if origin_ok else 2 if o_near == 1 else 0) + (
+            4 if dest_ok else 2 if d_near == 1 else 0
+        )
+    right = squares_right + (0, 2, 3)[p] + pocket + became
     near = 0 if swapped else o_near + d_near
     text = gc_text(position, move, pocket_file)
     order = kind.index if t == POCKET and kind is not None else 0
