@@ -11,14 +11,16 @@ export back (`gcadj check` reads PGN-like and Game Courier text) gives the same 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
+from gcadj.adjudication.fix import FixedGame
 from gcadj.adjudication.verdict import Verdict
 from gcadj.engine.fen import parse_fen
 from gcadj.engine.position import Position
 from gcadj.engine.squares import WHITE
 from gcadj.notation.gccode import as_gcadj_fen
-from gcadj.notation.pgn import escape_tag_value
+from gcadj.notation.pgn import NOTE_MARK, escape_tag_value
 from gcadj.notation.records import GameLog, MoveRecord
 from gcadj.notation.san import WrittenMove, write_line
 from gcadj.outputs.pgn_writer import finding_note, is_standard_start, user_comment_lines
@@ -30,6 +32,7 @@ __all__ = [
     "ExportError",
     "export_game",
     "write_fens",
+    "write_fixed_gc",
     "write_gc",
     "write_json",
     "write_svg",
@@ -120,18 +123,23 @@ def _gc_ply(number: int, white: bool, text: str, comments: list[str]) -> list[st
     return [f"{head} // {first}".rstrip(), *(f"// {line}".rstrip() for line in rest)]
 
 
-def write_gc(verdict: Verdict) -> str:
+def write_gc(verdict: Verdict, notes: Mapping[int, str] | None = None) -> str:
     """A clean Game Courier move list: tags, one numbered ply per line, every piece labelled.
 
     Legal plies are rewritten in canonical form (``P c5-d6; d5-``, ``R h1-i1; I-i1``); the
     first illegal ply and the ones after it are kept as typed, the first with gcadj's note.
+    `notes` adds a comment to legal plies (by 0-based index), after the player's own.
     """
     log = _log(verdict)
+    notes = notes or {}
     written = write_line(verdict.start_fen, verdict.moves, log.pocket_file)
     lines = [f'[{k} "{escape_tag_value(v)}"]' for k, v in _gc_tags(verdict)]
     lines += [f"// {line}".rstrip() for line in user_comment_lines(log.leading_comment)]
-    for wm, record in zip(written, log.records, strict=False):
-        lines += _gc_ply(wm.move_number, wm.white, wm.gc, user_comment_lines(record.comment))
+    for i, (wm, record) in enumerate(zip(written, log.records, strict=False)):
+        comments = user_comment_lines(record.comment)
+        if i in notes:
+            comments = [*comments, notes[i]]
+        lines += _gc_ply(wm.move_number, wm.white, wm.gc, comments)
     for i, (record, number, white) in enumerate(_after_prefix(verdict, written)):
         comments = user_comment_lines(record.comment)
         if i == 0 and verdict.first_illegal is not None:
@@ -139,6 +147,14 @@ def write_gc(verdict: Verdict) -> str:
             comments = [*comments, note]
         lines += _gc_ply(number, white, record.text, comments)
     return "\n".join(lines) + "\n"
+
+
+def write_fixed_gc(fixed: FixedGame) -> str:
+    """The Game Courier list of a corrected game (`gcadj.adjudication.fix`): each replaced
+    ply in its corrected form with ``// gcadj: was '<typed>'``; where fixing stopped, the
+    illegal ply and the rest as typed, as `write_gc` writes any illegal game."""
+    notes = {fix.ply - 1: f"{NOTE_MARK} was '{fix.typed}'" for fix in fixed.fixes}
+    return write_gc(fixed.verdict, notes)
 
 
 # -- FEN -------------------------------------------------------------------------------
