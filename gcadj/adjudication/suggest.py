@@ -7,10 +7,12 @@ square one off, the two squares swapped, a forgotten promotion piece. Only the t
 and the position before it are needed to find the move behind such a slip, so this runs
 only for illegal plies (a legal game never gets here) and tries every legal move:
 
-1. *What the player got right on the literal board* decides first: the origin and the
-   destination typed (a placement `I*c4` comes from the pocket), the piece (the label, or
-   the piece standing on the typed origin when there is no label), and for a pocketing
-   what the piece became.
+1. *What the player got right on the literal board* decides first: the piece (the label,
+   or the piece standing on the typed origin when there is no label; a label in the wrong
+   case counts less), the origin and the destination typed (a placement `I*c4` comes from
+   the pocket; a square one off counts half), whether a pocket was involved, and for a
+   pocketing what the piece became. The piece weighs a little more than one square, so
+   `b g8-e7` with a Knight on g8 reads as the Bishop on f8, not the Knight.
 2. Then how near the squares that differ are (one file or rank off; the two pockets are
    near each other), then the edit distance between the typed text and the candidate's
    canonical text (`gcadj.notation.san.gc_text`), then the rules' table order of the
