@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gcadj.adjudication.judge import IllegalPly, PlyJudge
-from gcadj.adjudication.suggest import suggest
 from gcadj.engine.fen import STARTING_FEN, FenError, format_fen
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import Piece
@@ -218,6 +217,9 @@ class _Replay:
             self.final_fen = position.fen()
         suggestions: tuple[Suggestion, ...] = ()
         if illegal.category != "after-game-end":  # no move may follow: nothing to suggest
+            # imported here: a legal game (and gcadj's start-up) never needs it, nor SAN
+            from gcadj.adjudication.suggest import suggest
+
             suggestions = tuple(
                 Suggestion(c.text, c.san, c.why)
                 for c in suggest(position, record, self.log.pocket_file)
