@@ -27,6 +27,7 @@ from typing import NamedTuple
 from gcadj.engine.fen import FenError, format_fen, parse_fen
 from gcadj.engine.pieces import KIND, PIECE, Piece
 from gcadj.engine.squares import BLACK, COLOR_NAMES, FILE_NAMES, WHITE
+from gcadj.words import plural
 
 WIDTH = 9  # files a-h and the pocket file
 RANKS = 8
@@ -206,7 +207,7 @@ def _check_rank_width(
         raise GcCodeError(
             code,
             max(column - 1, 1),
-            f"rank {RANKS - row} has only {found} cells; expected {WIDTH} "
+            f"rank {RANKS - row} has only {plural(found, 'cell')}; expected {WIDTH} "
             f"(files a-h and the pocket file {pocket_file}; '-' for a cell that does not exist)",
         )
 
