@@ -20,6 +20,7 @@ FenOption = Annotated[
     str | None,
     typer.Option(
         "--fen",
+        metavar="FEN",
         help="Start position of every game, a gcadj FEN or a Game Courier code "
         "(default: the log's FEN tag, else the standard array).",
     ),
@@ -161,7 +162,10 @@ def check_options(command: str, pocket_file: str, fen: str | None = None) -> Non
     from gcadj.notation.language import is_pocket_file
 
     if not is_pocket_file(pocket_file):
-        message = f"--pocket-file must be one letter from i to z, not {pocket_file!r}"
+        message = (
+            "--pocket-file needs one letter from i to z (i on the 2009 preset, p on the "
+            f"newer one), not {pocket_file!r}"
+        )
         raise fail(command, message, EXIT_USAGE)
     if fen is not None:
         try:

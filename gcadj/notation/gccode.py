@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from gcadj.engine.fen import FenError, format_fen, parse_fen
+from gcadj.engine.fen import STARTING_FEN, FenError, format_fen, parse_fen
 from gcadj.engine.pieces import KIND, PIECE, Piece
 from gcadj.engine.squares import BLACK, COLOR_NAMES, FILE_NAMES, WHITE
 from gcadj.words import plural
@@ -291,9 +291,10 @@ def gc_code_to_fen(code: str, turn: str = "w", pocket_file: str = "i") -> str:
 def fen_to_gc_code(fen: str) -> str:
     """The Game Courier code of a gcadj FEN's board and pockets (raises `FenError`).
 
-    Only the board goes into a code; turn, en passant and counters are dropped.
+    Only the board goes into a code; turn, en passant and counters are dropped. ``startpos``
+    is the standard array, as everywhere a FEN is taken.
     """
-    setup = parse_fen(fen)
+    setup = parse_fen(STARTING_FEN if fen.strip() == "startpos" else fen)
     rows = []
     for row in range(RANKS):
         rank = RANKS - 1 - row
