@@ -22,20 +22,17 @@ collects them in `problems`, and the command reports them and exits 4.
 
 from __future__ import annotations
 
-import json
-import logging
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
+# Start-up matters (`gcadj check` of one game): json loads only for a JSONL, fetch for an index.
 from gcadj.about import is_gcadj_html
 from gcadj.sources.urls import is_url
 
 if TYPE_CHECKING:
     from gcadj.sources.fetch import Fetcher
-
-log = logging.getLogger(__name__)
 
 SOURCE_SUFFIXES: Final = frozenset({".txt", ".log", ".pgn", ".html", ".htm"})
 AUDIT_SUFFIX: Final = ".jsonl"
@@ -61,9 +58,8 @@ def walk_folder(folder: str) -> Iterator[str]:
     try:
         with os.scandir(folder) as entries:
             listing = sorted(entries, key=lambda entry: entry.name)
-    except OSError as err:
-        log.warning("cannot list %s: %s", folder, err.strerror or err)
-        return
+    except OSError:
+        return  # unreadable: nothing found there, which the walker reports for a named folder
     for entry in listing:
         if entry.name.startswith("."):
             continue
@@ -80,6 +76,8 @@ def walk_folder(folder: str) -> Iterator[str]:
 def audit_sources(path: str) -> list[str]:
     """The ``source`` of every line of an audit's JSONL, in order; `ValueError` naming the
     line if the file is not one (a torn last line, as a kill leaves it, is ignored)."""
+    import json  # not at start-up: most commands never meet a JSONL
+
     try:
         with open(path, "rb") as handle:
             raw_lines = handle.read().split(b"\n")
@@ -138,7 +136,9 @@ class SourceWalker:
             for path in walk_folder(spec):
                 found += 1
                 yield path
-            if not found:
+            if not found and not os.access(spec, os.R_OK | os.X_OK):
+                self._problem(f"{spec}: cannot read this folder")
+            elif not found:
                 suffixes = " ".join(sorted(SOURCE_SUFFIXES))
                 self._problem(f"{spec}: no game file ({suffixes}) in this folder")
         elif not is_url(spec) and spec.lower().endswith(AUDIT_SUFFIX):
@@ -171,7 +171,6 @@ class SourceWalker:
             page = fetcher.get(url, fresh=True)  # an index changes; its games mostly do not
         except FetchError as err:
             self._problem(f"index {err}")
-            log.error("index %s", err)
             return []
         entries = index_entries(page.text(), page.final_url, self.game)
         if not entries:
