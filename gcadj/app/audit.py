@@ -1,13 +1,16 @@
 """Audit an archive: judge many sources in parallel, one JSON line per source, resumable.
 
 The parent process owns everything with state: it walks the sources lazily (files,
-directories, URLs, log indexes), fetches pages itself through one polite `Fetcher` (so
-the per-host delay holds however many workers there are), hands bounded batches to a
-process pool, and is the only writer of the JSONL file. Each result is written as one
-`os.write` of a complete line as soon as it is known, and fsync'd about once a second,
+folders, URLs, an audit's JSONL, log indexes: `gcadj.sources.walk`), fetches pages itself
+through one polite `Fetcher` (so the per-host delay holds however many workers there
+are), hands bounded batches to a process pool, and is the only writer of the JSONL file.
+Each result is written as one `os.write` of a complete line as soon as it is known, and
+fsync'd about once a second,
 so a crash or Ctrl-C loses nothing already judged and never leaves half a line; the rare
 torn line a SIGKILL mid-write could leave is dropped by ``--resume``, which then judges
 every source not yet in the file, each exactly once.
+
+A file of several games (a PGN database) is one source and gives one line per game.
 
 Memory stays flat: sources are streamed, at most ``4 * jobs`` batches (each about a tenth
 of a second of work, at most 256 sources) are in flight, and
@@ -29,16 +32,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
 
 from gcadj.adjudication.verdict import Verdict, failed_verdict
-from gcadj.app.check import CheckOptions, judge_source, judge_text
+from gcadj.app.check import CheckOptions, judge_games
 from gcadj.sources.urls import is_url
+from gcadj.sources.walk import DEFAULT_GAME, SOURCE_SUFFIXES, SourceWalker
 
 if TYPE_CHECKING:
     from gcadj.sources.fetch import Fetcher
 
 log = logging.getLogger(__name__)
 
-SOURCE_SUFFIXES: Final = frozenset({".txt", ".log", ".pgn", ".html", ".htm"})
-DEFAULT_GAME: Final = "Pocket Mutation Chess"
 FSYNC_SECONDS: Final = 1.0
 
 
@@ -57,7 +59,8 @@ def verdict_line(verdict: Verdict) -> str:
 
 # A task is (source, text): text None means the worker reads the source itself.
 Task = tuple[str, "str | None"]
-Result = tuple[str, str]  # (JSON line, status)
+# A result is one game's (source, JSON line, status); a file of several games gives several.
+Result = tuple[str, str, str]
 
 
 def judge_batch(batch: list[Task], options: CheckOptions) -> list[Result]:
@@ -65,13 +68,11 @@ def judge_batch(batch: list[Task], options: CheckOptions) -> list[Result]:
     results = []
     for spec, text in batch:
         try:
-            verdict = (
-                judge_source(spec, options) if text is None else judge_text(text, spec, options)
-            )
-        except Exception as err:  # a bug must cost one game, not the audit
+            verdicts = judge_games(spec, options, text)
+        except Exception as err:  # a bug must cost one source, not the audit
             log.exception("internal error judging %s", spec)
-            verdict = failed_verdict(spec, "error", f"{spec}: internal error: {err!r}")
-        results.append((verdict_line(verdict), verdict.status))
+            verdicts = [failed_verdict(spec, "error", f"{spec}: internal error: {err!r}")]
+        results += [(v.source, verdict_line(v), v.status) for v in verdicts]
     return results
 
 
@@ -126,66 +127,6 @@ class _BatchSize:
         cost = max(seconds / sources, 1e-5)
         self.per_source = cost if self.per_source is None else 0.7 * self.per_source + 0.3 * cost
         self.size = max(1, min(MAX_BATCH, int(BATCH_SECONDS / self.per_source)))
-
-
-# ---------------------------------------------------------------------------------------
-# Sources
-
-
-@dataclass
-class SourceWalker:
-    """Every source an audit names, lazily and in a stable order.
-
-    Directories are walked recursively in sorted order (hidden entries skipped) for files
-    ending in `SOURCE_SUFFIXES`; an index is fetched once per walker and its viewing
-    pages of `game` listed. A spec that is neither a URL nor a directory is yielded as
-    it is, so a missing file is judged (as an "error") rather than silently dropped.
-    """
-
-    specs: tuple[str, ...]
-    index_urls: tuple[str, ...] = ()
-    game: str = DEFAULT_GAME
-    fetcher: Fetcher | None = None
-    index_errors: list[str] = field(default_factory=list)
-    _indexes: dict[str, list[str]] = field(default_factory=dict)
-
-    def __iter__(self) -> Iterator[str]:
-        for spec in self.specs:
-            if not is_url(spec) and os.path.isdir(spec):
-                yield from _walk(spec)
-            else:
-                yield spec
-        for url in self.index_urls:
-            yield from self._index(url)
-
-    def _index(self, url: str) -> list[str]:
-        if url not in self._indexes:
-            self._indexes[url] = self._read_index(url)
-        return self._indexes[url]
-
-    def _read_index(self, url: str) -> list[str]:
-        from gcadj.sources.fetch import FetchError, default_fetcher
-        from gcadj.sources.pages.index import index_entries
-
-        fetcher = self.fetcher or default_fetcher()
-        try:
-            page = fetcher.get(url, fresh=True)  # an index changes; its games mostly do not
-        except FetchError as err:
-            self.index_errors.append(f"index {err}")
-            log.error("index %s", err)
-            return []
-        entries = index_entries(page.text(), page.final_url, self.game)
-        if not entries:
-            log.warning("%s lists no game of %r", url, self.game)
-        return [entry.url for entry in entries]
-
-
-def _walk(folder: str) -> Iterator[str]:
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            if not name.startswith(".") and os.path.splitext(name)[1].lower() in SOURCE_SUFFIXES:
-                yield os.path.join(root, name)
 
 
 # ---------------------------------------------------------------------------------------
@@ -294,11 +235,18 @@ class AuditPlan:
 
 @dataclass
 class AuditRun:
-    """What happened: how many were judged now, skipped as done, and index failures."""
+    """What happened: how many games were judged now, how many skipped as done, and the
+    sources that could not be expanded (`problems`: an index that could not be fetched or
+    lists no game of the variant, a folder with no game file; see `SourceWalker`)."""
 
     judged: int = 0
     skipped: int = 0
-    index_errors: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def index_errors(self) -> list[str]:
+        """The former name of `problems`, when only an index could have one."""
+        return self.problems
 
 
 def run_audit(
@@ -313,7 +261,7 @@ def run_audit(
         raise AuditError(f"{plan.out} exists; use --resume to finish it or --force to replace it")
     done = read_done(plan.out) if plan.resume else set()
     walker = SourceWalker(plan.sources, plan.index_urls, plan.game, fetcher)
-    run = AuditRun(index_errors=walker.index_errors)
+    run = AuditRun(problems=walker.problems)
     wants_total = progress is not None and progress.wants_total
     total = sum(1 for _ in _unique(walker, set(done))) if wants_total else None
     run.skipped = len(done)
@@ -360,24 +308,37 @@ def _tasks(specs: Iterable[str], fetcher: Fetcher | None) -> Iterator[Task | _Fe
             page = (fetcher or default_fetcher()).get(spec)
         except FetchError as err:
             verdict = failed_verdict(spec, "error", str(err))
-            yield _FetchFailed((verdict_line(verdict), verdict.status))
+            yield _FetchFailed((spec, verdict_line(verdict), verdict.status))
             continue
         yield (spec, page.text())
 
 
 def _record(
-    results: list[Result], writer: JsonlWriter, run: AuditRun, progress: Progress | None
+    results: list[Result],
+    writer: JsonlWriter,
+    run: AuditRun,
+    progress: Progress | None,
+    done: set[str],
 ) -> None:
     """Write results that became known together (a batch) with one write, then report them.
 
+    A game already in `done` is dropped: a file of several games is judged whole, and on
+    --resume some of its games may be in the file already (or a list named one twice).
     One write per batch, not per line: besides fewer system calls, each write releases
     the GIL, and with the pool's threads waiting for it a per-line write cost the parent
     far more than the write itself.
     """
-    writer.write("".join(line for line, _ in results))
-    run.judged += len(results)
+    fresh = []
+    for result in results:
+        if result[0] not in done:
+            done.add(result[0])
+            fresh.append(result)
+    if not fresh:
+        return
+    writer.write("".join(line for _, line, _ in fresh))
+    run.judged += len(fresh)
     if progress is not None:
-        for line, status in results:
+        for _, line, status in fresh:
             progress.advance(line, status)
 
 
@@ -393,11 +354,11 @@ def _run_here(
 ) -> None:
     if progress is not None:
         progress.start(total)
-    for item in _tasks(_unique(walker, done), fetcher):
+    for item in _tasks(_unique(walker, set(done)), fetcher):
         if isinstance(item, _FetchFailed):
-            _record([item.result], writer, run, progress)
+            _record([item.result], writer, run, progress, done)
             continue
-        _record(judge_batch([item], plan.check), writer, run, progress)
+        _record(judge_batch([item], plan.check), writer, run, progress, done)
 
 
 def _run_pool(
@@ -425,7 +386,7 @@ def _run_pool(
             pending.discard(future)
             results, seconds = future.result()
             sizer.learn(len(results), seconds)
-            _record(results, writer, run, progress)
+            _record(results, writer, run, progress, done)
 
     pool = ProcessPoolExecutor(
         plan.jobs, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),)
@@ -443,9 +404,9 @@ def _run_pool(
             while len(pending) >= limit:
                 drain(block=True)
 
-        for item in _tasks(_unique(walker, done), fetcher):
+        for item in _tasks(_unique(walker, set(done)), fetcher):
             if isinstance(item, _FetchFailed):
-                _record([item.result], writer, run, progress)
+                _record([item.result], writer, run, progress, done)
                 drain(block=False)
                 continue
             batch.append(item)
@@ -461,6 +422,8 @@ def _run_pool(
 
 
 __all__ = [
+    "DEFAULT_GAME",
+    "SOURCE_SUFFIXES",
     "AuditError",
     "AuditPlan",
     "AuditRun",

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 from gcadj.adjudication.verdict import Verdict, failed_verdict, replay
 from gcadj.notation.parse import LogSyntaxError
-from gcadj.sources.formats import parse_game_text
-from gcadj.sources.read import SourceError, read_source
+from gcadj.sources.formats import parse_game_text, parse_games
+from gcadj.sources.read import SourceError, game_ref, read_source
+from gcadj.words import plural
 
 
 def check_text(
@@ -46,6 +47,59 @@ def check_source(
         return failed_verdict(spec, "error", str(err))
     name = "<stdin>" if spec == "-" else spec
     return check_text(text, name, fen=fen, pocket_file=pocket_file, all_findings=all_findings)
+
+
+def check_games(
+    text: str,
+    source: str = "<string>",
+    *,
+    fen: str | None = None,
+    pocket_file: str = "i",
+    all_findings: bool = False,
+    only: int | None = None,
+) -> list[Verdict]:
+    """One verdict per game of a text, in order: a PGN database gives one per game, named
+    ``source#N`` (see `gcadj.sources.formats.parse_games`); any other text gives one."""
+    verdicts = []
+    for name, game in parse_games(text, source, pocket_file, only=only):
+        if isinstance(game, LogSyntaxError):
+            verdicts.append(failed_verdict(name, "syntax-error", str(game)))
+        else:
+            verdicts.append(replay(game, fen=fen, all_findings=all_findings))
+    return verdicts
+
+
+def check_source_games(
+    spec: str,
+    *,
+    fen: str | None = None,
+    pocket_file: str = "i",
+    all_findings: bool = False,
+    text: str | None = None,
+) -> list[Verdict]:
+    """`check_source` for a source of any number of games: a verdict per game, in order.
+
+    ``all.pgn#3`` (as the games of a database are named in verdicts) reads only that game.
+    `text` is the source's text when the caller already has it (a page fetched earlier).
+    Never raises for bad input; an unreadable source gives one "error" verdict.
+    """
+    ref = game_ref(spec)
+    whole, only = ref if ref is not None else (spec, None)
+    if text is None:
+        try:
+            text = read_source(whole)
+        except SourceError as err:
+            return [failed_verdict(spec, "error", str(err))]
+    name = "<stdin>" if whole == "-" else whole
+    verdicts = check_games(
+        text, name, fen=fen, pocket_file=pocket_file, all_findings=all_findings, only=only
+    )
+    if only is None:
+        return verdicts
+    if not verdicts:
+        count = len(parse_games(text, name, pocket_file))
+        return [failed_verdict(spec, "error", f"{spec}: {name} holds {plural(count, 'game')}")]
+    return [dataclasses.replace(verdicts[0], source=spec)]
 
 
 def with_page_checks(verdict: Verdict) -> Verdict:
@@ -92,6 +146,21 @@ def judge_source(spec: str, options: CheckOptions = CheckOptions()) -> Verdict:
             all_findings=options.all_findings,
         )
     )
+
+
+def judge_games(
+    spec: str, options: CheckOptions = CheckOptions(), text: str | None = None
+) -> list[Verdict]:
+    """`check_source_games` plus the page checks: every game of a source, as ``gcadj check``
+    and the audit report them (`text`: the source's text if already fetched)."""
+    verdicts = check_source_games(
+        spec,
+        fen=options.fen,
+        pocket_file=options.pocket_file,
+        all_findings=options.all_findings,
+        text=text,
+    )
+    return [with_page_checks(verdict) for verdict in verdicts]
 
 
 def judge_text(text: str, source: str, options: CheckOptions = CheckOptions()) -> Verdict:

@@ -19,9 +19,14 @@ from gcadj.cli.options import (
     PocketFileOption,
     RetriesOption,
     TimeoutOption,
+    VerboseOption,
     check_options,
     install_fetcher,
+    number_parser,
+    refuse_folder,
+    report_problems,
 )
+from gcadj.words import plural
 
 
 class _AuditProgress:
@@ -102,14 +107,15 @@ class _AuditProgress:
                 self.bar.stop()
 
 
-def _print_summary(summary: object) -> None:
+def _print_summary(summary: object, where: str) -> None:
+    """The tables of counts, then the failing games (see `_print_failing`), on stderr."""
     from rich.console import Console
     from rich.table import Table
 
     from gcadj.outputs.audit_report import Summary
 
     assert isinstance(summary, Summary)
-    console = Console(stderr=True)
+    console = Console(stderr=True, highlight=False)
     for title, counts in (
         ("status", summary.by_status),
         ("termination", summary.by_termination),
@@ -123,22 +129,48 @@ def _print_summary(summary: object) -> None:
         if not counts:
             table.add_row("none", "0")
         console.print(table)
-    console.print(f"{summary.total} games in all")
+    console.print(f"{plural(summary.total, 'game')} in all")
+    if summary.failing:
+        shown = len(summary.failing)
+        some = "" if shown == summary.failing_total else f"the first {shown} of "
+        console.print(f"failing games ({some}{summary.failing_total}):")
+    _print_failing(summary, where)
+
+
+def _print_failing(summary: object, where: str | None) -> None:
+    """One line per failing game of the summary (source: reason); when the summary keeps
+    only the first ones, where the others are (`where`)."""
+    from gcadj.outputs.audit_report import Summary
+
+    assert isinstance(summary, Summary)
+    for source, reason in summary.failing:
+        typer.echo(f"{source}: {reason}", err=True)
+    rest = summary.failing_total - len(summary.failing)
+    if rest and where:
+        others = plural(rest, "other failing game")
+        typer.echo(f"gcadj audit: {others} {'is' if rest == 1 else 'are'} in {where}", err=True)
 
 
 AUDIT_EPILOG = (
-    "Sources: files, directories (searched recursively for .txt .log .pgn .html .htm), "
-    "http(s) URLs of viewing pages, and --index log indexes. Every verdict is appended to "
-    "--out as one JSON line (the schema of check --json) as soon as it is known; --resume "
-    "finishes an interrupted audit. Exit codes as check: 0 all legal; 1 some illegal; "
-    "3 some unparsable; 4 some unreadable (or an index could not be fetched); 2 usage; "
-    "130 interrupted."
+    "Sources: files, folders (searched recursively for .txt .log .pgn .html .htm, hidden "
+    "files and gcadj's own reports skipped), http(s) URLs of viewing pages, an earlier "
+    "audit's .jsonl (its sources), and --index log indexes; a PGN file of several games "
+    "gives one verdict per game (FILE#N). Every verdict is appended to --out as one JSON "
+    "line (the schema of check --json) as soon as it is known; --resume finishes an "
+    "interrupted audit. The summary on stderr names the first 10 failing games (-v: all). "
+    "Exit codes as check: 0 all legal; 1 some illegal; 3 some unparsable; 4 some "
+    "unreadable, no game found, a folder with no game, an index that could not be fetched "
+    "or lists no game of --game; 2 usage; 130 interrupted."
 )
 
 
 def audit(
     sources: Annotated[
-        list[str] | None, typer.Argument(help="Files, directories and URLs to judge.")
+        list[str] | None,
+        typer.Argument(
+            metavar="SOURCES...",
+            help="Files, folders, URLs and audits' .jsonl files to judge.",
+        ),
     ] = None,
     index: Annotated[
         list[str] | None,
@@ -149,7 +181,13 @@ def audit(
     ] = "Pocket Mutation Chess",
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", min=1, help="Worker processes (default: one per core)."),
+        typer.Option(
+            "--jobs",
+            "-j",
+            parser=number_parser("--jobs", 1),
+            metavar="N",
+            help="Worker processes (default: one per core).",
+        ),
     ] = None,
     out: Annotated[
         str | None,
@@ -169,8 +207,14 @@ def audit(
         typer.Option("--report", metavar="FILE.html", help="A self-contained HTML report."),
     ] = None,
     quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="No progress and no summary on stderr.")
+        bool,
+        typer.Option(
+            "--quiet",
+            "-q",
+            help="No progress and no tables: only the failing games, one line each, on stderr.",
+        ),
     ] = False,
+    verbose: VerboseOption = False,
     all_findings: Annotated[
         bool, typer.Option("--all", help="Report every illegal ply, not just the first.")
     ] = False,
@@ -183,7 +227,7 @@ def audit(
     retries: RetriesOption = 3,
     max_kb: MaxSizeOption = 5120,
 ) -> None:
-    """Judge a whole archive in parallel; resumable JSONL, summary, CSV and HTML report."""
+    """Judge a whole archive in parallel: resumable JSONL, summary, CSV and HTML report."""
     import os
     import tempfile
     from pathlib import Path
@@ -204,6 +248,8 @@ def audit(
         typer.echo("gcadj audit: --resume needs --out", err=True)
         raise typer.Exit(EXIT_USAGE)
     check_options("audit", pocket_file, fen)
+    for option, path in (("--out", out), ("--csv", csv_file), ("--report", report)):
+        refuse_folder("audit", option, path)
     fetcher = None
     if index or any(is_url(spec) for spec in specs):  # requests is imported only then
         from gcadj.sources.fetch import default_fetcher
@@ -241,11 +287,11 @@ def audit(
         else:
             where = f"every one is in {out_path}; finish with --resume"
         typer.echo(
-            f"gcadj audit: interrupted after {progress.count} verdicts this run; {where}",
+            f"gcadj audit: interrupted after {plural(progress.count, 'verdict')} this run; {where}",
             err=True,
         )
         raise typer.Exit(130) from None
-    summary = summarize(out_path)
+    summary = summarize(out_path, failing=None if quiet or verbose else 10)
     try:
         if csv_file:
             write_csv(out_path, Path(csv_file))
@@ -256,14 +302,19 @@ def audit(
         raise typer.Exit(EXIT_USAGE) from None
     if scratch is not None:
         scratch.cleanup()
-    if not quiet:
-        _print_summary(summary)
+    places = [p for p in (out, csv_file) if p] or ["the JSON lines on standard output"]
+    if quiet:
+        _print_failing(summary, None)
+    else:
+        _print_summary(summary, " and ".join(places))
         if run.skipped:
-            typer.echo(f"gcadj audit: {run.skipped} sources were already judged", err=True)
-    for problem in run.index_errors:
-        typer.echo(f"gcadj audit: {problem}", err=True)
+            done = plural(run.skipped, "game")
+            was = "was" if run.skipped == 1 else "were"
+            typer.echo(f"gcadj audit: {done} {was} already judged", err=True)
     statuses = summary.by_status
     worst = max((STATUS_EXIT.get(s, EXIT_UNREADABLE) for s in statuses), default=EXIT_OK)
-    if run.index_errors:
-        worst = max(worst, EXIT_UNREADABLE)
+    worst = max(worst, report_problems("audit", run.problems))
+    if summary.total == 0:
+        typer.echo("gcadj audit: no game found in the sources named", err=True)
+        worst = EXIT_UNREADABLE
     raise typer.Exit(worst)

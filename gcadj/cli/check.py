@@ -11,22 +11,34 @@ from gcadj.cli.options import (
     STATUS_EXIT,
     FenOption,
     PocketFileOption,
+    QuietOption,
+    VerboseOption,
     check_options,
+    report_problems,
 )
 
 CHECK_EPILOG = (
-    "Exit codes: 0 every source legal; 1 some illegal move found; 3 some source could not be "
-    "parsed; 4 some source could not be read; 2 usage. When several apply, the highest wins."
+    "A folder is searched recursively for .txt .log .pgn .html .htm files (hidden ones and "
+    "gcadj's own reports skipped); an audit's .jsonl stands for the sources it lists; a PGN "
+    "file of several games gives one verdict per game, named FILE#N. Verdicts go to stdout, "
+    "a source that cannot be read to stderr. "
+    "Exit codes: 0 every game legal; 1 some illegal move found; 3 some game could not be "
+    "parsed; 4 some source could not be read (or a folder holds no game); 2 usage. When "
+    "several apply, the highest wins."
 )
 
 
 def check(
     sources: Annotated[
         list[str],
-        typer.Argument(help="Game logs: files, saved pages, http(s) URLs, or '-' for stdin."),
+        typer.Argument(
+            metavar="SOURCES...",
+            help="Game logs: files, folders, saved pages, http(s) URLs, an audit's .jsonl, "
+            "or '-' for stdin.",
+        ),
     ],
     json_lines: Annotated[
-        bool, typer.Option("--json", help="One JSON object per source per line.")
+        bool, typer.Option("--json", help="One JSON object per game per line.")
     ] = False,
     all_findings: Annotated[
         bool,
@@ -34,21 +46,31 @@ def check(
     ] = False,
     fen: FenOption = None,
     pocket_file: PocketFileOption = "i",
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
 ) -> None:
     """Replay each game: report its first illegal move, or how it ended."""
-    from gcadj.app.check import check_source, with_page_checks
-    from gcadj.outputs.report import render_verdict
+    from gcadj.app.check import CheckOptions, judge_games
+    from gcadj.outputs.report import render_verdict, verdict_line
+    from gcadj.sources.walk import SourceWalker
 
     check_options("check", pocket_file, fen)
+    options = CheckOptions(fen=fen, pocket_file=pocket_file, all_findings=all_findings)
+    walker = SourceWalker(tuple(sources))
     worst = EXIT_OK
-    for spec in sources:
-        verdict = check_source(spec, fen=fen, pocket_file=pocket_file, all_findings=all_findings)
-        verdict = with_page_checks(verdict)  # scraper warnings, page diagram vs replay
-        if json_lines:
-            import json
+    for spec in walker:
+        for verdict in judge_games(spec, options):  # with the page checks
+            worst = max(worst, STATUS_EXIT[verdict.status])
+            if quiet and verdict.status == "legal":
+                continue
+            if json_lines:
+                import json
 
-            typer.echo(json.dumps(verdict.to_json(), ensure_ascii=False))
-        else:
-            typer.echo(render_verdict(verdict))
-        worst = max(worst, STATUS_EXIT[verdict.status])
+                typer.echo(json.dumps(verdict.to_json(), ensure_ascii=False))
+            elif quiet:
+                typer.echo(verdict_line(verdict), err=verdict.status == "error")
+            else:
+                text = render_verdict(verdict, verbose=verbose)
+                typer.echo(text, err=verdict.status == "error")  # unreadable: a diagnostic
+    worst = max(worst, report_problems("check", walker.problems))
     raise typer.Exit(worst)

@@ -8,14 +8,22 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gcadj.cli.options import (
+    EXIT_OK,
+    EXIT_UNREADABLE,
     EXIT_USAGE,
     STATUS_EXIT,
     FenOption,
     PocketFileOption,
+    QuietOption,
+    VerboseOption,
     check_options,
     fail,
+    number_parser,
+    refuse_folder,
+    report_problems,
     write_output,
 )
+from gcadj.words import plural
 
 if TYPE_CHECKING:
     from gcadj.adjudication.verdict import Verdict
@@ -38,18 +46,30 @@ EXPORT_EPILOG = (
     "origin and destination; only a label, the en passant removal or a letter's case "
     "differ) with a '// gcadj: was ...' note, and stops at the first illegal ply that has "
     "none (said on stderr). "
-    "Exit codes: 0 written; 2 usage (bad option, --ply out of range, FILE exists without "
-    "--force, -o naming the source without --force); 3 the source could not be parsed; "
-    "4 the source could not be read."
+    "Several sources (files, folders, URLs, an audit's .jsonl) make one PGN database with "
+    "--to pgn; the other formats take one game. "
+    "Exit codes: 0 written; 2 usage (bad option, --ply out of range, several games for a "
+    "one-game format, FILE exists without --force, FILE is a folder, -o naming a source "
+    "without --force); 3 a game could not be parsed; 4 a source could not be read. A "
+    "database is written with the games that could be read, and the exit code says some "
+    "could not."
 )
 
 
 def export(
-    source: Annotated[str, typer.Argument(help="A game: a file, or '-' for standard input.")],
+    sources: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="SOURCES...",
+            help="Games: files, folders, URLs, an audit's .jsonl, or '-' for standard input.",
+        ),
+    ],
     to: Annotated[ExportFormat, typer.Option("--to", help="Output format.")],
     output: Annotated[
         str | None,
-        typer.Option("-o", "--output", metavar="FILE", help="Write to FILE, not standard output."),
+        typer.Option(
+            "-o", "--output", metavar="FILE", help="Write to FILE (a file, not a folder)."
+        ),
     ] = None,
     force: Annotated[
         bool, typer.Option("--force", help="Let -o overwrite an existing FILE.")
@@ -58,7 +78,8 @@ def export(
         int | None,
         typer.Option(
             "--ply",
-            min=0,
+            parser=number_parser("--ply", 0),
+            metavar="N",
             help="fen/svg: only the position after N plies (0 = the start; "
             "default for svg: the last legal position).",
         ),
@@ -73,39 +94,68 @@ def export(
     ] = False,
     fen: FenOption = None,
     pocket_file: PocketFileOption = "i",
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
 ) -> None:
-    """Convert a game: PGN-like text, Game Courier text, FEN, JSON or an SVG diagram."""
-    from gcadj.app.check import check_source
-    from gcadj.outputs.export import ExportError, export_game
+    """Convert games: PGN-like text (one or many games), Game Courier text, FEN, JSON, SVG."""
+    from gcadj.app.check import check_source_games
+    from gcadj.outputs.export import ExportError, export_games
+    from gcadj.sources.walk import SourceWalker
 
     check_options("export", pocket_file, fen)
+    refuse_folder("export", "-o", output)
     if fix and to is not ExportFormat.gc:
         raise fail("export", f"--fix applies to --to gc only, not {to.value}", EXIT_USAGE)
-    if output is not None and not force and _same_file(source, output):
+    if len(sources) > 1 and to is not ExportFormat.pgn:
+        message = f"--to {to.value} writes one game; --to pgn writes several as one PGN database"
+        raise fail("export", message, EXIT_USAGE)
+    if output is not None and not force and any(_same_file(s, output) for s in sources):
         message = f"-o {output} is the source itself; use --force to overwrite it"
         raise fail("export", message, EXIT_USAGE)
-    verdict = check_source(source, fen=fen, pocket_file=pocket_file)
-    if verdict.status in ("syntax-error", "error"):
-        typer.echo(verdict.error or f"{source}: {verdict.status}", err=True)
-        raise typer.Exit(STATUS_EXIT[verdict.status])
+    walker = SourceWalker(tuple(sources))
+    worst = EXIT_OK
+    games: list[Verdict] = []
+    notes = []  # printed once the export is known to be possible
+    for spec in walker:
+        for verdict in check_source_games(spec, fen=fen, pocket_file=pocket_file):
+            if verdict.status in ("syntax-error", "error"):
+                typer.echo(verdict.error or f"{verdict.source}: {verdict.status}", err=True)
+                worst = max(worst, STATUS_EXIT[verdict.status])
+                continue
+            games.append(verdict)
+            bad = verdict.first_illegal
+            if bad is not None and not quiet and not fix:
+                notes.append(
+                    f"gcadj export: note: {verdict.source}: ply {bad.ply} ({bad.text!r}) is "
+                    f"illegal [{bad.category}]; the export shows the game up to it"
+                )
+            elif verbose:
+                notes.append(
+                    f"gcadj export: {verdict.source}: {verdict.status}, "
+                    f"{plural(verdict.plies, 'ply')}"
+                )
+    worst = max(worst, report_problems("export", walker.problems))
+    if not games:
+        raise typer.Exit(worst or EXIT_UNREADABLE)
+    if fix and len(games) > 1:
+        raise fail("export", "--fix takes one game", EXIT_USAGE)
     if fix:
-        text = _fixed_text(verdict, fen)
+        text = _fixed_text(games[0], fen)
     else:
         try:
-            text = export_game(verdict, to.value, ply=ply)
+            text = export_games(games, to.value, ply=ply)
         except ExportError as err:
             raise fail("export", str(err), EXIT_USAGE) from None
-    if not fix and verdict.first_illegal is not None:
-        bad = verdict.first_illegal
-        typer.echo(
-            f"gcadj export: note: {verdict.source}: ply {bad.ply} ({bad.text!r}) is illegal "
-            f"[{bad.category}]; the export shows the game up to it",
-            err=True,
-        )
+    for note in notes:
+        typer.echo(note, err=True)
     if output is None:
         typer.echo(text, nl=False)
     else:
         write_output("export", output, text, force)
+    if verbose:
+        where = output or "standard output"
+        typer.echo(f"gcadj export: wrote {plural(len(games), 'game')} to {where}", err=True)
+    raise typer.Exit(worst)
 
 
 def _same_file(source: str, output: str) -> bool:

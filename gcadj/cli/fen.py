@@ -9,6 +9,8 @@ import typer
 
 from gcadj.cli.options import (
     EXIT_USAGE,
+    PocketFileOption,
+    check_options,
     fail,
 )
 
@@ -20,7 +22,10 @@ class Turn(str, Enum):
 
 FEN_EPILOG = (
     "A Game Courier code holds only the board (ninth file included: i8 ends the first rank, "
-    "i1 the last, '-' for the cells i2-i7 that do not exist). --from-gc assumes what the "
+    "i1 the last, '-' for the cells i2-i7 that do not exist). The ninth file is the pocket "
+    "file whatever its letter, so a position has the same code on both presets; "
+    "--pocket-file p names the cells p1-p8 in messages. --to-gc takes a gcadj FEN or "
+    "'startpos'. --from-gc assumes what the "
     "code cannot say: the side to move from --turn (default w), no en passant, halfmove "
     "clock 0, move 1; a code followed by FEN fields ('CODE b - - 0 12') keeps them. "
     "Exit codes: 0 converted; 2 usage or a bad code/FEN (the message names the column)."
@@ -36,11 +41,16 @@ def fen_command(
     ] = None,
     to_gc: Annotated[
         str | None,
-        typer.Option("--to-gc", metavar="FEN", help="Print the Game Courier code of a gcadj FEN."),
+        typer.Option(
+            "--to-gc",
+            metavar="FEN",
+            help="Print the Game Courier code of a gcadj FEN (or 'startpos').",
+        ),
     ] = None,
     turn: Annotated[
         Turn | None, typer.Option("--turn", help="--from-gc: the side to move (default w).")
     ] = None,
+    pocket_file: PocketFileOption = "i",
 ) -> None:
     """Convert between gcadj's FEN and Game Courier's position code."""
     from gcadj.engine.fen import FenError
@@ -48,9 +58,10 @@ def fen_command(
 
     if (from_gc is None) == (to_gc is None):
         raise fail("fen", "give exactly one of --from-gc CODE and --to-gc FEN", EXIT_USAGE)
+    check_options("fen", pocket_file)
     try:
         if from_gc is not None:
-            result = gc_code_to_fen(from_gc, turn=(turn or Turn.w).value)
+            result = gc_code_to_fen(from_gc, turn=(turn or Turn.w).value, pocket_file=pocket_file)
         else:
             if turn is not None:
                 raise fail("fen", "--turn applies to --from-gc only", EXIT_USAGE)

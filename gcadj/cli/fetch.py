@@ -17,6 +17,7 @@ from gcadj.cli.options import (
     RetriesOption,
     TimeoutOption,
     install_fetcher,
+    refuse_folder,
     write_output,
 )
 
@@ -27,10 +28,15 @@ FETCH_EPILOG = (
 
 
 def fetch(
-    url: Annotated[str, typer.Argument(help="A viewing page: …/play/pbm/play.php?game=…&log=…")],
+    url: Annotated[
+        str,
+        typer.Argument(metavar="URL", help="A viewing page: …/play/pbm/play.php?game=…&log=…"),
+    ],
     output: Annotated[
         str | None,
-        typer.Option("-o", "--output", metavar="FILE", help="Write here (default: stdout)."),
+        typer.Option(
+            "-o", "--output", metavar="FILE", help="Write to FILE, a file (default: stdout)."
+        ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing FILE.")] = False,
     cache: CacheOption = None,
@@ -47,6 +53,7 @@ def fetch(
     from gcadj.sources.fetch import FetchError
     from gcadj.sources.pages.scrape import PageError
 
+    refuse_folder("fetch", "-o", output)
     if output is not None and Path(output).exists() and not force:
         typer.echo(f"gcadj fetch: {output} exists; use --force to overwrite it", err=True)
         raise typer.Exit(EXIT_USAGE)

@@ -11,9 +11,21 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from typer.core import TyperCommand
 
 from gcadj.about import __version__
 from gcadj.cli import audit, check, export, fen, fetch, perft
+
+
+class Command(TyperCommand):
+    """A command whose usage line names its arguments plainly: ``SOURCES...``, not typer's
+    ``{sources}...`` (the braces are not a shell syntax anyone types)."""
+
+    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
+        return [
+            piece.replace("{", "").replace("}", "") for piece in super().collect_usage_pieces(ctx)
+        ]
+
 
 app = typer.Typer(
     name="gcadj",
@@ -43,12 +55,38 @@ def main_callback(
     """Adjudicate Game Courier games of Pocket Mutation Chess."""
 
 
-app.command(epilog=check.CHECK_EPILOG)(check.check)
-app.command(epilog=export.EXPORT_EPILOG)(export.export)
-app.command(epilog=audit.AUDIT_EPILOG)(audit.audit)
-app.command(epilog=fetch.FETCH_EPILOG)(fetch.fetch)
-app.command(name="fen", epilog=fen.FEN_EPILOG)(fen.fen_command)
-app.command()(perft.perft)
+# Each command's line in `gcadj --help` is its short help, given whole: click would cut a
+# docstring's first sentence to fit the terminal and end it with "...".
+app.command(
+    cls=Command,
+    epilog=check.CHECK_EPILOG,
+    short_help="Judge games: the first illegal move, or how each game ended.",
+)(check.check)
+app.command(
+    cls=Command,
+    epilog=export.EXPORT_EPILOG,
+    short_help="Convert games to PGN, Game Courier text, FEN, JSON or SVG.",
+)(export.export)
+app.command(
+    cls=Command,
+    epilog=audit.AUDIT_EPILOG,
+    short_help="Judge a whole archive in parallel, with a summary and reports.",
+)(audit.audit)
+app.command(
+    cls=Command,
+    epilog=fetch.FETCH_EPILOG,
+    short_help="Download a Game Courier page and save its game as a log.",
+)(fetch.fetch)
+app.command(
+    cls=Command,
+    name="fen",
+    epilog=fen.FEN_EPILOG,
+    short_help="Convert between gcadj's FEN and Game Courier's position code.",
+)(fen.fen_command)
+app.command(
+    cls=Command,
+    short_help="Count the legal move tree to a depth (to test the engine).",
+)(perft.perft)
 
 
 def main() -> None:

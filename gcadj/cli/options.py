@@ -4,6 +4,7 @@ into exit codes; `STATUS_EXIT` maps a verdict's status to its code."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
@@ -19,6 +20,7 @@ FenOption = Annotated[
     str | None,
     typer.Option(
         "--fen",
+        metavar="FEN",
         help="Start position of every game, a gcadj FEN or a Game Courier code "
         "(default: the log's FEN tag, else the standard array).",
     ),
@@ -27,9 +29,48 @@ PocketFileOption = Annotated[
     str,
     typer.Option(
         "--pocket-file",
-        help="Letter of the pocket file: i (i1/i8) or p (p1/p8); a PocketFile tag overrides it.",
+        metavar="LETTER",
+        help="The file of the pockets: one letter from i to z: i on the 2009 preset (i1/i8), "
+        "p on the newer one (p1/p8). A PocketFile tag in a log overrides it.",
     ),
 ]
+QuietOption = Annotated[
+    bool,
+    typer.Option(
+        "--quiet", "-q", help="Print only illegal, unreadable and failing sources, one line each."
+    ),
+]
+VerboseOption = Annotated[
+    bool, typer.Option("--verbose", "-v", help="Print more about each game (see the README).")
+]
+
+
+def _number_words(minimum: float, whole: bool, strict: bool) -> str:
+    kind = "a whole number" if whole else "a number"
+    shown = int(minimum) if minimum == int(minimum) else minimum
+    return f"{kind} {'>' if strict else '≥'} {shown}"
+
+
+def number_parser(
+    option: str, minimum: float, *, whole: bool = True, strict: bool = False
+) -> Callable[[str], float]:
+    """A typer `parser` that says in words what a number option needs ("--ply needs a whole
+    number ≥ 0, not 'abc'") and exits 2, instead of click's "not a valid int range"."""
+
+    def parse(text: str) -> float:
+        try:
+            value: float | None = int(text) if whole else float(text)
+        except (TypeError, ValueError):
+            value = None
+        if value is None or value != value or value < minimum or (strict and value == minimum):
+            words = _number_words(minimum, whole, strict)
+            typer.echo(f"gcadj: {option} needs {words}, not {str(text)!r}", err=True)
+            raise typer.Exit(EXIT_USAGE)
+        return value
+
+    parse.__name__ = "whole number" if whole else "number"
+    return parse
+
 
 STATUS_EXIT = {
     "legal": EXIT_OK,
@@ -52,20 +93,39 @@ NoCacheOption = Annotated[
 ]
 DelayOption = Annotated[
     float,
-    typer.Option("--delay", min=0, metavar="SECONDS", help="Pause between requests to one host."),
+    typer.Option(
+        "--delay",
+        parser=number_parser("--delay", 0, whole=False),
+        metavar="SECONDS",
+        help="Pause between requests to one host.",
+    ),
 ]
 TimeoutOption = Annotated[
     float,
     typer.Option(
-        "--timeout", min=0.001, metavar="SECONDS", help="Connect and read timeout per request."
+        "--timeout",
+        parser=number_parser("--timeout", 0, whole=False, strict=True),
+        metavar="SECONDS",
+        help="Connect and read timeout per request.",
     ),
 ]
 RetriesOption = Annotated[
     int,
-    typer.Option("--retries", min=0, help="Retries after a connection error, timeout, 429 or 5xx."),
+    typer.Option(
+        "--retries",
+        parser=number_parser("--retries", 0),
+        metavar="N",
+        help="Retries after a connection error, timeout, 429 or 5xx.",
+    ),
 ]
 MaxSizeOption = Annotated[
-    int, typer.Option("--max-size", min=1, metavar="KB", help="Largest page accepted, in KiB.")
+    int,
+    typer.Option(
+        "--max-size",
+        parser=number_parser("--max-size", 1),
+        metavar="KB",
+        help="Largest page accepted, in KiB.",
+    ),
 ]
 
 
@@ -102,7 +162,10 @@ def check_options(command: str, pocket_file: str, fen: str | None = None) -> Non
     from gcadj.notation.language import is_pocket_file
 
     if not is_pocket_file(pocket_file):
-        message = f"--pocket-file must be one letter from i to z, not {pocket_file!r}"
+        message = (
+            "--pocket-file needs one letter from i to z (i on the 2009 preset, p on the "
+            f"newer one), not {pocket_file!r}"
+        )
         raise fail(command, message, EXIT_USAGE)
     if fen is not None:
         try:
@@ -111,12 +174,29 @@ def check_options(command: str, pocket_file: str, fen: str | None = None) -> Non
             raise fail(command, f"--fen: {err}", EXIT_USAGE) from None
 
 
+def refuse_folder(command: str, option: str, path: str | None) -> None:
+    """A usage error (exit 2) if an output the user named is a folder, said as such."""
+    import os
+
+    if path is not None and os.path.isdir(path):
+        message = f"{option} {path}: that is a folder; {option} names the file to write"
+        raise fail(command, message, EXIT_USAGE)
+
+
+def report_problems(command: str, problems: list[str]) -> int:
+    """Print what could not be expanded into sources (see `SourceWalker`); its exit code."""
+    for problem in problems:
+        typer.echo(f"gcadj {command}: {problem}", err=True)
+    return EXIT_UNREADABLE if problems else EXIT_OK
+
+
 def write_output(command: str, path: str, text: str, force: bool) -> None:
     """Write an output file the user named: atomically, replacing a file only with --force."""
     from pathlib import Path
 
     from gcadj.outputs.files import write_text_file
 
+    refuse_folder(command, "-o", path)
     try:
         write_text_file(Path(path), text, overwrite=force)
     except FileExistsError:

@@ -8,12 +8,16 @@ import typer
 
 from gcadj.cli.options import (
     EXIT_USAGE,
+    number_parser,
 )
 
 
 def perft(
-    fen: Annotated[str, typer.Argument(help="A gcadj FEN, or 'startpos'.")],
-    depth: Annotated[int, typer.Argument(min=0, help="Depth in plies.")],
+    fen: Annotated[str, typer.Argument(metavar="FEN", help="A gcadj FEN, or 'startpos'.")],
+    depth: Annotated[
+        int,
+        typer.Argument(metavar="DEPTH", parser=number_parser("DEPTH", 0), help="Depth in plies."),
+    ],
     divide: Annotated[
         bool, typer.Option("--divide", help="Print each root move with its count first.")
     ] = False,

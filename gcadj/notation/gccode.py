@@ -24,9 +24,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from gcadj.engine.fen import FenError, format_fen, parse_fen
+from gcadj.engine.fen import STARTING_FEN, FenError, format_fen, parse_fen
 from gcadj.engine.pieces import KIND, PIECE, Piece
 from gcadj.engine.squares import BLACK, COLOR_NAMES, FILE_NAMES, WHITE
+from gcadj.words import plural
 
 WIDTH = 9  # files a-h and the pocket file
 RANKS = 8
@@ -206,7 +207,7 @@ def _check_rank_width(
         raise GcCodeError(
             code,
             max(column - 1, 1),
-            f"rank {RANKS - row} has only {found} cells; expected {WIDTH} "
+            f"rank {RANKS - row} has only {plural(found, 'cell')}; expected {WIDTH} "
             f"(files a-h and the pocket file {pocket_file}; '-' for a cell that does not exist)",
         )
 
@@ -290,9 +291,10 @@ def gc_code_to_fen(code: str, turn: str = "w", pocket_file: str = "i") -> str:
 def fen_to_gc_code(fen: str) -> str:
     """The Game Courier code of a gcadj FEN's board and pockets (raises `FenError`).
 
-    Only the board goes into a code; turn, en passant and counters are dropped.
+    Only the board goes into a code; turn, en passant and counters are dropped. ``startpos``
+    is the standard array, as everywhere a FEN is taken.
     """
-    setup = parse_fen(fen)
+    setup = parse_fen(STARTING_FEN if fen.strip() == "startpos" else fen)
     rows = []
     for row in range(RANKS):
         rank = RANKS - 1 - row

@@ -60,19 +60,42 @@ def iter_records(path: Path) -> Iterator[dict[str, Any]]:
 
 @dataclass
 class Summary:
-    """Counts over an audit file: by status, by termination, by first illegal category."""
+    """Counts over an audit file: by status, by termination, by first illegal category; and
+    the first failing games (not legal) with their reasons, `failing_total` in all."""
 
     total: int = 0
     by_status: Counter[str] = field(default_factory=Counter)
     by_termination: Counter[str] = field(default_factory=Counter)
     by_category: Counter[str] = field(default_factory=Counter)
+    failing: list[tuple[str, str]] = field(default_factory=list)
+    failing_total: int = 0
 
 
-def summarize(path: Path) -> Summary:
+def failure_reason(record: dict[str, Any]) -> str:
+    """Why a game of an audit file is not legal, in one line (the source not repeated)."""
+    first = record.get("first_illegal")
+    if record.get("status") == "illegal" and isinstance(first, dict):
+        return (
+            f"illegal at ply {first.get('ply')} ({first.get('text')}) "
+            f"[{first.get('category')}]: {first.get('reason')}"
+        )
+    message = str(record.get("error") or record.get("status")).split("\n", 1)[0]
+    source = str(record.get("source"))
+    if message.startswith(f"{source}:"):
+        message = message[len(source) + 1 :].lstrip()
+    return f"{record.get('status')}: {message}"
+
+
+def summarize(path: Path, *, failing: int | None = 10) -> Summary:
+    """Counts over an audit file, and the first `failing` failing games (None: all)."""
     summary = Summary()
     for record in iter_records(path):
         summary.total += 1
         summary.by_status[str(record.get("status"))] += 1
+        if record.get("status") != "legal":
+            summary.failing_total += 1
+            if failing is None or len(summary.failing) < failing:
+                summary.failing.append((str(record.get("source")), failure_reason(record)))
         if record.get("termination"):
             summary.by_termination[str(record["termination"])] += 1
         first = record.get("first_illegal")
@@ -379,6 +402,7 @@ def write_report(jsonl: Path, target: Path, summary: Summary | None = None) -> N
 __all__ = [
     "Summary",
     "csv_row",
+    "failure_reason",
     "iter_records",
     "page_link",
     "summarize",

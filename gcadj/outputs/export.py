@@ -11,7 +11,7 @@ export back (`gcadj check` reads PGN-like and Game Courier text) gives the same 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gcadj.adjudication.fix import FixedGame
@@ -26,11 +26,13 @@ from gcadj.notation.san import WrittenMove, write_line
 from gcadj.outputs.pgn_writer import finding_note, is_standard_start, user_comment_lines
 from gcadj.outputs.pgn_writer import write_pgn as _write_pgn
 from gcadj.outputs.svg import marked_cells, render_svg
+from gcadj.words import plural
 
 __all__ = [
     "FORMATS",
     "ExportError",
     "export_game",
+    "export_games",
     "write_fens",
     "write_fixed_gc",
     "write_gc",
@@ -62,6 +64,23 @@ def export_game(verdict: Verdict, fmt: str, *, ply: int | None = None, size: int
     if fmt == "json":
         return write_json(verdict)
     return write_svg(verdict, ply, size=size)
+
+
+def export_games(verdicts: Sequence[Verdict], fmt: str, *, ply: int | None = None) -> str:
+    """Several games in one text: only PGN holds more than one (a database: each game with
+    its tags and its notes, a blank line between games); one game as `export_game`."""
+    if len(verdicts) == 1:
+        return export_game(verdicts[0], fmt, ply=ply)
+    if not verdicts:
+        raise ExportError("no game to convert")
+    if fmt != "pgn":
+        raise ExportError(
+            f"--to {fmt} writes one game, not {len(verdicts)}; "
+            "--to pgn writes several games as one PGN database"
+        )
+    if ply is not None:
+        raise ExportError(f"--ply applies to {' and '.join(PLY_FORMATS)} only, not {fmt}")
+    return "\n".join(export_game(verdict, fmt) for verdict in verdicts)
 
 
 def _log(verdict: Verdict) -> GameLog:
@@ -167,7 +186,7 @@ def _fens(verdict: Verdict, written: list[WrittenMove]) -> list[str]:
 def _check_ply(verdict: Verdict, ply: int, available: int) -> None:
     if 0 <= ply <= available:
         return
-    detail = f"the game has {available} legal plies"
+    detail = f"the game has {plural(available, 'legal ply', 'legal plies')}"
     if verdict.first_illegal is not None:
         detail += f" (ply {verdict.first_illegal.ply} is illegal)"
     raise ExportError(f"ply {ply} is out of range: {detail}; ply 0 is the start")

@@ -5,29 +5,57 @@ from __future__ import annotations
 from gcadj.adjudication.verdict import Finding, Suggestion, Verdict
 from gcadj.engine.position import Position
 from gcadj.outputs.diagram import text_diagram
+from gcadj.words import plural
 
 
-def render_verdict(verdict: Verdict) -> str:
-    """One block per source: findings with diagrams for illegal games, the result for legal ones."""
+def render_verdict(verdict: Verdict, *, verbose: bool = False) -> str:
+    """One block per game: findings with diagrams for illegal games, the result for legal ones.
+
+    `verbose` adds the game's tags and, for a legal game, the final position (diagram, FEN).
+    """
     pocket_file = verdict.log.pocket_file if verdict.log is not None else "i"
     if verdict.status in ("syntax-error", "error"):
         return verdict.error or f"{verdict.source}: {verdict.status}"
     lines: list[str] = []
+    if verbose and verdict.log is not None and verdict.log.tags:
+        tags = ", ".join(f"{key} {value!r}" for key, value in verdict.log.tags)
+        lines.append(f"{verdict.source}: tags: {tags}")
     if verdict.status == "legal":
         how = verdict.termination or "ongoing"
         lines.append(
-            f"{verdict.source}: legal, {verdict.plies} plies, result {verdict.result} ({how})"
+            f"{verdict.source}: legal, {plural(verdict.plies, 'ply')}, "
+            f"result {verdict.result} ({how})"
         )
+        if verbose and verdict.final_fen:
+            lines.append("  Final position:")
+            lines.append(text_diagram(Position(verdict.final_fen), pocket_file, indent="    "))
+            lines.append(f"    FEN {verdict.final_fen}")
     else:
         first = verdict.first_illegal.ply if verdict.first_illegal else "?"
         for finding in verdict.illegal:
             lines.extend(_render_finding(verdict.source, finding, pocket_file))
         lines.append(
             f"{verdict.source}: illegal, first at ply {first}"
-            f" ({verdict.legal_plies} legal plies before it, {verdict.plies} in the log)"
+            f" ({plural(verdict.legal_plies, 'legal ply', 'legal plies')} before it,"
+            f" {verdict.plies} in the log)"
         )
     lines.extend(f"{verdict.source}: warning: {w}" for w in verdict.warnings)
     return "\n".join(lines)
+
+
+def verdict_line(verdict: Verdict) -> str:
+    """A game's verdict in one line (``check --quiet``): where and why for an illegal game,
+    the first line of the message for one that could not be read or parsed."""
+    bad = verdict.first_illegal
+    if verdict.status == "illegal" and bad is not None:
+        dots = "." if bad.side == "white" else "..."
+        return (
+            f"{verdict.source}:{bad.line}:{bad.column}: illegal at ply {bad.ply} "
+            f"({bad.move_number}{dots} {bad.text}) [{bad.category}]: {bad.reason}"
+        )
+    if verdict.status in ("syntax-error", "error"):
+        return (verdict.error or f"{verdict.source}: {verdict.status}").split("\n", 1)[0]
+    return render_verdict(verdict).split("\n", 1)[0]
 
 
 def _render_finding(source: str, finding: Finding, pocket_file: str) -> list[str]:

@@ -66,6 +66,29 @@ def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i")
     return parse_log(text, source=source, pocket_file=pocket_file)
 
 
+def parse_games(
+    text: str, source: str = "<string>", pocket_file: str = "i", *, only: int | None = None
+) -> list[tuple[str, GameLog | LogSyntaxError]]:
+    """Every game a source's text holds, in order: its name and its log, or its syntax error.
+
+    A PGN database (several games, see `gcadj.sources.pgn_reader.game_spans`) gives one
+    entry per game, named ``source#N``; any other text is one game named `source`. Each
+    game of a database takes its pocket file from its own ``PocketFile`` tag. With `only`
+    (from 1) just that game is read: an empty list if the text holds no such game.
+    """
+    text = normalise_text(text)
+    if detect_format(text) == PGN:
+        from gcadj.sources.pgn_reader import read_pgn_games
+
+        return read_pgn_games(text, source=source, pocket_file=pocket_file, only=only)
+    if only is not None and only != 1:
+        return []
+    try:
+        return [(source, parse_game_text(text, source=source, pocket_file=pocket_file))]
+    except LogSyntaxError as err:
+        return [(source, err)]
+
+
 _POCKET_FILE_TAG = re.compile(r'^[ \t\u00a0]*\[[ \t\u00a0]*PocketFile[ \t\u00a0]*"([^"]*)"', re.M)
 _FIRST_PLY_LINE = re.compile(r"^[ \t\u00a0]*[^\s\[/]", re.M)
 

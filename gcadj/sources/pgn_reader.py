@@ -3,12 +3,19 @@
 Courier sub-moves of that move, with line and column in the PGN text.
 
 Illegal games round-trip through the two comment markers described in `gcadj.notation.pgn`.
+
+A PGN file may hold many games (a database, as ``gcadj export --to pgn`` of several sources
+writes it). `game_spans` finds where each game is without judging any, so that one bad game
+costs only itself: a game ends at its result token (``1-0``, ``0-1``, ``1/2-1/2``, ``*``)
+outside a comment, or where a tag line follows its movetext. Each game is then read in place,
+so the lines and columns of its moves and errors are those of the whole file.
 """
 
 from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import re
 
 from gcadj.adjudication.judge import PlyJudge
@@ -23,7 +30,7 @@ from gcadj.notation.records import GameLog, MoveRecord
 from gcadj.notation.san import SAN_EXAMPLES, SanError, looks_like_san, parse_san
 from gcadj.notation.san import gc_submoves as _gc_submoves
 
-__all__ = ["read_pgn"]
+__all__ = ["game_spans", "read_pgn", "read_pgn_games"]
 
 
 _TAG = re.compile(
@@ -43,14 +50,78 @@ _TOKEN = re.compile(
 )
 
 
-class _Reader:
-    """One pass over PGN-like text: tags, then movetext tokens, replaying SAN as it goes."""
+def _line_starts(text: str) -> list[int]:
+    return [0] + [m.end() for m in re.finditer("\n", text)]
 
-    def __init__(self, text: str, source: str, pocket_file: str) -> None:
-        self.text = normalise_text(text)
+
+def game_spans(text: str) -> list[tuple[int, int]]:
+    """Where each game of normalised PGN-like text is: ``(start, end)`` offsets, in order.
+
+    A game ends after its result token, or before a tag line that follows its movetext.
+    Text between games that holds neither a tag nor a move (blank lines, a stray comment)
+    is no game. Nothing is judged here: a bad game is still one span, read (and reported)
+    on its own.
+    """
+    spans: list[tuple[int, int]] = []
+    start: int | None = None  # where the current game began
+    last_end = 0  # the end of its last token
+    moves = False  # has its movetext begun (a token that is not a tag line)?
+    counts = False  # does it hold a tag or a move (else it is no game)?
+    offset, size = 0, len(text)
+
+    def close(end: int) -> None:
+        nonlocal start, moves, counts
+        if start is not None and counts:
+            spans.append((start, end))
+        start, moves, counts = None, False, False
+
+    while offset < size:
+        char = text[offset]
+        if char == "[":  # a tag line (the reader says so if it is not one)
+            if moves:
+                close(last_end)
+            if start is None:
+                start = offset
+            end = text.find("\n", offset)
+            offset = last_end = size if end < 0 else end
+            counts = True
+            continue
+        match = _TOKEN.match(text, offset)
+        end = offset + 1 if match is None else match.end()
+        kind = None if match is None else match.lastgroup
+        if kind != "ws":
+            if start is None:
+                start = offset
+            moves = True
+            last_end = end
+            if kind in ("san", "number", "result", None):
+                counts = True
+            if kind == "result":
+                close(end)
+        offset = end
+    close(last_end)
+    return spans
+
+
+class _Reader:
+    """One pass over one game of PGN-like text: tags, then movetext tokens, replaying SAN.
+
+    `span` is the game's place in `text` (default: all of it); positions are in `text`.
+    """
+
+    def __init__(
+        self,
+        text: str,
+        source: str,
+        pocket_file: str,
+        span: tuple[int, int] | None = None,
+        line_starts: list[int] | None = None,
+    ) -> None:
+        self.text = text
         self.source = source
         self.pocket_file = pocket_file
-        self.line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        self.span = span or (0, len(text))
+        self.line_starts = line_starts if line_starts is not None else _line_starts(text)
         self.log = LogBuilder(source, pocket_file)  # tags, records, leading comment
         self.position: Position | None = None
         self.lost_at: int | None = None  # line of the gc ply after which SAN has no board
@@ -80,9 +151,14 @@ class _Reader:
 
     def read_tags(self) -> int:
         """Read the tag lines; the offset where the movetext starts."""
-        for start in self.line_starts:
-            end = self.text.find("\n", start)
-            line = self.text[start : end if end >= 0 else None]
+        first, stop = self.span
+        index = bisect.bisect_right(self.line_starts, first) - 1
+        for line_start in self.line_starts[index:]:
+            start = max(line_start, first)
+            if start >= stop:
+                break
+            end = self.text.find("\n", start, stop)
+            line = self.text[start : end if end >= 0 else stop]
             stripped = line.strip(" \t\u00a0")
             if not stripped:
                 continue
@@ -98,7 +174,7 @@ class _Reader:
             name = match[1]
             self.log.tags.append((name, unescape_tag_value(match[2])))
             self.tag_offsets.setdefault(name.casefold(), start + match.start(2) + 1)
-        return len(self.text)
+        return stop
 
     def tag(self, name: str) -> str | None:
         wanted = name.casefold()
@@ -130,8 +206,9 @@ class _Reader:
 
     def read_movetext(self, offset: int) -> None:
         text = self.text
-        while offset < len(text):
-            match = _TOKEN.match(text, offset)
+        stop = self.span[1]
+        while offset < stop:
+            match = _TOKEN.match(text, offset, stop)
             if match is None:
                 raise self.unexpected(offset)
             kind = match.lastgroup
@@ -141,13 +218,13 @@ class _Reader:
             elif kind == "semi":
                 self.comment(value[1:].strip())
             elif kind == "result":
-                rest = text[match.end() :]
-                if rest.strip(" \t\n\u00a0"):
+                rest = text[match.end() : stop]
+                if rest.strip(" \t\n\u00a0"):  # read_pgn of text holding more than one game
                     skip = len(rest) - len(rest.lstrip(" \t\n\u00a0"))
                     raise self.error(
                         match.end() + skip,
                         "the end of the game after the result",
-                        "a source holds one game",
+                        "read_pgn reads one game; read_pgn_games (and gcadj check) read each",
                     )
                 return
             elif kind == "number":
@@ -253,10 +330,45 @@ def _with_comment(record: MoveRecord, text: str) -> MoveRecord:
 
 
 def read_pgn(text: str, source: str = "<string>", pocket_file: str = "i") -> GameLog:
-    """Read PGN-like text into a `GameLog`; raises `LogSyntaxError` with line and column.
+    """Read PGN-like text holding one game into a `GameLog`; raises `LogSyntaxError` with
+    line and column (also for text holding several games: see `read_pgn_games`).
 
     A ``[PocketFile "p"]`` tag overrides `pocket_file`. Every SAN move must be legal (the
     reader replays it to know which piece moved); plies in ``{gc: ...}`` are taken as
     typed and judged later by `replay`, like any Game Courier log.
     """
-    return _Reader(text, source, pocket_file).read()
+    return _Reader(normalise_text(text), source, pocket_file).read()
+
+
+@functools.lru_cache(maxsize=4)
+def _layout(text: str) -> tuple[list[tuple[int, int]], list[int]]:
+    """The games and line starts of a text; kept for the few texts last read, because an
+    audit's list may name the games of one database one by one (``all.pgn#1``, ``#2``...)."""
+    return game_spans(text) or [(0, len(text))], _line_starts(text)
+
+
+def read_pgn_games(
+    text: str, source: str = "<string>", pocket_file: str = "i", *, only: int | None = None
+) -> list[tuple[str, GameLog | LogSyntaxError]]:
+    """Every game of PGN-like text, in order: its name and its log, or the error that stops
+    it. A text of one game is named `source`; the games of a database ``source#1``,
+    ``source#2``, ... Line and column are in the whole text either way. With `only` (from
+    1), just that game is read (an empty list if there is no such game).
+    """
+    text = normalise_text(text)
+    spans, line_starts = _layout(text)
+    games: list[tuple[str, GameLog | LogSyntaxError]] = []
+    for number, span in enumerate(spans, 1):
+        if only is not None and number != only:
+            continue
+        name = source if len(spans) == 1 else game_name(source, number)
+        try:
+            games.append((name, _Reader(text, name, pocket_file, span, line_starts).read()))
+        except LogSyntaxError as err:
+            games.append((name, err))
+    return games
+
+
+def game_name(source: str, number: int) -> str:
+    """How one game of a file of several is named: ``all.pgn#3`` (numbered from 1)."""
+    return f"{source}#{number}"

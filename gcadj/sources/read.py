@@ -7,6 +7,8 @@ becomes one "error" verdict and the others go on.
 
 from __future__ import annotations
 
+import os
+import re
 import sys
 from pathlib import Path
 
@@ -39,6 +41,19 @@ def read_source(spec: str) -> str:
     except OSError as err:
         raise SourceError(f"{spec}: cannot read: {err.strerror or err}") from None
     return decode_log_bytes(data)
+
+
+_GAME_REF = re.compile(r"(.+)#([1-9][0-9]*)")
+
+
+def game_ref(spec: str) -> tuple[str, int] | None:
+    """``all.pgn#3`` names the third game of all.pgn (as check and audit name the games of
+    a file of several): the file's spec and the number, or None for a whole source. A file
+    whose own name ends like that is itself, not a game of another."""
+    match = _GAME_REF.fullmatch(spec)
+    if match is None or (not is_url(spec) and os.path.exists(spec)):
+        return None
+    return match[1], int(match[2])
 
 
 def read_url(url: str) -> str:

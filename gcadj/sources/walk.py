@@ -1,0 +1,195 @@
+"""Every source the user named, expanded: folders walked, an audit's JSONL read, indexes listed.
+
+`gcadj check`, `export` and `audit` take the same kinds of source, and they must see the
+same games in the same order, so the expansion lives here, once:
+
+- a **folder** is walked recursively, in sorted order (the entries of a folder by name,
+  files and sub-folders together, as ``find | sort`` lists them), for every kind of file
+  gcadj reads (`SOURCE_SUFFIXES`); hidden files and folders are skipped, and so are gcadj's
+  own outputs: an HTML page carrying `gcadj.about.GENERATOR_META` (an audit report, a game
+  viewer) and an audit's JSONL and CSV files (their suffixes are not read at all);
+- a file named ``*.jsonl`` is an **audit's results**: its games are the ``source`` of each
+  line, in order (so ``gcadj export --to pgn results.jsonl`` gathers an audited archive);
+- a **log index** (``--index``, audit only) is fetched once and its viewing pages of one
+  game listed;
+- anything else (a file, a URL, ``-``, a missing path) is passed on as it is, so that
+  reading it gives a verdict (an "error" one if it cannot be read), never a silent drop.
+
+What cannot be expanded (a folder with no game in it, a JSONL that is not an audit's, an
+index that cannot be fetched or lists no game of the variant) is a *problem*: the walker
+collects them in `problems`, and the command reports them and exits 4.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final
+
+# Start-up matters (`gcadj check` of one game): json loads only for a JSONL, fetch for an index.
+from gcadj.about import is_gcadj_html
+from gcadj.sources.urls import is_url
+
+if TYPE_CHECKING:
+    from gcadj.sources.fetch import Fetcher
+
+SOURCE_SUFFIXES: Final = frozenset({".txt", ".log", ".pgn", ".html", ".htm"})
+AUDIT_SUFFIX: Final = ".jsonl"
+HTML_SUFFIXES: Final = frozenset({".html", ".htm"})
+DEFAULT_GAME: Final = "Pocket Mutation Chess"
+HEAD_BYTES: Final = 16384  # where an HTML page's <head> and its generator tag are
+
+
+def is_own_output(path: str) -> bool:
+    """Is this file one gcadj wrote about other games (an HTML page with its generator tag)?"""
+    if os.path.splitext(path)[1].lower() not in HTML_SUFFIXES:
+        return False
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(HEAD_BYTES)
+    except OSError:
+        return False  # unreadable: judged, so that the user hears why
+    return is_gcadj_html(head.decode("utf-8", "replace"))
+
+
+def walk_folder(folder: str) -> Iterator[str]:
+    """The game files under `folder`, recursively, in sorted order (see the module docstring)."""
+    try:
+        with os.scandir(folder) as entries:
+            listing = sorted(entries, key=lambda entry: entry.name)
+    except OSError:
+        return  # unreadable: nothing found there, which the walker reports for a named folder
+    for entry in listing:
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            yield from walk_folder(entry.path)
+        elif (
+            os.path.splitext(entry.name)[1].lower() in SOURCE_SUFFIXES
+            and entry.is_file()
+            and not is_own_output(entry.path)
+        ):
+            yield entry.path
+
+
+def audit_sources(path: str) -> list[str]:
+    """The ``source`` of every line of an audit's JSONL, in order; `ValueError` naming the
+    line if the file is not one (a torn last line, as a kill leaves it, is ignored)."""
+    import json  # not at start-up: most commands never meet a JSONL
+
+    try:
+        with open(path, "rb") as handle:
+            raw_lines = handle.read().split(b"\n")
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except OSError as err:
+        raise ValueError(f"{path}: cannot read: {err.strerror or err}") from None
+    if raw_lines and raw_lines[-1]:  # no newline at the end: a torn last line
+        raw_lines[-1] = b""
+    sources = []
+    for number, raw in enumerate(raw_lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+            source = record["source"] if isinstance(record, dict) else None
+        except (ValueError, KeyError):
+            source = None
+        if not isinstance(source, str):
+            raise ValueError(
+                f'{path}:{number}: not an audit\'s result line (a JSON object with a "source")'
+            )
+        sources.append(source)
+    return sources
+
+
+def is_folder(spec: str) -> bool:
+    return spec != "-" and not is_url(spec) and os.path.isdir(spec)
+
+
+@dataclass
+class SourceWalker:
+    """Every source of a command, lazily and in a stable order; see the module docstring.
+
+    It may be iterated more than once (the audit counts its sources first): an index is
+    fetched once per walker, and each problem is recorded once.
+    """
+
+    specs: tuple[str, ...]
+    index_urls: tuple[str, ...] = ()
+    game: str = DEFAULT_GAME
+    fetcher: Fetcher | None = None
+    problems: list[str] = field(default_factory=list)
+    _indexes: dict[str, list[str]] = field(default_factory=dict)
+
+    def __iter__(self) -> Iterator[str]:
+        for spec in self.specs:
+            yield from self.expand(spec)
+        for url in self.index_urls:
+            yield from self._index(url)
+
+    def expand(self, spec: str) -> Iterator[str]:
+        """The sources one spec stands for."""
+        if is_folder(spec):
+            found = 0
+            for path in walk_folder(spec):
+                found += 1
+                yield path
+            if not found and not os.access(spec, os.R_OK | os.X_OK):
+                self._problem(f"{spec}: cannot read this folder")
+            elif not found:
+                suffixes = " ".join(sorted(SOURCE_SUFFIXES))
+                self._problem(f"{spec}: no game file ({suffixes}) in this folder")
+        elif not is_url(spec) and spec.lower().endswith(AUDIT_SUFFIX):
+            try:
+                sources = audit_sources(spec)
+            except ValueError as err:
+                self._problem(str(err))
+                return
+            if not sources:
+                self._problem(f"{spec}: an audit's results with no game in them")
+            yield from sources
+        else:
+            yield spec
+
+    def _problem(self, message: str) -> None:
+        if message not in self.problems:
+            self.problems.append(message)
+
+    def _index(self, url: str) -> list[str]:
+        if url not in self._indexes:
+            self._indexes[url] = self._read_index(url)
+        return self._indexes[url]
+
+    def _read_index(self, url: str) -> list[str]:
+        from gcadj.sources.fetch import FetchError, default_fetcher
+        from gcadj.sources.pages.index import index_entries
+
+        fetcher = self.fetcher or default_fetcher()
+        try:
+            page = fetcher.get(url, fresh=True)  # an index changes; its games mostly do not
+        except FetchError as err:
+            self._problem(f"index {err}")
+            return []
+        entries = index_entries(page.text(), page.final_url, self.game)
+        if not entries:
+            self._problem(f"index {url}: lists no game of {self.game!r}")
+        return [entry.url for entry in entries]
+
+
+def expand_sources(specs: tuple[str, ...] | list[str]) -> tuple[list[str], list[str]]:
+    """Every source `specs` stand for, and the problems met (for commands that want a list)."""
+    walker = SourceWalker(tuple(specs))
+    return list(walker), walker.problems
+
+
+__all__ = [
+    "AUDIT_SUFFIX",
+    "SOURCE_SUFFIXES",
+    "SourceWalker",
+    "audit_sources",
+    "expand_sources",
+    "is_own_output",
+    "walk_folder",
+]
