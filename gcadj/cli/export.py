@@ -24,13 +24,16 @@ class ExportFormat(str, Enum):
     fen = "fen"
     json = "json"
     svg = "svg"
+    html = "html"
 
 
 EXPORT_EPILOG = (
     "Formats: pgn (PGN-like text, SAN with I@c4 drops and Rh1@=I pocketing), gc (a clean "
     "Game Courier move list), fen (the start and the position after each ply), json (every "
-    "ply with its notations, FEN and finding, plus the verdict), svg (a diagram). An illegal "
-    "game is converted too, up to and including its first illegal ply (noted on stderr). "
+    "ply with its notations, FEN and finding, plus the verdict), svg (a diagram), html (a "
+    "self-contained game viewer page; open it in a browser, #ply=N opens ply N). An illegal "
+    "game is converted too, up to and including its first illegal ply (noted on stderr); the "
+    "viewer also shows the readable plies before an unreadable one. "
     "Exit codes: 0 written; 2 usage (bad option, --ply out of range, FILE exists without "
     "--force); 3 the source could not be parsed; 4 the source could not be read."
 )
@@ -58,19 +61,35 @@ def export(
     fen: FenOption = None,
     pocket_file: PocketFileOption = "i",
 ) -> None:
-    """Convert a game: PGN-like text, Game Courier text, FEN, JSON or an SVG diagram."""
+    """Convert a game: PGN-like text, Game Courier text, FEN, JSON, an SVG diagram or an
+    HTML viewer."""
     from gcadj.app.check import check_source
     from gcadj.outputs.export import ExportError, export_game
 
     check_options("export", pocket_file, fen)
     verdict = check_source(source, fen=fen, pocket_file=pocket_file)
-    if verdict.status in ("syntax-error", "error"):
+    # the viewer shows the readable plies of a partial verdict (a log cut by a syntax error)
+    partial = to is ExportFormat.html and verdict.status == "syntax-error" and verdict.log
+    if verdict.status in ("syntax-error", "error") and not partial:
         typer.echo(verdict.error or f"{source}: {verdict.status}", err=True)
         raise typer.Exit(STATUS_EXIT[verdict.status])
     try:
-        text = export_game(verdict, to.value, ply=ply)
+        if to is ExportFormat.html:
+            from gcadj.outputs.viewer import write_viewer
+
+            if ply is not None:
+                raise ExportError("--ply applies to fen and svg only; open the viewer at #ply=N")
+            text = write_viewer(verdict)
+        else:
+            text = export_game(verdict, to.value, ply=ply)
     except ExportError as err:
         raise fail("export", str(err), EXIT_USAGE) from None
+    if partial:
+        typer.echo(
+            f"gcadj export: note: {verdict.error}; the viewer shows the "
+            f"{verdict.legal_plies} legal plies before it",
+            err=True,
+        )
     if verdict.first_illegal is not None:
         bad = verdict.first_illegal
         typer.echo(
