@@ -377,8 +377,8 @@ main{display:flex;gap:1.5em;align-items:flex-start;flex-wrap:wrap}
 .san{font-weight:bold;display:inline-block;min-width:4.5em}
 .gc{color:#555;font-size:.9em}
 .comment{font-style:italic;color:#355;font-size:.9em;margin-left:3.2em;overflow-wrap:anywhere}
-li.illegal{background:#fbe9e9;color:#8b0000}
-li.illegal.current{background:#f7c9c9}
+#moves li.illegal{background:#fbe9e9;color:#8b0000}
+#moves li.illegal.current{background:#f5b8b8}
 .flag{background:#b00020;color:#fff;border-radius:3px;padding:0 .3em;font-size:.8em}
 .finding{margin:.2em 0 .2em 3.2em;font-size:.9em;color:#1b1b1b;overflow-wrap:anywhere}
 .category{font-weight:bold;color:#b00020}
