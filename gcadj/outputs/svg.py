@@ -22,6 +22,7 @@ sans-serif family, so every renderer has a font for them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from xml.sax.saxutils import escape
 
 from gcadj.engine.move import Move
@@ -223,6 +224,7 @@ class BoardKit:
     turn: tuple[str, str]
 
 
+@lru_cache(maxsize=8)
 def board_kit(pocket_file: str = "i", size: int = 48) -> BoardKit:
     """The shared parts of every diagram drawn with these settings (see `BoardKit`)."""
     canvas = _Canvas(size, pocket_file)

@@ -21,8 +21,10 @@ escaped, so no log text can close it.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
+import re
 from dataclasses import dataclass
 
 from gcadj.about import GENERATOR_META
@@ -37,7 +39,17 @@ from gcadj.outputs.pgn_writer import user_comment_lines
 from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, marks
 from gcadj.sources.urls import is_url
 
-__all__ = ["write_viewer"]
+__all__ = ["viewer_filename", "write_viewer"]
+
+
+def viewer_filename(source: str) -> str:
+    """The file name of a source's viewer in an audit's viewer folder: readable (the end of
+    the source's name) and unique (a digest of the whole name), so the audit's workers and
+    the report agree on it without sharing anything."""
+    tail = re.split(r"[/\\?=&]", source.rstrip("/"))[-1]
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", tail.rsplit(".", 1)[0] if "." in tail else tail)
+    digest = hashlib.sha1(source.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{stem[:40] or 'game'}-{digest}.html"
 
 
 @dataclass(frozen=True)
