@@ -358,7 +358,7 @@ def run_audit(
     try:
         writer = JsonlWriter(plan.out, truncate=not plan.resume)
         if plan.viewers is not None:
-            plan.viewers.mkdir(parents=True, exist_ok=True)
+            plan.viewers.mkdir(exist_ok=True)
     except OSError as err:
         raise AuditError(
             f"cannot write {err.filename or plan.out}: {err.strerror or err}"
