@@ -102,7 +102,7 @@ def write_viewer(verdict: Verdict, *, size: int = 48) -> str:
         steps.append(
             _Step(
                 _placement(position),
-                position.fen(),
+                wm.fen_after,
                 marks(position, last_move=wm.move, pocket_file=log.pocket_file, size=size),
                 position.turn,
                 f"Ply {i}: {name}",
@@ -286,18 +286,14 @@ def _legend_html() -> str:
 
 
 def _board_svg(kit: BoardKit, step: _Step) -> str:
-    pieces = "".join(
-        f'<g transform="translate({kit.centres[i][0]:.2f} {kit.centres[i][1]:.2f})">'
-        f"{kit.pieces[symbol]}</g>"
-        for i, symbol in enumerate(step.board)
-        if symbol != "."
-    )
+    """The diagram's fixed parts and the shown step's marks; the script adds the pieces
+    (the page holds each piece's drawing once, not once per square)."""
     return (
         f'<svg id="board" xmlns="http://www.w3.org/2000/svg" width="{kit.width}" '
         f'height="{kit.height}" viewBox="0 0 {kit.width} {kit.height}" font-family="{FONT}" '
         'role="img" aria-label="board">'
         f'<rect width="{kit.width}" height="{kit.height}" fill="#ffffff"/>{kit.background}'
-        f'<g id="marks">{step.marks}</g><g id="pieces">{pieces}</g>'
+        f'<g id="marks">{step.marks}</g><g id="pieces"></g>'
         f'<g id="turn">{kit.turn[step.turn]}</g></svg>'
     )
 
@@ -318,9 +314,10 @@ def _page(
     white, black = log.tag("White"), log.tag("Black")
     title = f"{white or '?'} – {black or '?'}" if white or black else verdict.source
     initial = len(steps) - 1
+    used = {symbol for step in steps for symbol in step.board if symbol != "."}
     data = {
         "steps": [step.to_json() for step in steps],
-        "pieces": kit.pieces,
+        "pieces": {symbol: kit.pieces[symbol] for symbol in sorted(used)},
         "centres": [[round(x, 2), round(y, 2)] for x, y in kit.centres],
         "turn": list(kit.turn),
         "initial": initial,
