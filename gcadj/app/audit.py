@@ -16,7 +16,13 @@ Memory stays flat: sources are streamed, at most ``4 * jobs`` batches (each abou
 of a second of work, at most 256 sources) are in flight, and
 the summary, CSV and HTML report are computed from the JSONL file at the end rather than
 from results kept in memory. The one thing that grows is the set of source names already
-seen (needed to judge each source once), a few dozen bytes per game.
+seen (needed to judge each source once) with its place in the order the sources were
+given (for the report, since lines are written in the order they finish), a few dozen
+bytes per game.
+
+With `AuditPlan.viewers`, whoever judges a game (a worker, or the parent with one job)
+also writes its HTML viewer there at once, while the replay is at hand: the report links
+every game to it, and nothing has to be read or judged twice.
 """
 
 from __future__ import annotations
@@ -63,8 +69,11 @@ Task = tuple[str, "str | None"]
 Result = tuple[str, str, str]
 
 
-def judge_batch(batch: list[Task], options: CheckOptions) -> list[Result]:
-    """Judge a batch in a worker; never raises for a bad source (it becomes a verdict)."""
+def judge_batch(
+    batch: list[Task], options: CheckOptions, viewers: Path | None = None
+) -> list[Result]:
+    """Judge a batch in a worker; never raises for a bad source (it becomes a verdict).
+    With `viewers`, each game's viewer page is written into that folder."""
     results = []
     for spec, text in batch:
         try:
@@ -72,8 +81,32 @@ def judge_batch(batch: list[Task], options: CheckOptions) -> list[Result]:
         except Exception as err:  # a bug must cost one source, not the audit
             log.exception("internal error judging %s", spec)
             verdicts = [failed_verdict(spec, "error", f"{spec}: internal error: {err!r}")]
+        if viewers is not None:
+            for verdict in verdicts:
+                _write_viewer(verdict, viewers)
         results += [(v.source, verdict_line(v), v.status) for v in verdicts]
     return results
+
+
+def _write_viewer(verdict: Verdict, folder: Path) -> None:
+    """The game's viewer page in `folder` (see `viewer_filename`); a failure costs only
+    the page, and a file gcadj did not write is never replaced."""
+    from gcadj.about import is_gcadj_html
+    from gcadj.outputs.files import write_text_file
+    from gcadj.outputs.viewer import viewer_filename, write_viewer
+
+    if verdict.log is None:
+        return
+    target = folder / viewer_filename(verdict.source)
+    try:
+        if target.exists():
+            with target.open("r", encoding="utf-8", errors="replace") as handle:
+                if not is_gcadj_html(handle.read(4096)):
+                    log.warning("%s: not written over (gcadj did not write it)", target)
+                    return
+        write_text_file(target, write_viewer(verdict), overwrite=True)
+    except Exception:  # a page must never cost the verdict
+        log.warning("no viewer for %s", verdict.source, exc_info=True)
 
 
 def _worker_init(parent: int) -> None:
@@ -96,10 +129,12 @@ def _ready() -> bool:
     return True
 
 
-def _judge_timed(batch: list[Task], options: CheckOptions) -> tuple[list[Result], float]:
+def _judge_timed(
+    batch: list[Task], options: CheckOptions, viewers: Path | None
+) -> tuple[list[Result], float]:
     """`judge_batch` in a worker, with the seconds it took (to size the next batches)."""
     start = time.perf_counter()
-    results = judge_batch(batch, options)
+    results = judge_batch(batch, options, viewers)
     return results, time.perf_counter() - start
 
 
@@ -231,17 +266,21 @@ class AuditPlan:
     resume: bool = False
     force: bool = False
     batch_size: int | None = None  # None: sized to about BATCH_SECONDS of work each
+    viewers: Path | None = None  # a folder for one HTML viewer per game
 
 
 @dataclass
 class AuditRun:
-    """What happened: how many games were judged now, how many skipped as done, and the
+    """What happened: how many games were judged now, how many skipped as done, the
     sources that could not be expanded (`problems`: an index that could not be fetched or
-    lists no game of the variant, a folder with no game file; see `SourceWalker`)."""
+    lists no game of the variant, a folder with no game file; see `SourceWalker`), and
+    `order`: each source's place in the order the sources were given (done ones
+    included), which the report follows."""
 
     judged: int = 0
     skipped: int = 0
     problems: list[str] = field(default_factory=list)
+    order: dict[str, int] = field(default_factory=dict)
 
     @property
     def index_errors(self) -> list[str]:
@@ -267,8 +306,12 @@ def run_audit(
     run.skipped = len(done)
     try:
         writer = JsonlWriter(plan.out, truncate=not plan.resume)
+        if plan.viewers is not None:
+            plan.viewers.mkdir(exist_ok=True)
     except OSError as err:
-        raise AuditError(f"cannot write {plan.out}: {err.strerror or err}") from None
+        raise AuditError(
+            f"cannot write {err.filename or plan.out}: {err.strerror or err}"
+        ) from None
     try:
         if plan.jobs <= 1:
             _run_here(plan, walker, done, writer, run, fetcher, progress, total)
@@ -279,8 +322,13 @@ def run_audit(
     return run
 
 
-def _unique(specs: Iterable[str], seen: set[str]) -> Iterator[str]:
+def _unique(
+    specs: Iterable[str], seen: set[str], order: dict[str, int] | None = None
+) -> Iterator[str]:
+    """Each spec not seen yet; `order` numbers every distinct spec met, seen or not."""
     for spec in specs:
+        if order is not None and spec not in order:
+            order[spec] = len(order)
         if spec not in seen:
             seen.add(spec)
             yield spec
@@ -354,11 +402,11 @@ def _run_here(
 ) -> None:
     if progress is not None:
         progress.start(total)
-    for item in _tasks(_unique(walker, set(done)), fetcher):
+    for item in _tasks(_unique(walker, set(done), run.order), fetcher):
         if isinstance(item, _FetchFailed):
             _record([item.result], writer, run, progress, done)
             continue
-        _record(judge_batch([item], plan.check), writer, run, progress, done)
+        _record(judge_batch([item], plan.check, plan.viewers), writer, run, progress, done)
 
 
 def _run_pool(
@@ -399,12 +447,12 @@ def _run_pool(
         batch: list[Task] = []
 
         def submit() -> None:
-            pending.add(pool.submit(_judge_timed, list(batch), plan.check))
+            pending.add(pool.submit(_judge_timed, list(batch), plan.check, plan.viewers))
             batch.clear()
             while len(pending) >= limit:
                 drain(block=True)
 
-        for item in _tasks(_unique(walker, set(done)), fetcher):
+        for item in _tasks(_unique(walker, set(done), run.order), fetcher):
             if isinstance(item, _FetchFailed):
                 _record([item.result], writer, run, progress, done)
                 drain(block=False)

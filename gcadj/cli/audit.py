@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -164,6 +165,16 @@ AUDIT_EPILOG = (
 )
 
 
+def viewer_folder(report: str | None, viewers: str | None) -> Path | None:
+    """Where the game viewers go: --viewers DIR, else beside the report (a.html: a-viewers/)."""
+    if viewers is not None:
+        return Path(viewers)
+    if report is None:
+        return None
+    path = Path(report)
+    return path.with_name(f"{path.stem}-viewers")
+
+
 def audit(
     sources: Annotated[
         list[str] | None,
@@ -206,6 +217,15 @@ def audit(
         str | None,
         typer.Option("--report", metavar="FILE.html", help="A self-contained HTML report."),
     ] = None,
+    viewers: Annotated[
+        str | None,
+        typer.Option(
+            "--viewers",
+            metavar="DIR",
+            help="Write one HTML game viewer per game into DIR (default with --report: "
+            "the folder REPORT-viewers beside it); the report links each game to its viewer.",
+        ),
+    ] = None,
     quiet: Annotated[
         bool,
         typer.Option(
@@ -230,7 +250,6 @@ def audit(
     """Judge a whole archive in parallel: resumable JSONL, summary, CSV and HTML report."""
     import os
     import tempfile
-    from pathlib import Path
 
     from gcadj.app.audit import AuditError, AuditPlan, run_audit
     from gcadj.app.check import CheckOptions
@@ -271,6 +290,7 @@ def audit(
         jobs=jobs or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1),
         resume=resume,
         force=force,
+        viewers=viewer_folder(report, viewers),
     )
     progress = _AuditProgress(quiet, echo_lines=out is None)
     try:
@@ -296,7 +316,7 @@ def audit(
         if csv_file:
             write_csv(out_path, Path(csv_file))
         if report:
-            write_report(out_path, Path(report), summary)
+            write_report(out_path, Path(report), summary, order=run.order, viewers=plan.viewers)
     except OSError as err:
         typer.echo(f"gcadj audit: cannot write {err.filename}: {err.strerror or err}", err=True)
         raise typer.Exit(EXIT_USAGE) from None

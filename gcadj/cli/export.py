@@ -35,13 +35,16 @@ class ExportFormat(str, Enum):
     fen = "fen"
     json = "json"
     svg = "svg"
+    html = "html"
 
 
 EXPORT_EPILOG = (
     "Formats: pgn (PGN-like text, SAN with I@c4 drops and Rh1@=I pocketing), gc (a clean "
     "Game Courier move list), fen (the start and the position after each ply), json (every "
-    "ply with its notations, FEN and finding, plus the verdict), svg (a diagram). An illegal "
-    "game is converted too, up to and including its first illegal ply (noted on stderr). "
+    "ply with its notations, FEN and finding, plus the verdict), svg (a diagram), html (a "
+    "self-contained game viewer page; open it in a browser, #ply=N opens ply N). An illegal "
+    "game is converted too, up to and including its first illegal ply (noted on stderr); the "
+    "viewer also shows the readable plies before an unreadable one. "
     "--fix (with --to gc) replaces each illegal ply by its one strong suggestion (same "
     "origin and destination; only a label, the en passant removal or a letter's case "
     "differ) with a '// gcadj: was ...' note, and stops at the first illegal ply that has "
@@ -97,7 +100,8 @@ def export(
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
 ) -> None:
-    """Convert games: PGN-like text (one or many games), Game Courier text, FEN, JSON, SVG."""
+    """Convert games: PGN-like text (one or many games), Game Courier text, FEN, JSON, SVG
+    or an HTML viewer."""
     from gcadj.app.check import check_source_games
     from gcadj.outputs.export import ExportError, export_games
     from gcadj.sources.walk import SourceWalker
@@ -118,7 +122,14 @@ def export(
     notes = []  # printed once the export is known to be possible
     for spec in walker:
         for verdict in check_source_games(spec, fen=fen, pocket_file=pocket_file):
-            if verdict.status in ("syntax-error", "error"):
+            # the viewer shows the readable plies of a partial verdict (cut by a syntax error)
+            partial = to is ExportFormat.html and verdict.status == "syntax-error" and verdict.log
+            if partial:
+                notes.append(
+                    f"gcadj export: note: {verdict.error}; the viewer shows the "
+                    f"{verdict.legal_plies} legal plies before it"
+                )
+            elif verdict.status in ("syntax-error", "error"):
                 typer.echo(verdict.error or f"{verdict.source}: {verdict.status}", err=True)
                 worst = max(worst, STATUS_EXIT[verdict.status])
                 continue
@@ -143,7 +154,16 @@ def export(
         text = _fixed_text(games[0], fen)
     else:
         try:
-            text = export_games(games, to.value, ply=ply)
+            if to is ExportFormat.html:
+                from gcadj.outputs.viewer import write_viewer
+
+                if ply is not None:
+                    raise ExportError(
+                        "--ply applies to fen and svg only; open the viewer at #ply=N"
+                    )
+                text = write_viewer(games[0])
+            else:
+                text = export_games(games, to.value, ply=ply)
         except ExportError as err:
             raise fail("export", str(err), EXIT_USAGE) from None
     for note in notes:

@@ -1,7 +1,9 @@
 """Summaries, CSV and a self-contained HTML report, all read back from an audit's JSONL.
 
-Nothing is kept in memory per game: each product is one streaming pass over the file,
-so a report of a huge archive costs file size, not RAM. The files are written to a
+Nothing is kept in memory per game but the report's row order (a key and a file offset
+per line): each product streams the file, so a report of a huge archive costs file
+size, not RAM. The report stays small (about 1 KB a game): no diagram in it, each game
+links to its viewer page (`gcadj.outputs.viewer`), which has them. The files are written to a
 temporary name and renamed, so a half-written report never replaces a good one.
 
 Everything shown in the report that came from a page or a log (sources, move texts,
@@ -15,14 +17,16 @@ import csv
 import html
 import json
 import logging
-import re
+import os
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import quote
 
+from gcadj.about import GENERATOR_META
 from gcadj.outputs.files import atomic_text_file
 from gcadj.sources.urls import is_url
 
@@ -214,193 +218,376 @@ def game_header(source: str) -> dict[str, str]:
     return head_tags(text)
 
 
-def _pocket_file(header: dict[str, str], move: str) -> str:
-    squares = re.findall(r"(?<![A-Za-z])([i-z])[18](?![0-9])", move)
-    if squares:
-        return str(squares[0])
-    letter = header.get("pocketfile", "i")
-    return letter if len(letter) == 1 and "i" <= letter <= "z" else "i"
+# -- the games' order ---------------------------------------------------------------
 
 
-def diagram(fen: str, move: str, pocket_file: str) -> str | None:
-    """The SVG of the position before an illegal ply, the ply's squares marked; None if
-    the position or the picture cannot be made (the report then shows the FEN alone)."""
-    try:
-        from gcadj.engine.position import Position
-        from gcadj.notation.parse import parse_log
-        from gcadj.outputs.svg import marked_cells, render_svg
+def _order_key(source: str, order: Mapping[str, int] | None, position: int) -> tuple[int, ...]:
+    """Where a game's row goes: its source's place among the sources given (a game of a
+    multi-game file, ``all.pgn#3``, after its file's place, by number); a source the
+    order does not know (an older run, or no order) after them all, in file order."""
+    if order:
+        if source in order:
+            return (0, order[source], 0, position)
+        base, hash_mark, number = source.rpartition("#")
+        if hash_mark and number.isdigit() and base in order:
+            return (0, order[base], int(number), position)
+    return (1, 0, 0, position)
 
-        position = Position(fen)
-        try:
-            records = parse_log(move + "\n", pocket_file=pocket_file).records
-        except ValueError:
-            records = ()
-        marked = marked_cells(records[0]) if records else None
-        try:
-            return render_svg(position, illegal=marked, pocket_file=pocket_file)
-        except (ValueError, KeyError, IndexError):
-            return render_svg(position, pocket_file=pocket_file)
-    except Exception:  # a picture must never cost the report
-        log.warning("no diagram for %r", fen, exc_info=True)
-        return None
 
+@dataclass
+class _Rows:
+    """Where each line of an audit file is, in the order of its source, and the folder
+    every source shares (shown once above the table rather than in every row)."""
+
+    offsets: list[int]
+    common: str
+
+
+def _plan_rows(jsonl: Path, order: Mapping[str, int] | None) -> _Rows:
+    """One pass over the file: (key, offset) per line, a few dozen bytes a game."""
+    keys: list[tuple[tuple[int, ...], int]] = []
+    common: str | None = None
+    with jsonl.open("rb") as handle:
+        offset = 0
+        for position, raw in enumerate(handle):
+            if not raw.endswith(b"\n"):
+                break
+            record = json.loads(raw)
+            if isinstance(record, dict):
+                source = str(record.get("source"))
+                keys.append((_order_key(source, order, position), offset))
+                folder = source[: source.rfind("/") + 1]
+                if common is None:
+                    common = folder
+                elif not folder.startswith(common):
+                    # by characters on purpose: URLs too; cut back to a "/" below
+                    common = os.path.commonprefix([common, folder])  # noqa: RUF071
+                    common = common[: common.rfind("/") + 1]
+            offset += len(raw)
+    keys.sort()
+    return _Rows([where for _, where in keys], common or "")
+
+
+def _records_at(jsonl: Path, offsets: list[int]) -> Iterator[dict[str, Any]]:
+    with jsonl.open("rb") as handle:
+        for where in offsets:
+            handle.seek(where)
+            yield json.loads(handle.readline())
+
+
+# -- the page --------------------------------------------------------------------------
 
 STYLE: Final = """
-body{font-family:system-ui,sans-serif;margin:1.5em;color:#1b1b1b}
-table{border-collapse:collapse;margin:.5em 0 1.5em}
-th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}
+*{box-sizing:border-box}
+body{font-family:system-ui,sans-serif;margin:1em 1.5em;color:#1b1b1b;max-width:1400px}
+h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.1em;margin:1em 0 .4em}
+table{border-collapse:collapse}
+th,td{border:1px solid #ddd;padding:.15em .4em;text-align:left;vertical-align:top}
 th{background:#f0f0f0}
-#games th{cursor:pointer}
-#games th::after{content:" \\2195";color:#999}
+code{background:#f4f4f4;padding:0 .2em}
+.summary{display:flex;gap:1.5em;flex-wrap:wrap;align-items:flex-start}
+.summary table{font-size:.9em}
+.summary td.n{text-align:right}
+.chart{max-width:100%;height:auto}
 .legal{color:#176b2c}.illegal{color:#b00020;font-weight:bold}
 .syntax-error,.error{color:#8a5300;font-weight:bold}
-.game{border-top:1px solid #ccc;padding-top:.5em;margin-top:1em}
-code{background:#f4f4f4;padding:0 .2em}
-.summary{display:flex;gap:2em;flex-wrap:wrap}
+#tools{display:flex;gap:.6em;flex-wrap:wrap;align-items:center;margin:.4em 0}
+#filter{font-size:1em;padding:.2em .4em;width:22em;max-width:100%}
+.chip{border:1px solid #bbb;background:#fafafa;border-radius:1em;padding:.1em .7em;
+  cursor:pointer;font-size:.85em}
+.chip.on{background:#1b4f9c;color:#fff;border-color:#1b4f9c}
+#shown{font-weight:bold}
+#scroller{max-height:75vh;overflow:auto;border:1px solid #ccc}
+#games{width:100%;table-layout:fixed;font-size:.88em;border:0}
+#games thead th{position:sticky;top:0;z-index:1;cursor:pointer;user-select:none;
+  box-shadow:0 1px 0 #bbb}
+#games th[aria-sort=ascending]::after{content:" \25B2"}
+#games th[aria-sort=descending]::after{content:" \25BC"}
+#games td{overflow-wrap:anywhere}
+#games tbody tr:nth-child(even){background:#fafafa}
+.c-n{width:3.2em}.c-src{width:14%}.c-st{width:6.8em}.c-pl{width:3.6em}.c-lp{width:4.4em}
+.c-res{width:4.2em}.c-term{width:7.8em}.c-ply{width:9%}.c-cat{width:9.5em}
+.view{font-size:.85em;white-space:nowrap}
+.made{color:#777;font-size:.8em}
 """
 
-SORT_SCRIPT: Final = """
-document.querySelectorAll('#games th').forEach(function (th, col) {
-  th.addEventListener('click', function () {
-    var body = th.closest('table').tBodies[0];
-    var rows = Array.prototype.slice.call(body.rows);
-    var up = th.dataset.dir !== 'up'; th.dataset.dir = up ? 'up' : 'down';
-    var num = th.dataset.type === 'num';
-    rows.sort(function (a, b) {
-      var x = a.cells[col].textContent, y = b.cells[col].textContent;
-      var c = num ? (parseFloat(x) || 0) - (parseFloat(y) || 0) : x.localeCompare(y);
-      return up ? c : -c;
+SCRIPT: Final = r"""
+(function () {
+  var table = document.getElementById('games'), body = table.tBodies[0];
+  var rows = Array.prototype.slice.call(body.rows);
+  var text = rows.map(function (r) { return r.textContent.toLowerCase(); });
+  var box = document.getElementById('filter'), shown = document.getElementById('shown');
+  var chips = document.querySelectorAll('.chip'), want = {s: '', c: ''};
+  function apply() {
+    var q = box.value.trim().toLowerCase(), n = 0;
+    rows.forEach(function (r, i) {
+      var ok = (!q || text[i].indexOf(q) >= 0) &&
+        (!want.s || r.getAttribute('data-s') === want.s) &&
+        (!want.c || r.getAttribute('data-c') === want.c);
+      r.hidden = !ok;
+      if (ok) { n++; }
     });
-    rows.forEach(function (row) { body.appendChild(row); });
+    shown.textContent = n;
+  }
+  var timer = null;
+  box.addEventListener('input', function () {
+    clearTimeout(timer);
+    timer = setTimeout(apply, 120);
   });
-});
+  Array.prototype.forEach.call(chips, function (chip) {
+    chip.addEventListener('click', function () {
+      var kind = chip.getAttribute('data-kind'), value = chip.getAttribute('data-value');
+      want[kind] = want[kind] === value ? '' : value;
+      Array.prototype.forEach.call(chips, function (c) {
+        var k = c.getAttribute('data-kind');
+        c.classList.toggle('on', want[k] === c.getAttribute('data-value'));
+      });
+      apply();
+    });
+  });
+  table.tHead.querySelectorAll('th').forEach(function (th, col) {
+    th.addEventListener('click', function () {
+      var up = th.getAttribute('aria-sort') !== 'ascending';
+      table.tHead.querySelectorAll('th').forEach(function (h) { h.removeAttribute('aria-sort'); });
+      th.setAttribute('aria-sort', up ? 'ascending' : 'descending');
+      var num = th.getAttribute('data-type') === 'num';
+      var keys = rows.map(function (r, i) {
+        var v = r.cells[col].getAttribute('data-v');
+        if (v === null) { v = r.cells[col].textContent.trim(); }
+        return {r: r, i: i, v: num ? (v === '' ? null : parseFloat(v)) : v};
+      });
+      function blank(v) { return v === null || v === '' || (num && isNaN(v)); }
+      keys.sort(function (a, b) {
+        var xe = blank(a.v), ye = blank(b.v);
+        if (xe || ye) { return xe === ye ? a.i - b.i : (xe ? 1 : -1); }
+        var c = num ? a.v - b.v : a.v.localeCompare(b.v, undefined, {numeric: true});
+        if (c === 0) { return a.i - b.i; }
+        return up ? c : -c;
+      });
+      var frag = document.createDocumentFragment();
+      rows = keys.map(function (k) { frag.appendChild(k.r); return k.r; });
+      text = rows.map(function (r) { return r.textContent.toLowerCase(); });
+      body.appendChild(frag);
+    });
+  });
+  apply();
+})();
 """
 
 GAME_COLUMNS: Final = (
-    ("#", "num"),
-    ("Source", "text"),
-    ("Status", "text"),
-    ("Plies", "num"),
-    ("Legal plies", "num"),
-    ("Result", "text"),
-    ("Termination", "text"),
-    ("First illegal ply", "text"),
-    ("Category", "text"),
-    ("Notes", "text"),
+    ("#", "num", "c-n"),
+    ("Source", "text", "c-src"),
+    ("Status", "text", "c-st"),
+    ("Plies", "num", "c-pl"),
+    ("Legal plies", "num", "c-lp"),
+    ("Result", "text", "c-res"),
+    ("Termination", "text", "c-term"),
+    ("First illegal ply", "num", "c-ply"),
+    ("Category", "text", "c-cat"),
+    ("Notes", "text", "c-notes"),
 )
+NOTE_LIMIT: Final = 400  # characters of one note (an error, a warning) in a row
 
 
 def _counts_table(title: str, counts: Counter[str]) -> str:
     rows = "".join(
-        f"<tr><td>{_e(key)}</td><td>{count}</td></tr>" for key, count in counts.most_common()
+        f'<tr><td>{_e(key)}</td><td class="n">{count}</td></tr>'
+        for key, count in counts.most_common()
     )
     return (
-        f"<table><caption>{_e(title)}</caption><tr><th>{_e(title)}</th><th>games</th></tr>"
+        f"<table><tr><th>{_e(title)}</th><th>games</th></tr>"
         f"{rows or '<tr><td colspan=2>none</td></tr>'}</table>"
     )
 
 
-def _source_cell(source: str) -> str:
+def bar_chart(title: str, counts: Counter[str], width: int = 420) -> str:
+    """A horizontal bar chart as inline SVG: one labelled bar per key, longest first."""
+    items = counts.most_common()
+    if not items:
+        return ""
+    line, label_w, count_w = 15, 150, 50
+    top = max(n for _, n in items)
+    height = line * len(items) + 24
+    bars = [
+        f'<text x="0" y="14" font-size="13" font-weight="bold">{_e(title)}</text>',
+    ]
+    for i, (key, n) in enumerate(items):
+        y = 22 + i * line
+        w = max(1.0, (width - label_w - count_w) * n / top)
+        bars.append(
+            f'<text x="{label_w - 6}" y="{y + 11}" font-size="11" text-anchor="end">'
+            f"{_e(key)}</text>"
+            f'<rect x="{label_w}" y="{y + 2}" width="{w:.1f}" height="{line - 4}" fill="#4a78b8">'
+            f"<title>{_e(key)}: {n}</title></rect>"
+            f'<text x="{label_w + w + 4:.1f}" y="{y + 11}" font-size="11">{n}</text>'
+        )
+    return (
+        f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" '
+        f'role="img" aria-label="{_e(title)}">{"".join(bars)}</svg>'
+    )
+
+
+def _chips(kind: str, counts: Counter[str]) -> str:
+    return "".join(
+        f'<button type="button" class="chip" data-kind="{kind}" data-value="{_e(key)}">'
+        f"{_e(key)} ({n})</button>"
+        for key, n in counts.most_common()
+    )
+
+
+def _source_cell(source: str, viewer: str | None, common: str) -> str:
     link = page_link(source)
-    if link is None:
-        return _e(source)
-    return f'<a href="{_e(link)}" rel="noopener noreferrer">{_e(source)}</a>'
+    name = _e(source[len(common) :] if common and source.startswith(common) else source)
+    if viewer is not None:
+        name = f'<a href="{_e(viewer)}">{name}</a>'
+    if link is not None:
+        name += f' <a class="view" href="{_e(link)}" rel="noopener noreferrer">page ↗</a>'
+    return name
 
 
-def _game_row(number: int, record: dict[str, Any]) -> str:
+def _clip(text: str) -> str:
+    return text if len(text) <= NOTE_LIMIT else text[: NOTE_LIMIT - 1] + "…"
+
+
+def _notes(record: dict[str, Any], first: dict[str, Any]) -> list[str]:
+    """What a row says besides its columns: error, finding, players, suggestion, warnings."""
+    notes: list[str] = []
+    if record.get("error"):
+        notes.append(_e(_clip(str(record["error"]).splitlines()[0])))
+    if first:
+        notes.append(_e(_clip(f"{first.get('reason', '')}.")))
+        suggestions = first.get("suggestions") or []
+        if suggestions and isinstance(suggestions[0], dict):
+            best = suggestions[0]
+            notes.append(
+                f"did you mean <code>{_e(best.get('text'))}</code> ({_e(best.get('san'))})"
+            )
+        if record.get("status") == "illegal":
+            header = game_header(str(record.get("source")))
+            who = [
+                f"{side}: {_e(_clip(header[key]))}"
+                for side, key in (("White", "white"), ("Black", "black"))
+                if header.get(key)
+            ]
+            if who:
+                notes.append(" · ".join(who))
+    notes.extend(_e(_clip(str(w))) for w in (record.get("warnings") or [])[:5])
+    extra = len(record.get("warnings") or []) - 5
+    if extra > 0:
+        notes.append(f"and {extra} more warnings")
+    return notes
+
+
+def _game_row(number: int, record: dict[str, Any], viewer: str | None, common: str) -> str:
     first = record.get("first_illegal") or {}
     status = str(record.get("status"))
+    category = str(first.get("category") or "")
     ply = ""
     if first:
-        ply = (
-            f'<a href="#g{number}">{_e(first.get("ply"))}: <code>{_e(first.get("text"))}</code></a>'
-        )
-    notes = list(record.get("warnings") or [])
-    if record.get("error"):
-        notes.insert(0, str(record["error"]).splitlines()[0])
+        move = f"<code>{_e(first.get('text'))}</code>"
+        if viewer is not None:
+            move = f'<a href="{_e(viewer)}#ply={_e(first.get("ply"))}">{move}</a>'
+        ply = f'<td data-v="{_e(first.get("ply"))}">{_e(first.get("ply"))}: {move}</td>'
+    else:
+        ply = "<td></td>"
     cells = [
-        str(number),
-        _source_cell(str(record.get("source"))),
-        f'<span class="{_e(status)}">{_e(status)}</span>',
-        _e(record.get("plies")),
-        _e(record.get("legal_plies")),
-        _e(record.get("result")),
-        _e(record.get("termination") or ""),
+        f"<td>{number}</td>",
+        f"<td>{_source_cell(str(record.get('source')), viewer, common)}</td>",
+        f'<td class="{_e(status)}">{_e(status)}</td>',
+        f"<td>{_e(record.get('plies'))}</td>",
+        f"<td>{_e(record.get('legal_plies'))}</td>",
+        f"<td>{_e(record.get('result'))}</td>",
+        f"<td>{_e(record.get('termination') or '')}</td>",
         ply,
-        _e(first.get("category") or ""),
-        "<br>".join(_e(note) for note in notes),
+        f"<td>{_e(category)}</td>",
+        f"<td>{'<br>'.join(_notes(record, first))}</td>",
     ]
-    return "<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>\n"
+    return f'<tr data-s="{_e(status)}" data-c="{_e(category)}">{"".join(cells)}</tr>\n'
 
 
-def _illegal_section(number: int, record: dict[str, Any]) -> str:
-    first = record.get("first_illegal") or {}
-    source = str(record.get("source"))
-    move = str(first.get("text") or "")
-    dots = "." if first.get("side") == "white" else "..."
-    parts = [
-        f'<section class="game" id="g{number}">',
-        f"<h3>{number}. {_source_cell(source)}</h3>",
-        f"<p>Ply {_e(first.get('ply'))} ({_e(first.get('move_number'))}{dots} "
-        f"{_e(first.get('side'))}), line {_e(first.get('line'))}: <code>{_e(move)}</code> "
-        f"[{_e(first.get('category'))}]<br>{_e(first.get('reason'))}.</p>",
-    ]
-    header = game_header(source)
-    who = [
-        f"{side}: {_e(header[key])}"
-        for side, key in (("White", "white"), ("Black", "black"))
-        if header.get(key)
-    ]
-    if header.get("status"):
-        who.append(f"Status: {_e(header['status'])}")
-    if who:
-        parts.append(f"<p>{' · '.join(who)}</p>")
-    fen = record.get("final_fen")
-    if isinstance(fen, str) and fen:
-        picture = diagram(fen, move, _pocket_file(header, move))
-        if picture is not None:
-            parts.append(f'<div class="diagram">{picture}</div>')
-        parts.append(f"<p>Position before the move: <code>{_e(fen)}</code></p>")
-    parts.append("</section>\n")
-    return "\n".join(parts)
+def _viewer_href(source: str, viewers: Path | None, report_dir: Path) -> str | None:
+    """The link from the report to a game's viewer, if the audit wrote one."""
+    if viewers is None:
+        return None
+    from gcadj.outputs.viewer import viewer_filename
+
+    target = viewers / viewer_filename(source)
+    if not target.is_file():
+        return None
+    try:
+        relative = os.path.relpath(target, report_dir)
+    except ValueError:  # another drive (Windows): an absolute file URL
+        return target.resolve().as_uri()
+    return quote(Path(relative).as_posix())
 
 
-def write_report(jsonl: Path, target: Path, summary: Summary | None = None) -> None:
-    """One self-contained page: summary, a sortable row per game, each illegal game's
-    finding with its diagram. Streams the JSONL twice (rows, then illegal games)."""
+def write_report(
+    jsonl: Path,
+    target: Path,
+    summary: Summary | None = None,
+    *,
+    order: Mapping[str, int] | None = None,
+    viewers: Path | None = None,
+) -> None:
+    """One self-contained page: the summary with bar charts, then one row per game in the
+    order of its source (`order`, as `AuditRun.order` gives it; without it, file order),
+    sortable by any column, with a filter box and one-click filters by status and
+    category. A game whose viewer is in `viewers` links to it (its first illegal ply to
+    that ply). Rows carry no diagram: the viewers have them.
+    """
     summary = summary or summarize(jsonl)
     made = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    report_dir = target.resolve().parent
+    rows = _plan_rows(jsonl, order)
+    where = ""
+    if rows.common:
+        where = f"Every source is in <code>{_e(rows.common)}</code>; the rows name the rest. "
     with atomic_text_file(target) as out:
         out.write(
             '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+            f"{GENERATOR_META}\n"
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>gcadj audit: {_e(jsonl.name)}</title>\n<style>{STYLE}</style></head>\n"
             f"<body>\n<h1>gcadj audit report</h1>\n<p>{summary.total} games from "
             f"<code>{_e(jsonl.name)}</code>, made {made}.</p>\n<h2>Summary</h2>\n"
             '<div class="summary">'
             + _counts_table("Status", summary.by_status)
+            + bar_chart("First illegal move, by category", summary.by_category)
+            + bar_chart("Games by termination", summary.by_termination)
+            + "</div>\n<details><summary>The counts as tables</summary>"
+            '<div class="summary">'
             + _counts_table("Termination", summary.by_termination)
             + _counts_table("First illegal move", summary.by_category)
-            + "</div>\n<h2>Games</h2>\n<p>Click a column heading to sort.</p>\n"
-            '<table id="games"><thead><tr>'
-            + "".join(f'<th data-type="{kind}">{_e(name)}</th>' for name, kind in GAME_COLUMNS)
+            + "</div></details>\n"
+            + "<h2>Games</h2>\n"
+            '<div id="tools"><input id="filter" type="search" placeholder="Filter: any text" '
+            'aria-label="Filter the games"> <span><span id="shown">'
+            f"{summary.total}</span> of {summary.total} games shown</span></div>\n"
+            f'<div id="tools-chips">Status: {_chips("s", summary.by_status)}'
+            + (f" Category: {_chips('c', summary.by_category)}" if summary.by_category else "")
+            + f"</div>\n<p>{where}Click a heading to sort (again to reverse); blanks sort last. "
+            "Click a source to step through its game.</p>\n"
+            '<div id="scroller"><table id="games"><colgroup>'
+            + "".join(f'<col class="{css}">' for _, _, css in GAME_COLUMNS)
+            + "</colgroup><thead><tr>"
+            + "".join(f'<th data-type="{kind}">{_e(name)}</th>' for name, kind, _ in GAME_COLUMNS)
             + "</tr></thead>\n<tbody>\n"
         )
-        for number, record in enumerate(iter_records(jsonl), 1):
-            out.write(_game_row(number, record))
-        out.write("</tbody></table>\n<h2>Illegal games</h2>\n")
-        illegal = 0
-        for number, record in enumerate(iter_records(jsonl), 1):
-            if record.get("status") == "illegal" and record.get("first_illegal"):
-                out.write(_illegal_section(number, record))
-                illegal += 1
-        if not illegal:
-            out.write("<p>None.</p>\n")
-        out.write(f"<script>{SORT_SCRIPT}</script>\n</body></html>\n")
+        for number, record in enumerate(_records_at(jsonl, rows.offsets), 1):
+            viewer = _viewer_href(str(record.get("source")), viewers, report_dir)
+            out.write(_game_row(number, record, viewer, rows.common))
+        out.write(
+            "</tbody></table></div>\n"
+            '<p class="made">Made by gcadj. Each game\'s viewer shows its diagrams; a game '
+            "without a link to one could not be replayed or was judged elsewhere.</p>\n"
+            f"<script>{SCRIPT}</script>\n</body></html>\n"
+        )
 
 
 __all__ = [
     "Summary",
+    "bar_chart",
     "csv_row",
     "failure_reason",
     "iter_records",

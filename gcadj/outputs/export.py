@@ -89,7 +89,7 @@ def _log(verdict: Verdict) -> GameLog:
     return verdict.log
 
 
-def _after_prefix(
+def after_prefix(
     verdict: Verdict, written: list[WrittenMove]
 ) -> list[tuple[MoveRecord, int, bool]]:
     """The plies from the first illegal one on, with the move number and side of each."""
@@ -159,7 +159,7 @@ def write_gc(verdict: Verdict, notes: Mapping[int, str] | None = None) -> str:
         if i in notes:
             comments = [*comments, notes[i]]
         lines += _gc_ply(wm.move_number, wm.white, wm.gc, comments)
-    for i, (record, number, white) in enumerate(_after_prefix(verdict, written)):
+    for i, (record, number, white) in enumerate(after_prefix(verdict, written)):
         comments = user_comment_lines(record.comment)
         if i == 0 and verdict.first_illegal is not None:
             note = finding_note(verdict.first_illegal)
@@ -222,7 +222,7 @@ def write_json(verdict: Verdict) -> str:
             _ply_json(i, record, wm.move_number, wm.white, "legal")
             | {"gc": wm.gc, "san": wm.san, "uci": wm.move.uci(), "fen": wm.fen_after}
         )
-    for i, (record, number, white) in enumerate(_after_prefix(verdict, written)):
+    for i, (record, number, white) in enumerate(after_prefix(verdict, written)):
         first = i == 0 and verdict.first_illegal is not None
         entry = _ply_json(
             len(written) + i, record, number, white, "illegal" if first else "unjudged"

@@ -4,7 +4,14 @@ A diagram is one self-contained ``<svg>`` (no external references, no script, no
 fetch) that any browser opens and that `resvg` renders: the 8x8 board with its
 coordinates, Game Courier's ninth file beside it holding the two pockets (i8 beside
 rank 8 for Black, i1 beside rank 1 for White, labelled), whose turn it is, the last move
-highlighted, and an illegal move marked with a red outline and arrow.
+highlighted, a King in check on a red square (a darker one, with a ``#``, when mated), and
+an illegal move marked with a red outline and arrow.
+
+Every mark is drawn under the pieces, and an arrow stops at the edge of the discs it
+joins, so no mark ever hides a piece letter. The same pieces serve the HTML game viewer:
+`board_kit` gives the parts that do not change from one position to the next (board,
+coordinates, one drawing per piece, the turn marks) and `marks` the ones that do, so the
+viewer draws any position from a FEN-like placement with no drawing code of its own.
 
 There are nineteen kinds of piece and no standard glyphs for most of them, so each piece
 is its Game Courier letter in a disc (every kind has its own letter): White a light disc
@@ -14,10 +21,12 @@ sans-serif family, so every renderer has a font for them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
 from xml.sax.saxutils import escape
 
 from gcadj.engine.move import Move
-from gcadj.engine.pieces import Piece
+from gcadj.engine.pieces import PIECE, Piece
 from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square
 from gcadj.notation.records import (
@@ -29,7 +38,15 @@ from gcadj.notation.records import (
     RemoveSpaceSub,
 )
 
-__all__ = ["BLACK_POCKET_CELL", "WHITE_POCKET_CELL", "diagram_size", "render_svg"]
+__all__ = [
+    "BLACK_POCKET_CELL",
+    "WHITE_POCKET_CELL",
+    "BoardKit",
+    "board_kit",
+    "diagram_size",
+    "marks",
+    "render_svg",
+]
 
 Square = str | int
 """A cell: a square name ('e4', or 'i1'/'i8' for the pockets) or an index (0-63 the board,
@@ -43,6 +60,8 @@ DARK = "#b58863"
 POCKET_FILL = "#e4e4ee"
 LAST_MOVE = "#f2e14c"
 ILLEGAL = "#d01c1c"
+CHECK = "#ff6b5e"
+MATE = "#8c0a1e"
 INK = "#1b1b1b"
 PAPER = "#fbfbf6"
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
@@ -53,6 +72,7 @@ _TOP = 0.25
 _GAP = 0.3  # between the board and the pocket file
 _RIGHT = 0.25
 _BOTTOM = 0.55  # file letters
+_DISC = 0.4  # radius of a piece's disc
 
 
 def diagram_size(size: int) -> tuple[int, int]:
@@ -131,32 +151,95 @@ def render_svg(
     `last_move` is a `Move` played to reach the position (its pocket end is the pocket of
     the side that made it) or an (origin, target) pair of cells. `illegal` is the
     (origin, target) of an illegal move, origin None when the ply had no origin (``I*d5``):
-    it gets a red outline on both cells and a red arrow between them.
+    it gets a red outline on both cells and a red arrow between them. A King in check, or
+    checkmated, is marked whatever the arguments.
     """
     canvas = _Canvas(size, pocket_file)
     width, height = diagram_size(size)
     _board(canvas)
-    if last_move is not None:
-        for cell in _move_cells(last_move, position.turn ^ 1):
-            canvas.rect(cell, LAST_MOVE, ' fill-opacity="0.6"')
+    canvas.add(
+        marks(position, last_move=last_move, illegal=illegal, pocket_file=pocket_file, size=size)
+    )
     _coordinates(canvas)
     for sq, piece in enumerate(position.board):
         if piece is not None:
-            _piece(canvas, sq, piece)
+            canvas.add(_piece_markup(canvas, *canvas.centre(sq), piece))
     for owner, cell in ((WHITE, WHITE_POCKET_CELL), (BLACK, BLACK_POCKET_CELL)):
         held = position.pockets[owner]
         if held is not None:
-            _piece(canvas, cell, held)
-    _turn(canvas, position.turn)
-    if illegal is not None:
-        _illegal(canvas, illegal)
-    title = escape(f"{COLOR_NAMES[position.turn]} to move. FEN {position.fen()}")
+            canvas.add(_piece_markup(canvas, *canvas.centre(cell), held))
+    canvas.add(_turn_markup(canvas, position.turn))
+    state = ""
+    if position.is_checkmate():
+        state = f"{COLOR_NAMES[position.turn]} is checkmated. "
+    elif position.is_check():
+        state = f"{COLOR_NAMES[position.turn]} is in check. "
+    title = escape(f"{state}{COLOR_NAMES[position.turn]} to move. FEN {position.fen()}")
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="{FONT}">'
     )
     background = f'<rect width="{width}" height="{height}" fill="#ffffff"/>'
     return "\n".join([head, f"<title>{title}</title>", background, *canvas.parts, "</svg>"]) + "\n"
+
+
+def marks(
+    position: Position,
+    *,
+    last_move: Move | tuple[Square, Square] | None = None,
+    illegal: tuple[Square | None, Square] | None = None,
+    pocket_file: str = "i",
+    size: int = 48,
+) -> str:
+    """The marks of one position, to be drawn over the board and under the pieces: the
+    last move, a King in check or mated, an illegal move (see `render_svg`)."""
+    canvas = _Canvas(size, pocket_file)
+    if last_move is not None:
+        for cell in _move_cells(last_move, position.turn ^ 1):
+            canvas.rect(cell, LAST_MOVE, ' fill-opacity="0.6"')
+    king = position.king_squares[position.turn]
+    if king >= 0 and position.is_check():
+        _check(canvas, king, position.is_checkmate())
+    if illegal is not None:
+        _illegal(canvas, illegal, position)
+    return "\n".join(canvas.parts)
+
+
+@dataclass(frozen=True)
+class BoardKit:
+    """What every diagram of one size and pocket file shares, for a page that draws many.
+
+    `background` is the board, the pocket cells and the coordinates; `pieces` the drawing of
+    each piece symbol ('K', 'k', ...) centred on (0, 0); `centres` the centre of each cell
+    (0-63 the board a1..h8, 64 White's pocket, 65 Black's); `turn` the to-move mark for
+    White and for Black. A position is drawn as: background, its `marks`, each piece
+    translated to its cell's centre, the turn mark.
+    """
+
+    width: int
+    height: int
+    background: str
+    pieces: dict[str, str]
+    centres: tuple[tuple[float, float], ...]
+    turn: tuple[str, str]
+
+
+@lru_cache(maxsize=8)
+def board_kit(pocket_file: str = "i", size: int = 48) -> BoardKit:
+    """The shared parts of every diagram drawn with these settings (see `BoardKit`)."""
+    canvas = _Canvas(size, pocket_file)
+    width, height = diagram_size(size)
+    _board(canvas)
+    _coordinates(canvas)
+    cells = range(BLACK_POCKET_CELL + 1)
+    return BoardKit(
+        width=width,
+        height=height,
+        background="\n".join(canvas.parts),
+        pieces={symbol: _piece_markup(canvas, 0, 0, piece) for symbol, piece in PIECE.items()},
+        centres=tuple(canvas.centre(cell) for cell in cells),
+        turn=(_turn_markup(canvas, WHITE), _turn_markup(canvas, BLACK)),
+    )
 
 
 def _board(canvas: _Canvas) -> None:
@@ -203,35 +286,49 @@ def _coordinates(canvas: _Canvas) -> None:
             canvas.text(cx, y, line, tiny, INK)
 
 
-def _piece(canvas: _Canvas, cell: Square, piece: Piece) -> None:
+def _piece_markup(canvas: _Canvas, cx: float, cy: float, piece: Piece) -> str:
+    """A piece centred on (cx, cy): its letter in a disc, the King ringed."""
     u = canvas.u
-    cx, cy = canvas.centre(cell)
     white = piece.color == WHITE
     disc, ink, rim = (PAPER, INK, INK) if white else (INK, PAPER, "#000000")
-    canvas.add(
-        f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(0.4 * u)}" fill="{disc}" '
+    parts = [
+        f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(_DISC * u)}" fill="{disc}" '
         f'stroke="{rim}" stroke-width="{_n(u / 24)}"/>'
-    )
+    ]
     if piece.kind.is_king:  # an inner ring: the one piece that must never be lost
-        canvas.add(
+        parts.append(
             f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(0.33 * u)}" fill="none" '
             f'stroke="{ink}" stroke-width="{_n(u / 40)}"/>'
         )
     font = 0.5 * u
-    canvas.text(cx, cy + font * 0.36, piece.kind.letter, font, ink, ' font-weight="bold"')
+    parts.append(
+        f'<text x="{_n(cx)}" y="{_n(cy + font * 0.36)}" font-size="{_n(font)}" fill="{ink}" '
+        f'text-anchor="middle" font-weight="bold">{escape(piece.kind.letter)}</text>'
+    )
+    return "".join(parts)
 
 
-def _turn(canvas: _Canvas, turn: int) -> None:
+def _turn_markup(canvas: _Canvas, turn: int) -> str:
     """A disc of the mover's colour in the pocket file, between the pockets."""
     u = canvas.u
     cx, _ = canvas.centre(WHITE_POCKET_CELL)
     cy = (_TOP + 4) * u
     fill, rim = (PAPER, INK) if turn == WHITE else (INK, "#000000")
-    canvas.add(
+    return (
         f'<circle cx="{_n(cx)}" cy="{_n(cy - 0.15 * u)}" r="{_n(0.18 * u)}" fill="{fill}" '
         f'stroke="{rim}" stroke-width="{_n(u / 24)}"/>'
+        f'<text x="{_n(cx)}" y="{_n(cy + 0.35 * u)}" font-size="{_n(0.2 * u)}" fill="{INK}" '
+        f'text-anchor="middle">to move</text>'
     )
-    canvas.text(cx, cy + 0.35 * u, "to move", 0.2 * u, INK)
+
+
+def _check(canvas: _Canvas, king: int, mate: bool) -> None:
+    """The King's square in red; when mated, darker, with a '#' in its corner."""
+    canvas.rect(king, MATE if mate else CHECK, ' fill-opacity="0.9"')
+    if mate:
+        x, y = canvas.cell(king)
+        u = canvas.u
+        canvas.text(x + 0.88 * u, y + 0.22 * u, "#", 0.22 * u, "#ffffff")
 
 
 def _move_cells(move: Move | tuple[Square, Square], mover: int) -> list[Square]:
@@ -241,7 +338,13 @@ def _move_cells(move: Move | tuple[Square, Square], mover: int) -> list[Square]:
     return [move[0], move[1]]
 
 
-def _illegal(canvas: _Canvas, illegal: tuple[Square | None, Square]) -> None:
+def _illegal(canvas: _Canvas, illegal: tuple[Square | None, Square], position: Position) -> None:
+    """Red outlines on the cells of an illegal move and an arrow between them.
+
+    The arrow leaves the origin's disc at its edge and stops at the target's disc (or
+    near the centre of an empty target), and is drawn under the pieces: it never covers
+    a letter, however the move runs.
+    """
     u = canvas.u
     origin, target = illegal
     outline = f' fill="none" stroke="{ILLEGAL}" stroke-width="{_n(u / 12)}"'
@@ -259,15 +362,21 @@ def _illegal(canvas: _Canvas, illegal: tuple[Square | None, Square]) -> None:
     dx, dy = x2 - x1, y2 - y1
     length = (dx * dx + dy * dy) ** 0.5
     ux, uy = dx / length, dy / length
-    head = 0.38 * u
-    tip_x, tip_y = x2 - ux * 0.12 * u, y2 - uy * 0.12 * u
+    edge = (_DISC + 1 / 24) * u  # the disc and its rim
+    start = edge if _occupied(position, origin, canvas) else 0.12 * u
+    end = edge if _occupied(position, target, canvas) else 0.12 * u
+    room = length - start - end
+    head = min(0.38 * u, max(room, 0.0) * 0.6)
+    tip_x, tip_y = x2 - ux * end, y2 - uy * end
     base_x, base_y = tip_x - ux * head, tip_y - uy * head
-    half = 0.2 * u
-    canvas.add(
-        f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(base_x)}" y2="{_n(base_y)}" '
-        f'stroke="{ILLEGAL}" stroke-width="{_n(u / 9)}" stroke-linecap="round" '
-        f'stroke-opacity="0.85"/>'
-    )
+    half = head * 0.53
+    if room - head > 0.05 * u:
+        sx, sy = x1 + ux * start, y1 + uy * start
+        canvas.add(
+            f'<line x1="{_n(sx)}" y1="{_n(sy)}" x2="{_n(base_x)}" y2="{_n(base_y)}" '
+            f'stroke="{ILLEGAL}" stroke-width="{_n(u / 9)}" stroke-linecap="round" '
+            f'stroke-opacity="0.85"/>'
+        )
     points = [
         (tip_x, tip_y),
         (base_x - uy * half, base_y + ux * half),
@@ -277,6 +386,14 @@ def _illegal(canvas: _Canvas, illegal: tuple[Square | None, Square]) -> None:
         f'<polygon points="{" ".join(f"{_n(px)},{_n(py)}" for px, py in points)}" '
         f'fill="{ILLEGAL}" fill-opacity="0.85"/>'
     )
+
+
+def _occupied(position: Position, cell: Square, canvas: _Canvas) -> bool:
+    """Does a piece stand on this cell (board square or pocket) of `position`?"""
+    col, row = canvas.grid(cell)
+    if col == 8:
+        return position.pockets[WHITE if row == 7 else BLACK] is not None
+    return position.board[(7 - row) * 8 + col] is not None
 
 
 def marked_cells(record: MoveRecord) -> tuple[str | None, str] | None:
