@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from lark import UnexpectedInput
 
+    from gcadj.notation.records import GameLog
+
 from gcadj.notation.language import (
     BOARD_FILES,
     DEFAULT_POCKET_FILE,
@@ -28,6 +30,11 @@ class LogSyntaxError(ValueError):
     ``line`` and ``column`` are 1-based; ``expected`` says in words what the
     grammar wanted there; ``hint`` names a foreign notation or a bad square
     when one is recognised; ``line_text`` is the offending source line.
+
+    ``partial`` is what could be read before the error when it stands on a ply line after
+    at least one readable ply: the header and those plies, as a `GameLog`, so that the
+    game can be judged up to the unreadable ply. It is None for an error in the header
+    (tags, or the first ply), where there is no game to judge.
     """
 
     def __init__(
@@ -38,6 +45,7 @@ class LogSyntaxError(ValueError):
         expected: str,
         line_text: str,
         hint: str | None = None,
+        partial: GameLog | None = None,
     ) -> None:
         self.source = source
         self.line = line
@@ -45,6 +53,7 @@ class LogSyntaxError(ValueError):
         self.expected = expected
         self.hint = hint
         self.line_text = line_text
+        self.partial = partial
         super().__init__(self._render())
 
     def _render(self) -> str:
@@ -55,7 +64,15 @@ class LogSyntaxError(ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle by constructor arguments (errors cross process pools in audits)."""
-        args = (self.source, self.line, self.column, self.expected, self.line_text, self.hint)
+        args = (
+            self.source,
+            self.line,
+            self.column,
+            self.expected,
+            self.line_text,
+            self.hint,
+            self.partial,
+        )
         return (type(self), args)
 
 
