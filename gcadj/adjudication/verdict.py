@@ -9,6 +9,7 @@ legal moves for the converters.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,7 @@ from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub
+from gcadj.notation.syntax_errors import LogSyntaxError
 
 SIDE_NAMES = ("white", "black")
 
@@ -104,6 +106,15 @@ class Verdict:
             "error": self.error,
         }
 
+    @property
+    def partial(self) -> bool:
+        """A game judged up to an unreadable ply: status "syntax-error" with a final position.
+
+        `legal_plies` (= `plies`) plies were read and are legal; ply `legal_plies + 1` could
+        not be read (`error` says where and why); `final_fen` is the position before it.
+        """
+        return self.status == "syntax-error" and self.final_fen is not None
+
 
 def failed_verdict(source: str, status: str, message: str) -> Verdict:
     """The verdict for a source that could not be read ("error") or parsed ("syntax-error")."""
@@ -119,7 +130,13 @@ def failed_verdict(source: str, status: str, message: str) -> Verdict:
     )
 
 
-def replay(log: GameLog, *, fen: str | None = None, all_findings: bool = False) -> Verdict:
+def replay(
+    log: GameLog,
+    *,
+    fen: str | None = None,
+    all_findings: bool = False,
+    unreadable: LogSyntaxError | None = None,
+) -> Verdict:
     """Judge every ply of `log`; stop at the first illegal one unless `all_findings`.
 
     The start is `fen`, else the log's FEN tag, else the standard array (either may be
@@ -128,6 +145,12 @@ def replay(log: GameLog, *, fen: str | None = None, all_findings: bool = False) 
     "syntax-error" naming the tag, as for any other text that is not a game. With
     `all_findings` the replay goes on from the board Game Courier showed after an illegal
     ply, until the literal board no longer defines a position.
+
+    `unreadable` is the syntax error that ended the text after `log`'s plies (see
+    `replay_readable`): the game is judged as far as it could be read. If one of those
+    plies is illegal, the verdict is "illegal" as usual and the unreadable ply a warning;
+    otherwise it is a "syntax-error" whose `final_fen` is the position before the
+    unreadable ply (`Verdict.partial`).
     """
     if fen is not None:
         start_fen = start_position(fen, log.pocket_file)
@@ -136,7 +159,18 @@ def replay(log: GameLog, *, fen: str | None = None, all_findings: bool = False) 
             start_fen = start_position(log.tag("FEN") or STARTING_FEN, log.pocket_file)
         except FenError as err:
             return failed_verdict(log.source, "syntax-error", f"{log.source}: [FEN] tag: {err}")
-    return _Replay(log, Position.starting_at(start_fen), start_fen, all_findings).run()
+    return _Replay(log, Position.starting_at(start_fen), start_fen, all_findings).run(unreadable)
+
+
+def replay_readable(
+    error: LogSyntaxError, *, fen: str | None = None, all_findings: bool = False
+) -> Verdict:
+    """The verdict of a text that stops being readable at a ply: its plies before the error
+    judged (`replay` with `unreadable`), or a plain "syntax-error" when the error is in the
+    header or the first ply (no ply could be read)."""
+    if error.partial is None:
+        return failed_verdict(error.source, "syntax-error", str(error))
+    return replay(error.partial, fen=fen, all_findings=all_findings, unreadable=error)
 
 
 def start_position(fen: str, pocket_file: str = "i") -> str:
@@ -164,15 +198,29 @@ class _Replay:
         self.final_fen: str | None = None
         self.threefold_warned = False
 
-    def run(self) -> Verdict:
+    def run(self, unreadable: LogSyntaxError | None = None) -> Verdict:
         for record in self.log.records:
             if not self._judge_record(record):
                 break
+        if unreadable is not None:
+            return self._unreadable(unreadable)
         if self.findings:
             return self._verdict("illegal", "*", None)
         outcome = self.position.outcome()
         result, termination = self._result(outcome)
         return self._verdict("legal", result, termination)
+
+    def _unreadable(self, error: LogSyntaxError) -> Verdict:
+        """The verdict when the text could not be read past the log's last ply."""
+        ply = len(self.log.records) + 1
+        if self.findings:
+            first_line = str(error).split("\n", 1)[0]
+            self.warnings.append(
+                f"ply {ply} could not be read, so the replay stopped there: {first_line}"
+            )
+            return self._verdict("illegal", "*", None)
+        verdict = self._verdict("syntax-error", "*", None)
+        return dataclasses.replace(verdict, error=str(error))
 
     def _judge_record(self, record: MoveRecord) -> bool:
         """Judge one ply and play it; False when the replay must stop."""
@@ -361,5 +409,6 @@ __all__ = [
     "Verdict",
     "failed_verdict",
     "replay",
+    "replay_readable",
     "start_position",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from gcadj.adjudication.verdict import Verdict, failed_verdict, replay
+from gcadj.adjudication.verdict import Verdict, failed_verdict, replay, replay_readable
 from gcadj.notation.parse import LogSyntaxError
 from gcadj.sources.formats import parse_game_text
 from gcadj.sources.read import SourceError, read_source
@@ -23,11 +23,12 @@ def check_text(
     pocket_file: str = "i",
     all_findings: bool = False,
 ) -> Verdict:
-    """Parse and replay a Game Courier log given as text."""
+    """Parse and replay a Game Courier log given as text; a log that becomes unreadable at
+    a ply is judged up to that ply (`replay_readable`)."""
     try:
         log = parse_game_text(text, source=source, pocket_file=pocket_file)
     except LogSyntaxError as err:
-        return failed_verdict(source, "syntax-error", str(err))
+        return replay_readable(err, fen=fen, all_findings=all_findings)
     return replay(log, fen=fen, all_findings=all_findings)
 
 

@@ -64,7 +64,7 @@ def export(
 
     check_options("export", pocket_file, fen)
     verdict = check_source(source, fen=fen, pocket_file=pocket_file)
-    if verdict.status in ("syntax-error", "error"):
+    if verdict.status in ("syntax-error", "error") and not verdict.partial:
         typer.echo(verdict.error or f"{source}: {verdict.status}", err=True)
         raise typer.Exit(STATUS_EXIT[verdict.status])
     try:
@@ -76,6 +76,12 @@ def export(
         typer.echo(
             f"gcadj export: note: {verdict.source}: ply {bad.ply} ({bad.text!r}) is illegal "
             f"[{bad.category}]; the export shows the game up to it",
+            err=True,
+        )
+    if verdict.partial:
+        typer.echo(
+            f"gcadj export: note: {verdict.source}: ply {verdict.legal_plies + 1} could not be "
+            f"read; the export holds the {verdict.legal_plies} legal plies before it",
             err=True,
         )
     if output is None:

@@ -295,6 +295,9 @@ def _game_row(number: int, record: dict[str, Any]) -> str:
     notes = list(record.get("warnings") or [])
     if record.get("error"):
         notes.insert(0, str(record["error"]).splitlines()[0])
+        if status == "syntax-error" and record.get("final_fen"):  # judged up to the error
+            legal = record.get("legal_plies")
+            notes.insert(0, f"legal for {legal} plies; ply {int(legal or 0) + 1} unreadable")
     cells = [
         str(number),
         _source_cell(str(record.get("source"))),

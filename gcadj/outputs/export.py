@@ -21,7 +21,12 @@ from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.pgn import escape_tag_value
 from gcadj.notation.records import GameLog, MoveRecord
 from gcadj.notation.san import WrittenMove, write_line
-from gcadj.outputs.pgn_writer import finding_note, is_standard_start, user_comment_lines
+from gcadj.outputs.pgn_writer import (
+    finding_note,
+    is_standard_start,
+    unreadable_note,
+    user_comment_lines,
+)
 from gcadj.outputs.pgn_writer import write_pgn as _write_pgn
 from gcadj.outputs.svg import marked_cells, render_svg
 
@@ -125,6 +130,7 @@ def write_gc(verdict: Verdict) -> str:
 
     Legal plies are rewritten in canonical form (``P c5-d6; d5-``, ``R h1-i1; I-i1``); the
     first illegal ply and the ones after it are kept as typed, the first with gcadj's note.
+    A game judged up to an unreadable ply ends with a note saying so (`unreadable_note`).
     """
     log = _log(verdict)
     written = write_line(verdict.start_fen, verdict.moves, log.pocket_file)
@@ -138,6 +144,9 @@ def write_gc(verdict: Verdict) -> str:
             note = finding_note(verdict.first_illegal)
             comments = [*comments, note]
         lines += _gc_ply(number, white, record.text, comments)
+    stop = unreadable_note(verdict)
+    if stop is not None:
+        lines.append(f"// {stop}")
     return "\n".join(lines) + "\n"
 
 
