@@ -198,3 +198,29 @@ def test_an_error_on_the_last_line_of_a_long_log_is_read_by_lark_alone() -> None
     assert str(info.value) == str(expected)
     assert info.value.partial is not None and len(info.value.partial.records) == 8000
     assert info.value.partial.tag("White") == "a"
+
+
+@SETTINGS
+@given(
+    parts=st.lists(from_lark(grammar_lark("i"), start="submoves"), min_size=1, max_size=5),
+    noise=st.lists(st.sampled_from(NOISE), min_size=1, max_size=4).map("".join),
+    at=st.integers(0, 5),
+    number=st.sampled_from(["", "7. ", "7..."]),
+    after_ply=st.booleans(),
+)
+def test_a_bad_part_among_good_sub_moves_gets_the_reference_error(
+    parts: list[str], noise: str, at: int, number: str, after_ply: bool
+) -> None:
+    """Lark reads a long ply from its first bad part on (the good ones blanked): same error."""
+    parts.insert(min(at, len(parts)), noise)
+    text = ("P e2-e4\n" if after_ply else "") + number + ";".join(parts) + " // c\n"
+    expected = reference(normalise_text(text), "i")
+    try:
+        got: GameLog | LogSyntaxError = parse_log(text)
+    except LogSyntaxError as error:
+        got = error
+    if isinstance(expected, GameLog):
+        assert got == expected
+    else:
+        assert isinstance(got, LogSyntaxError)
+        assert str(got) == str(expected)

@@ -201,7 +201,13 @@ _PLY_BEFORE = "a1-a2\n"
 
 
 def parse_line(
-    line: str, line_no: int, source: str, pocket_file: str, *, after_ply: bool
+    line: str,
+    line_no: int,
+    source: str,
+    pocket_file: str,
+    *,
+    after_ply: bool,
+    lark_text: str | None = None,
 ) -> GameLog:
     """One line of a log read by Lark, as the whole text's parse reads it at that place.
 
@@ -209,11 +215,18 @@ def parse_line(
     line depends only on the line and on whether a ply came before it. The result holds the
     line's tag or ply (line number ``line_no``, ply index 0); an error is raised as
     `LogSyntaxError` pointing at ``line_no``, with the words the whole text would give.
+
+    ``lark_text``, when given, is what Lark reads instead of ``line`` to find an error: the
+    same line with valid sub-moves blanked (same length, same parser state at the error).
+    The error's words and hint are still taken from ``line``; a ``lark_text`` that parses
+    means the line is valid, and the line itself is then read.
     """
     prefix = _PLY_BEFORE if after_ply else ""
     text = f"{prefix}{line}\n"
     at = 2 if after_ply else 1
     try:
+        if lark_text is not None and lark_text != line:
+            _lark(pocket_file).parse(f"{prefix}{lark_text}\n", start="start")
         tree = _lark(pocket_file).parse(text, start="start")
     except UnexpectedInput as error:
         found = syntax_error(error, text, source, pocket_file)

@@ -103,7 +103,16 @@ def parse_with_lark(text: str, source: str, pocket_file: str) -> GameLog:
 
 
 class _Decline(Exception):
-    """The fast path met something it leaves to the reference path."""
+    """The fast path met something it leaves to the reference path.
+
+    ``valid_to`` is how far (an offset in the body, or once raised by `_read_ply` in the
+    line) the text is known to be valid sub-moves ending with a ';': Lark need not read
+    them again.
+    """
+
+    def __init__(self, valid_to: int = 0) -> None:
+        super().__init__(valid_to)
+        self.valid_to = valid_to
 
 
 _TAG_LINE = re.compile(
@@ -152,8 +161,13 @@ def _submove_regexes(pocket_file: str) -> tuple[re.Pattern[str], ...]:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def _read_submove(part: str, pocket_file: str) -> SubMove | None:
-    """One sub-move read by the expressions above; None when it is none of them."""
+    """One sub-move read by the expressions above; None when it is none of them.
+
+    Cached: a part such as ``P e2-e4`` recurs, and a ply of a million sub-moves then
+    holds a million references to a few records rather than a million records.
+    """
     move, place, clear_at, clear_origin, capture, remove_space = _submove_regexes(pocket_file)
     if m := move.fullmatch(part):
         return MoveSub(m[1], m[2], m[3])
@@ -170,16 +184,27 @@ def _read_submove(part: str, pocket_file: str) -> SubMove | None:
     return None
 
 
-def _read_submoves(body: str, pocket_file: str) -> tuple[SubMove, ...] | None:
-    """The sub-moves of a body joined by ';', without Lark; None to let the grammar decide."""
+def _read_submoves(body: str, pocket_file: str) -> tuple[SubMove, ...]:
+    """The sub-moves of a body joined by ';'; raises _Decline at the first part that is not one.
+
+    A ';' cannot stand inside a sub-move, and the grammar puts at most one sub-move between
+    two ';', so each part is read alone: by the expressions above, else by Lark (imported
+    only then) on that part only, never on a whole long line.
+    """
     submoves = []
+    offset = 0
     for part in body.split(";"):
-        if not part.strip(WS_CHARS):
-            continue  # the grammar allows empty sub-moves around ';'
-        sub = _read_submove(part, pocket_file)
-        if sub is None:
-            return None
-        submoves.append(sub)
+        if part.strip(WS_CHARS):
+            sub = _read_submove(part, pocket_file)
+            if sub is None:
+                from gcadj.notation.grammar import parse_submoves  # Lark for an unusual part
+
+                read = parse_submoves(part, pocket_file)
+                if read is None or len(read) != 1:
+                    raise _Decline(offset)
+                sub = read[0]
+            submoves.append(sub)
+        offset += len(part) + 1
     return tuple(submoves)
 
 
@@ -191,13 +216,9 @@ def _read_body(body: str, pocket_file: str) -> _MemoEntry:
     Lark, which is imported only then. tests/test_parse_props.py checks on text generated
     from the grammar that both give the same records.
     """
-    submoves = _read_submoves(body, pocket_file) if body.strip(WS_CHARS) else None
-    if submoves is None:
-        from gcadj.notation.grammar import parse_submoves  # Lark loads only for an unusual ply
-
-        submoves = parse_submoves(body, pocket_file)
-        if submoves is None:
-            raise _Decline
+    if not body.strip(WS_CHARS):
+        raise _Decline  # a ply needs a sub-move or a ';': the grammar says what is wrong
+    submoves = _read_submoves(body, pocket_file)
     stripped = body.lstrip(WS_CHARS)
     return submoves, len(body) - len(stripped), stripped.rstrip(WS_CHARS)
 
@@ -243,10 +264,10 @@ def parse_by_lines(
                 builder.add_note(comment_text(stripped))
                 continue
             records.append(_read_ply(line, line_no, len(records), memo, pocket_file))
-        except _Decline:
+        except _Decline as decline:
             if not lark_lines:
                 raise
-            _read_with_lark(builder, line, line_no)
+            _read_with_lark(builder, line, line_no, decline.valid_to)
     return builder.build()
 
 
@@ -265,7 +286,10 @@ def _read_ply(
     body = line[start:cut] if cut >= 0 else line[start:]
     entry = memo.get(body)
     if entry is None:
-        entry = _read_body(body, pocket_file)
+        try:
+            entry = _read_body(body, pocket_file)
+        except _Decline as decline:
+            raise _Decline(start + decline.valid_to if decline.valid_to else 0) from None
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
         memo[body] = entry
@@ -281,14 +305,29 @@ def _read_ply(
     )
 
 
-def _read_with_lark(builder: LogBuilder, line: str, line_no: int) -> None:
-    """Add what Lark reads on one line to `builder`; a syntax error carries the plies before."""
+def _read_with_lark(builder: LogBuilder, line: str, line_no: int, valid_to: int) -> None:
+    """Add what Lark reads on one line to `builder`; a syntax error carries the plies before.
+
+    The sub-moves before ``valid_to`` are known to be valid: Lark is shown blanks in their
+    place, up to the last ';', which leaves it in the same state at the same column
+    (a ply may begin with ';'), so a 10 MB line costs Lark one sub-move, not 10 MB.
+    """
     from gcadj.notation.grammar import parse_line  # Lark loads only when a line needs it
 
     records = builder.records
+    shown = line
+    if valid_to > 0:
+        number = NUMBER_PREFIX.match(line)
+        start = number.end() if number and line.lstrip(WS_CHARS)[0].isdigit() else 0
+        shown = f"{line[:start]}{' ' * (valid_to - 1 - start)};{line[valid_to:]}"
     try:
         read = parse_line(
-            line, line_no, builder.source, builder.pocket_file, after_ply=bool(records)
+            line,
+            line_no,
+            builder.source,
+            builder.pocket_file,
+            after_ply=bool(records),
+            lark_text=shown,
         )
     except LogSyntaxError as error:
         if records:
