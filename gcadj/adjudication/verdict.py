@@ -278,7 +278,15 @@ class _Replay:
 
     def _note_oddities(self, record: MoveRecord, position: Position) -> None:
         submoves = record.submoves
-        if len(submoves) > 1 and sum(isinstance(s, MoveSub) for s in submoves) > 1:
+        for sub in submoves:
+            if isinstance(sub, MoveSub) and sub.origin == sub.target:
+                self.warnings.append(
+                    f"ply {record.ply + 1} ({record.text!r}, line {record.line}): "
+                    f"'{sub.origin}-{sub.target}' moves nothing; the piece stays where it stands"
+                )
+                break
+        moving = sum(isinstance(s, MoveSub) and s.origin != s.target for s in submoves)
+        if len(submoves) > 1 and moving > 1:
             last = position.move_stack[-1].uci()
             self.warnings.append(
                 f"ply {record.ply + 1} ({record.text!r}, line {record.line}) is legal as {last}, "
@@ -378,6 +386,11 @@ def _pocket_problem(piece: Piece | None, owner: int) -> str | None:
 
 _RESIGNED = re.compile(r"^\s*(?P<name>.+?)\s+(?:has\s+)?resign(?:ed|s)\b", re.IGNORECASE)
 _DRAW = re.compile(r"\bdraw(?:n)?\b|\bagreed\b", re.IGNORECASE)
+_LOST_ON_TIME = re.compile(
+    r"^\s*(?P<name>.+?)\s+(?:has\s+)?(?:lost|forfeited)\s+(?:on\s+time|by\s+time\s+forfeit)\b",
+    re.IGNORECASE,
+)
+_DRAWN_ON_TIME = re.compile(r"\bdraw(?:n)?\b[^.]*\b(?:time|forfeit)", re.IGNORECASE)
 
 
 def _status_result(
@@ -385,19 +398,23 @@ def _status_result(
 ) -> tuple[str, str] | None:
     """(result, termination) from a Game Courier status line, or None if it names no one.
 
-    Only what the record states is taken: "<Name> has resigned." with <Name> one of the
-    players, or a draw. An unmatched name is not guessed at (the caller warns).
+    Only what the record states is taken: "<Name> has resigned." or "<Name> has lost on
+    time." with <Name> one of the players, a draw by time forfeit, or another draw. An
+    unmatched name is not guessed at (the caller warns).
     """
     if not status:
         return None
-    resigned = _RESIGNED.match(status)
-    if resigned:
-        name = resigned.group("name").strip().casefold()
-        if white and name == white.strip().casefold():
-            return "0-1", "resignation"
-        if black and name == black.strip().casefold():
-            return "1-0", "resignation"
-        return None
+    for pattern, how in ((_RESIGNED, "resignation"), (_LOST_ON_TIME, "time-forfeit")):
+        found = pattern.match(status)
+        if found:
+            name = found.group("name").strip().casefold()
+            if white and name == white.strip().casefold():
+                return "0-1", how
+            if black and name == black.strip().casefold():
+                return "1-0", how
+            return None
+    if _DRAWN_ON_TIME.search(status):
+        return "1/2-1/2", "time-forfeit"
     if _DRAW.search(status):
         return "1/2-1/2", "agreement"
     return None
