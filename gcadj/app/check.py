@@ -28,6 +28,8 @@ def check_text(
     try:
         log = parse_game_text(text, source=source, pocket_file=pocket_file)
     except LogSyntaxError as err:
+        if getattr(err, "status", "syntax-error") == "error":  # no game in it (copied page)
+            return failed_verdict(source, "error", str(err))
         return replay_readable(err, fen=fen, all_findings=all_findings)
     return replay(log, fen=fen, all_findings=all_findings)
 
