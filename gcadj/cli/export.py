@@ -57,6 +57,15 @@ def export(
     ] = None,
     fen: FenOption = None,
     pocket_file: PocketFileOption = "i",
+    to_pocket_file: Annotated[
+        str | None,
+        typer.Option(
+            "--to-pocket-file",
+            metavar="LETTER",
+            help="gc: write the log for the preset whose pockets are on this file "
+            "(p: p1/p8, i: i1/i8).",
+        ),
+    ] = None,
 ) -> None:
     """Convert a game: PGN-like text, Game Courier text, FEN, JSON or an SVG diagram."""
     from gcadj.app.check import check_source
@@ -68,7 +77,7 @@ def export(
         typer.echo(verdict.error or f"{source}: {verdict.status}", err=True)
         raise typer.Exit(STATUS_EXIT[verdict.status])
     try:
-        text = export_game(verdict, to.value, ply=ply)
+        text = export_game(verdict, to.value, ply=ply, to_pocket_file=to_pocket_file)
     except ExportError as err:
         raise fail("export", str(err), EXIT_USAGE) from None
     if verdict.first_illegal is not None:
