@@ -1,7 +1,7 @@
 """Judge one recorded ply: the legal move it made, or a finding saying precisely why not.
 
 Game Courier executes every sub-move literally, so a ply is judged by the board it leaves
-(docs/rules.md, "How a ply is judged"): its sub-moves are applied to a *literal board* (64
+(docs/rules.md §5.1): its sub-moves are applied to a *literal board* (64
 squares plus the two pocket squares), and the ply is legal when exactly one legal move
 leaves that same board.
 

@@ -38,7 +38,7 @@ def looks_like_pgn(text: str) -> bool:
     """Is this gcadj's PGN-like text? Its header has ``[Variant "Pocket Mutation Chess"]``.
 
     Only the tag decides, never SAN-looking moves: SAN typed into a Game Courier log must
-    stay a syntax error there (GAMECOURIER.md §1), not be guessed at.
+    stay a syntax error there (docs/rules.md §6.1), not be guessed at.
     """
     end = _HEADER_END.search(text)  # only the header is read: this runs for every source
     header = text[: end.start()] if end else text
