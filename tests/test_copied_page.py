@@ -11,13 +11,13 @@ from gcadj.app.check import check_source, check_text, judge_source
 from gcadj.sources.pages.copied import looks_like_copied_page
 
 PAGES = FIXTURES / "pages"
-NO_MOVES = (PAGES / "copied_no_moves.txt").read_text(encoding="utf-8")
+NO_MOVES = (PAGES / "copied_no_moves.text").read_text(encoding="utf-8")
 # The parts of the copy without moves, as (first line, end) slices of its lines.
 PARTS = [(0, 1), (1, 3), (3, 12), (12, 13), (13, 14), (14, 16), (16, 22), (22, None)]
 
 
 def test_a_copy_without_moves_is_an_error_that_says_how_to_get_them() -> None:
-    verdict = check_source(str(PAGES / "copied_no_moves.txt"))
+    verdict = check_source(str(PAGES / "copied_no_moves.text"))
     assert verdict.status == "error"
     assert verdict.error is not None
     assert "text of a Game Courier viewing page without its move list" in verdict.error
@@ -40,7 +40,7 @@ def test_the_parts_of_a_copy_may_come_in_any_order(seed: int) -> None:
 
 
 def test_a_copy_with_moves_is_judged_with_its_players_and_pocket_file() -> None:
-    verdict = judge_source(str(PAGES / "copied_with_moves_black_side.txt"))
+    verdict = judge_source(str(PAGES / "copied_with_moves_black_side.text"))
     assert verdict.status == "legal", verdict.error
     assert verdict.plies == 5
     assert verdict.log is not None
