@@ -1,6 +1,6 @@
 """Properties of the adjudicator over random games, against a brute-force oracle.
 
-The oracle is the rule of RULES.md §5 taken literally and written independently of
+The oracle is the rule of docs/rules.md §5 taken literally and written independently of
 gcadj.adjudication.judge: apply a ply's sub-moves to a board of square names, then compare
 that board with the board every legal move leaves; the ply is legal when exactly one matches.
 """

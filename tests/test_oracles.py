@@ -5,9 +5,9 @@
    oracle_positions.fen) holding every fairy piece, empty and full pockets, both sides to
    move, en passant and checks. Fairy-Stockfish cannot pocket an own piece, so outside
    check we compare our legal moves *minus pocketings*; in check we compare the complete
-   list, since pocketing never answers a check (RULES.md §3). The perft fixture is checked
+   list, since pocketing never answers a check (docs/rules.md §3). The perft fixture is checked
    too, with pocketing emulated independently (a table of classes written here from
-   RULES.md, legality asked of Fairy-Stockfish).
+   docs/rules.md, legality asked of Fairy-Stockfish).
 2. python-chess: positions from real games (bench/data/pgn), castling rights removed,
    promotions on arrival mapped to PMC's plain pawn move; the replay of those games up to
    their first castling or promotion; and board-only perft counts.
@@ -60,7 +60,7 @@ PERFT_FILE = ROOT / "fixtures" / "perft" / "pmc.epd"
 VARIANT = "pmc"
 FULL = os.environ.get("GCADJ_PERFT_FULL") == "1"
 
-# RULES.md §1, written out again here so the emulated pocketing does not borrow
+# docs/rules.md §1, written out again here so the emulated pocketing does not borrow
 # gcadj.engine.pieces' own table.
 CLASS_OF = {
     "P": 1, "B": 2, "N": 2, "R": 3, "I": 3, "D": 3, "A": 4, "G": 4, "Q": 5, "M": 5,
@@ -125,7 +125,7 @@ def _board_text(rows: list[list[str]]) -> str:
 
 
 def oracle_pocketings(fen: str, ban: bool) -> list[tuple[str, str]]:
-    """Pocketing moves (uci, FEN after) worked out from RULES.md §3, legality by FSF.
+    """Pocketing moves (uci, FEN after) worked out from docs/rules.md §3, legality by FSF.
 
     The side to move may pocket when its pocket is empty and it is not White's banned
     ply 1; any non-King piece whose removal leaves its King unattacked (FSF's

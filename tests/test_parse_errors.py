@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import pickle
+import re
 
 import pytest
 from conftest import FIXTURES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from gcadj.notation import syntax_errors
 from gcadj.notation.parse import LogSyntaxError, parse_log
 from gcadj.sources.read import read_log
 
@@ -211,3 +215,28 @@ def test_only_the_first_error_is_reported_even_far_down() -> None:
 )
 def test_odd_characters_are_syntax_errors(text: str) -> None:
     error_of(text)
+
+
+def _word_at_by_scan(text: str, col0: int) -> str:
+    previous = ""
+    for found in re.finditer(r"[^\s;]+", text):
+        if found.start() <= col0 < found.end():
+            return found.group()
+        if found.end() <= col0:
+            previous = found.group()
+    return previous
+
+
+def _bad_square_by_scan(line: str, col0: int) -> tuple[int, str] | None:
+    for found in re.finditer(r"[A-Za-z][0-9]+", line):
+        if found.start() <= col0 < found.end() and not re.fullmatch(r"[a-h][1-8]|i[18]", found[0]):
+            return found.start(), found.group()
+    return None
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.text(alphabet="ae2x9 ;\t\u00a0i8p1Q0", max_size=14), col0=st.integers(0, 16))
+def test_words_are_found_outwards_from_the_error_as_a_scan_finds_them(text: str, col0: int) -> None:
+    """The hint helpers read around the error only (a line may be megabytes long)."""
+    assert syntax_errors._word_at(text, col0) == _word_at_by_scan(text, col0)
+    assert syntax_errors._bad_square_at(text, col0, "i") == _bad_square_by_scan(text, col0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
@@ -169,3 +170,57 @@ def test_any_text_gives_a_log_or_a_syntax_error(text: str, pocket_file: str) -> 
 @given(text=st.lists(st.sampled_from(NOISE), max_size=80).map("".join))
 def test_log_like_noise_gives_a_log_or_a_syntax_error(text: str) -> None:
     check_outcome(text, "i")
+
+
+@SETTINGS
+@given(text=mutated_logs())
+def test_a_syntax_error_keeps_what_was_read_before_its_line(text: str) -> None:
+    normal = normalise_text(text)
+    try:
+        parse_log(text)
+    except LogSyntaxError as error:
+        before = "\n".join(normal.split("\n")[: error.line - 1]) + "\n"
+        prefix = reference(before, "i")
+        assert isinstance(prefix, GameLog)
+        if error.partial is None:
+            assert prefix.records == ()
+        else:
+            assert prefix.records != ()
+            assert error.partial == prefix
+
+
+def test_an_error_on_the_last_line_of_a_long_log_is_read_by_lark_alone() -> None:
+    text = '[White "a"]\n' + "N g1-f3\nn g8-f6\nN f3-g1\nn f6-g8\n" * 2000 + "Nf3\n"
+    with pytest.raises(LogSyntaxError) as info:
+        parse_log(text)
+    expected = reference(normalise_text(text), "i")
+    assert isinstance(expected, LogSyntaxError)
+    assert str(info.value) == str(expected)
+    assert info.value.partial is not None and len(info.value.partial.records) == 8000
+    assert info.value.partial.tag("White") == "a"
+
+
+@SETTINGS
+@given(
+    parts=st.lists(from_lark(grammar_lark("i"), start="submoves"), min_size=1, max_size=5),
+    noise=st.lists(st.sampled_from(NOISE), min_size=1, max_size=4).map("".join),
+    at=st.integers(0, 5),
+    number=st.sampled_from(["", "7. ", "7..."]),
+    after_ply=st.booleans(),
+)
+def test_a_bad_part_among_good_sub_moves_gets_the_reference_error(
+    parts: list[str], noise: str, at: int, number: str, after_ply: bool
+) -> None:
+    """Lark reads a long ply from its first bad part on (the good ones blanked): same error."""
+    parts.insert(min(at, len(parts)), noise)
+    text = ("P e2-e4\n" if after_ply else "") + number + ";".join(parts) + " // c\n"
+    expected = reference(normalise_text(text), "i")
+    try:
+        got: GameLog | LogSyntaxError = parse_log(text)
+    except LogSyntaxError as error:
+        got = error
+    if isinstance(expected, GameLog):
+        assert got == expected
+    else:
+        assert isinstance(got, LogSyntaxError)
+        assert str(got) == str(expected)

@@ -1,9 +1,9 @@
-"""One test (at least) for every rule and trap of RULES.md §1-§4, each on a position built
+"""One test (at least) for every rule and trap of docs/rules.md §1-§4, each on a position built
 to show it, asserting exact move sets or counts.
 
 Expected move sets are worked out here from the rules, not read back from the engine:
 piece geometry by the small `reach` helper below (file/rank arithmetic), classes from the
-table in RULES.md §1 written out again as `CLASSES`.
+table in docs/rules.md §1 written out again as `CLASSES`.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from gcadj.engine.pieces import KIND
 from gcadj.engine.position import IllegalMoveError, Position, Termination
 from gcadj.engine.squares import BLACK, POCKET, WHITE, parse_square, square_name
 
-# RULES.md §1: class -> labels.
+# docs/rules.md §1: class -> labels.
 CLASSES = {
     1: "P", 2: "BN", 3: "RID", 4: "AG", 5: "QMUV", 6: "FWX", 7: "TH", 8: "Z",
 }  # fmt: skip
 CLASS_OF = {letter: c for c, letters in CLASSES.items() for letter in letters}
-# RULES.md §1: label -> components.
+# docs/rules.md §1: label -> components.
 COMPONENTS = {
     "B": "B", "N": "N", "R": "R", "I": "I", "D": "BK", "A": "BN", "G": "RK", "Q": "BR",
     "M": "RN", "U": "BI", "V": "BNK", "F": "RI", "W": "RNK", "X": "BIK", "T": "BRN",

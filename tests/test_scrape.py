@@ -1,6 +1,6 @@
 """gcadj.sources.pages: the move list found by content in every shape, names, status, board.
 
-The pages in fixtures/pages are invented from GAMECOURIER.md §4 (we have no real one);
+The pages in fixtures/pages are invented from docs/rules.md §6.3 (we have no real one);
 the same eleven-ply game appears in each move-list shape.
 """
 

@@ -1,8 +1,9 @@
 """Judge one recorded ply: the legal move it made, or a finding saying precisely why not.
 
 Game Courier executes every sub-move literally, so a ply is judged by the board it leaves
-(RULES.md §5): its sub-moves are applied to a *literal board* (64 squares plus the two
-pocket squares), and the ply is legal when exactly one legal move leaves that same board.
+(docs/rules.md §5.1): its sub-moves are applied to a *literal board* (64
+squares plus the two pocket squares), and the ply is legal when exactly one legal move
+leaves that same board.
 
 How: the literal sub-moves give a small *diff* (square -> new content). From the diff we
 read the one move that could have made it (the square our piece left and where it went;
@@ -147,6 +148,8 @@ class PlyJudge:
                         f"the label {sub.label} does not match the piece on {sub.origin}, "
                         f"which is {_describe(piece)} ({piece.symbol})",
                     )
+                if o == d:  # 'f3-f3' leaves the piece where it stands (the replay warns)
+                    continue
                 overlay[d] = piece
                 overlay[o] = None
             elif isinstance(sub, PlaceSub):
@@ -190,6 +193,9 @@ class PlyJudge:
             move = self._plain_board_move(position, submoves[0])
             if move is not None and position.play_if_legal(move):
                 return move
+        wrong_side = self._first_move_wrong_side(position, record)
+        if wrong_side is not None:
+            return wrong_side
         diff = self.apply_literally(position, record)
         if isinstance(diff, IllegalPly):
             return diff
@@ -213,7 +219,7 @@ class PlyJudge:
         """
         index = self.squares.index
         o, d = index(sub.origin), index(sub.target)
-        if o >= 64 or d >= 64:
+        if o >= 64 or d >= 64 or o == d:
             return None
         board = position.board
         piece = board[o]
@@ -227,6 +233,18 @@ class PlyJudge:
         if piece.pawn and target is None and d == position.ep_square:
             return None
         return BOARD_MOVES[o][d]
+
+    def _first_move_wrong_side(self, position: Position, record: MoveRecord) -> IllegalPly | None:
+        """`wrong-side` when the ply's first sub-move moves a piece of the side not to move,
+        whatever the other sub-moves and squares hold (rules: *the side to move*)."""
+        first = record.submoves[0] if record.submoves else None
+        if not isinstance(first, MoveSub) or first.origin == first.target:
+            return None
+        o = self.squares.index(first.origin)
+        piece = self.content(position, o)
+        if piece is None or piece.color == position.turn:
+            return None
+        return _wrong_side(position.turn, "pocket" if o >= 64 else first.origin, piece)
 
     def resolve(self, position: Position, record: MoveRecord) -> Move | IllegalPly:
         """The legal move this ply made, or why it is illegal; the position is unchanged."""
@@ -247,18 +265,19 @@ class PlyJudge:
     def explain(self, position: Position, record: MoveRecord, diff: Diff) -> IllegalPly:
         """The most specific reason the ply is illegal (it is known not to be legal)."""
         us = position.turn
-        primary = next((s for s in record.submoves if isinstance(s, MoveSub)), None)
+        castling = self._castling(position, record)
+        if castling is not None:
+            return castling
+        primary = next(
+            (s for s in record.submoves if isinstance(s, MoveSub) and s.origin != s.target), None
+        )
         if primary is None:
             return self._explain_without_move(position, record, diff)
         o, d = self.squares.index(primary.origin), self.squares.index(primary.target)
         piece = self.content(position, o)
         assert piece is not None  # apply_literally reported empty origins
         if piece.color != us:
-            where = "pocket" if o >= 64 else primary.origin
-            return IllegalPly(
-                "wrong-side",
-                f"it is {COLOR_NAMES[us]}'s turn, but {where} holds {_describe(piece)}",
-            )
+            return _wrong_side(us, "pocket" if o >= 64 else primary.origin, piece)
         if o >= 64:
             if o != POCKET_INDEX[us]:
                 return IllegalPly(
@@ -274,6 +293,33 @@ class PlyJudge:
                 )
             return self._explain_pocketing(position, primary, o, piece, diff)
         return self._explain_board_move(position, record, primary, o, d, piece, diff)
+
+    def _castling(self, position: Position, record: MoveRecord) -> IllegalPly | None:
+        """`castling`: a sub-move takes the side to move's King two files along its own first
+        rank, in whatever order the sub-moves come (``R h1-f1; K e1-g1`` too). Nothing
+        else is castling: a King's two-file step elsewhere is an illegal King move."""
+        us = position.turn
+        home = 0 if us == WHITE else 7
+        index = self.squares.index
+        for sub in record.submoves:
+            if not isinstance(sub, MoveSub):
+                continue
+            o, d = index(sub.origin), index(sub.target)
+            if o >= 64 or d >= 64 or o >> 3 != home or d >> 3 != home:
+                continue
+            king = position.board[o]
+            if (
+                abs((o & 7) - (d & 7)) == 2
+                and king is not None
+                and king.kind.is_king
+                and king.color == us
+            ):
+                return IllegalPly(
+                    "castling",
+                    "castling does not exist in Pocket Mutation Chess "
+                    f"(King {sub.origin}-{sub.target})",
+                )
+        return None
 
     def _explain_without_move(
         self, position: Position, record: MoveRecord, diff: Diff
@@ -422,10 +468,6 @@ class PlyJudge:
         kind = piece.kind
         target = position.board[d]
         step = f"{sub.origin}-{sub.target}"
-        if kind.is_king and (o >> 3) == (d >> 3) and abs((o & 7) - (d & 7)) == 2:
-            return IllegalPly(
-                "castling", f"castling does not exist in Pocket Mutation Chess (King {step})"
-            )
         if target is not None and target.color == us:
             return IllegalPly(
                 "own-capture",
@@ -533,6 +575,12 @@ class PlyJudge:
                 f"{square_name(block)} by {_describe(position.board[block])}"
             )
         return f"a {name} cannot move from {origin} to {target}"
+
+
+def _wrong_side(us: int, where: str, piece: Piece) -> IllegalPly:
+    return IllegalPly(
+        "wrong-side", f"it is {COLOR_NAMES[us]}'s turn, but {where} holds {_describe(piece)}"
+    )
 
 
 def candidate_move(position: Position, diff: Diff) -> Move | None:

@@ -155,7 +155,7 @@ def _read(position: Position, record: MoveRecord, squares: SquareMap) -> _Typed 
 
 
 def _castling_attempt(position: Position, record: MoveRecord, squares: SquareMap) -> bool:
-    """Does the ply move the side's King two files along its first rank (RULES.md §5)?
+    """Does the ply move the side's King two files along its first rank (docs/rules.md §5.2)?
     A sub-move labelled with another letter meant another piece: no castling attempt."""
     us = position.turn
     first_rank = 0 if us == WHITE else 7

@@ -9,6 +9,7 @@ legal moves for the converters.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,7 @@ from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub
+from gcadj.notation.syntax_errors import LogSyntaxError
 
 SIDE_NAMES = ("white", "black")
 
@@ -105,6 +107,15 @@ class Verdict:
             "error": self.error,
         }
 
+    @property
+    def partial(self) -> bool:
+        """A game judged up to an unreadable ply: status "syntax-error" with a final position.
+
+        `legal_plies` (= `plies`) plies were read and are legal; ply `legal_plies + 1` could
+        not be read (`error` says where and why); `final_fen` is the position before it.
+        """
+        return self.status == "syntax-error" and self.final_fen is not None
+
 
 def failed_verdict(source: str, status: str, message: str) -> Verdict:
     """The verdict for a source that could not be read ("error") or parsed ("syntax-error")."""
@@ -120,7 +131,13 @@ def failed_verdict(source: str, status: str, message: str) -> Verdict:
     )
 
 
-def replay(log: GameLog, *, fen: str | None = None, all_findings: bool = False) -> Verdict:
+def replay(
+    log: GameLog,
+    *,
+    fen: str | None = None,
+    all_findings: bool = False,
+    unreadable: LogSyntaxError | None = None,
+) -> Verdict:
     """Judge every ply of `log`; stop at the first illegal one unless `all_findings`.
 
     The start is `fen`, else the log's FEN tag, else the standard array (either may be
@@ -129,6 +146,12 @@ def replay(log: GameLog, *, fen: str | None = None, all_findings: bool = False) 
     "syntax-error" naming the tag, as for any other text that is not a game. With
     `all_findings` the replay goes on from the board Game Courier showed after an illegal
     ply, until the literal board no longer defines a position.
+
+    `unreadable` is the syntax error that ended the text after `log`'s plies (see
+    `replay_readable`): the game is judged as far as it could be read. If one of those
+    plies is illegal, the verdict is "illegal" as usual and the unreadable ply a warning;
+    otherwise it is a "syntax-error" whose `final_fen` is the position before the
+    unreadable ply (`Verdict.partial`).
     """
     if fen is not None:
         start_fen = start_position(fen, log.pocket_file)
@@ -137,7 +160,18 @@ def replay(log: GameLog, *, fen: str | None = None, all_findings: bool = False) 
             start_fen = start_position(log.tag("FEN") or STARTING_FEN, log.pocket_file)
         except FenError as err:
             return failed_verdict(log.source, "syntax-error", f"{log.source}: [FEN] tag: {err}")
-    return _Replay(log, Position.starting_at(start_fen), start_fen, all_findings).run()
+    return _Replay(log, Position.starting_at(start_fen), start_fen, all_findings).run(unreadable)
+
+
+def replay_readable(
+    error: LogSyntaxError, *, fen: str | None = None, all_findings: bool = False
+) -> Verdict:
+    """The verdict of a text that stops being readable at a ply: its plies before the error
+    judged (`replay` with `unreadable`), or a plain "syntax-error" when the error is in the
+    header or the first ply (no ply could be read)."""
+    if error.partial is None:
+        return failed_verdict(error.source, "syntax-error", str(error))
+    return replay(error.partial, fen=fen, all_findings=all_findings, unreadable=error)
 
 
 def start_position(fen: str, pocket_file: str = "i") -> str:
@@ -165,15 +199,29 @@ class _Replay:
         self.final_fen: str | None = None
         self.threefold_warned = False
 
-    def run(self) -> Verdict:
+    def run(self, unreadable: LogSyntaxError | None = None) -> Verdict:
         for record in self.log.records:
             if not self._judge_record(record):
                 break
+        if unreadable is not None:
+            return self._unreadable(unreadable)
         if self.findings:
             return self._verdict("illegal", "*", None)
         outcome = self.position.outcome()
         result, termination = self._result(outcome)
         return self._verdict("legal", result, termination)
+
+    def _unreadable(self, error: LogSyntaxError) -> Verdict:
+        """The verdict when the text could not be read past the log's last ply."""
+        ply = len(self.log.records) + 1
+        if self.findings:
+            first_line = str(error).split("\n", 1)[0]
+            self.warnings.append(
+                f"ply {ply} could not be read, so the replay stopped there: {first_line}"
+            )
+            return self._verdict("illegal", "*", None)
+        verdict = self._verdict("syntax-error", "*", None)
+        return dataclasses.replace(verdict, error=str(error))
 
     def _judge_record(self, record: MoveRecord) -> bool:
         """Judge one ply and play it; False when the replay must stop."""
@@ -241,7 +289,15 @@ class _Replay:
 
     def _note_oddities(self, record: MoveRecord, position: Position) -> None:
         submoves = record.submoves
-        if len(submoves) > 1 and sum(isinstance(s, MoveSub) for s in submoves) > 1:
+        for sub in submoves:
+            if isinstance(sub, MoveSub) and sub.origin == sub.target:
+                self.warnings.append(
+                    f"ply {record.ply + 1} ({record.text!r}, line {record.line}): "
+                    f"'{sub.origin}-{sub.target}' moves nothing; the piece stays where it stands"
+                )
+                break
+        moving = sum(isinstance(s, MoveSub) and s.origin != s.target for s in submoves)
+        if len(submoves) > 1 and moving > 1:
             last = position.move_stack[-1].uci()
             self.warnings.append(
                 f"ply {record.ply + 1} ({record.text!r}, line {record.line}) is legal as {last}, "
@@ -341,6 +397,11 @@ def _pocket_problem(piece: Piece | None, owner: int) -> str | None:
 
 _RESIGNED = re.compile(r"^\s*(?P<name>.+?)\s+(?:has\s+)?resign(?:ed|s)\b", re.IGNORECASE)
 _DRAW = re.compile(r"\bdraw(?:n)?\b|\bagreed\b", re.IGNORECASE)
+_LOST_ON_TIME = re.compile(
+    r"^\s*(?P<name>.+?)\s+(?:has\s+)?(?:lost|forfeited)\s+(?:on\s+time|by\s+time\s+forfeit)\b",
+    re.IGNORECASE,
+)
+_DRAWN_ON_TIME = re.compile(r"\bdraw(?:n)?\b[^.]*\b(?:time|forfeit)", re.IGNORECASE)
 
 
 def _status_result(
@@ -348,19 +409,23 @@ def _status_result(
 ) -> tuple[str, str] | None:
     """(result, termination) from a Game Courier status line, or None if it names no one.
 
-    Only what the record states is taken: "<Name> has resigned." with <Name> one of the
-    players, or a draw. An unmatched name is not guessed at (the caller warns).
+    Only what the record states is taken: "<Name> has resigned." or "<Name> has lost on
+    time." with <Name> one of the players, a draw by time forfeit, or another draw. An
+    unmatched name is not guessed at (the caller warns).
     """
     if not status:
         return None
-    resigned = _RESIGNED.match(status)
-    if resigned:
-        name = resigned.group("name").strip().casefold()
-        if white and name == white.strip().casefold():
-            return "0-1", "resignation"
-        if black and name == black.strip().casefold():
-            return "1-0", "resignation"
-        return None
+    for pattern, how in ((_RESIGNED, "resignation"), (_LOST_ON_TIME, "time-forfeit")):
+        found = pattern.match(status)
+        if found:
+            name = found.group("name").strip().casefold()
+            if white and name == white.strip().casefold():
+                return "0-1", how
+            if black and name == black.strip().casefold():
+                return "1-0", how
+            return None
+    if _DRAWN_ON_TIME.search(status):
+        return "1/2-1/2", "time-forfeit"
     if _DRAW.search(status):
         return "1/2-1/2", "agreement"
     return None
@@ -372,5 +437,6 @@ __all__ = [
     "Verdict",
     "failed_verdict",
     "replay",
+    "replay_readable",
     "start_position",
 ]

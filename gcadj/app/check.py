@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from gcadj.adjudication.verdict import Verdict, failed_verdict, replay
+from gcadj.adjudication.verdict import Verdict, failed_verdict, replay, replay_readable
 from gcadj.notation.parse import LogSyntaxError
 from gcadj.sources.formats import parse_game_text, parse_games
 from gcadj.sources.read import SourceError, game_ref, read_source
@@ -24,12 +24,24 @@ def check_text(
     pocket_file: str = "i",
     all_findings: bool = False,
 ) -> Verdict:
-    """Parse and replay a Game Courier log given as text."""
+    """Parse and replay a Game Courier log given as text; a log that becomes unreadable at
+    a ply is judged up to that ply (`replay_readable`)."""
     try:
         log = parse_game_text(text, source=source, pocket_file=pocket_file)
     except LogSyntaxError as err:
-        return failed_verdict(source, "syntax-error", str(err))
+        return _unreadable(err, source, fen=fen, all_findings=all_findings)
     return replay(log, fen=fen, all_findings=all_findings)
+
+
+def _unreadable(
+    err: LogSyntaxError, source: str, *, fen: str | None, all_findings: bool
+) -> Verdict:
+    """The verdict of a text that stopped being readable: an "error" when it holds no game
+    at all (a copied page without its moves), else the plies before the error judged."""
+    if getattr(err, "status", "syntax-error") == "error":
+        return failed_verdict(source, "error", str(err))
+    verdict = replay_readable(err, fen=fen, all_findings=all_findings)
+    return verdict if verdict.source == source else dataclasses.replace(verdict, source=source)
 
 
 def check_source(
@@ -63,7 +75,7 @@ def check_games(
     verdicts = []
     for name, game in parse_games(text, source, pocket_file, only=only):
         if isinstance(game, LogSyntaxError):
-            verdicts.append(failed_verdict(name, "syntax-error", str(game)))
+            verdicts.append(_unreadable(game, name, fen=fen, all_findings=all_findings))
         else:
             verdicts.append(replay(game, fen=fen, all_findings=all_findings))
     return verdicts

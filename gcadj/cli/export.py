@@ -97,6 +97,15 @@ def export(
     ] = False,
     fen: FenOption = None,
     pocket_file: PocketFileOption = "i",
+    to_pocket_file: Annotated[
+        str | None,
+        typer.Option(
+            "--to-pocket-file",
+            metavar="LETTER",
+            help="gc: write the log for the preset whose pockets are on this file "
+            "(p: p1/p8, i: i1/i8).",
+        ),
+    ] = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
 ) -> None:
@@ -122,12 +131,11 @@ def export(
     notes = []  # printed once the export is known to be possible
     for spec in walker:
         for verdict in check_source_games(spec, fen=fen, pocket_file=pocket_file):
-            # the viewer shows the readable plies of a partial verdict (cut by a syntax error)
-            partial = to is ExportFormat.html and verdict.status == "syntax-error" and verdict.log
-            if partial:
+            # a game read up to an unreadable ply is exported up to it (its legal prefix)
+            if verdict.partial:
                 notes.append(
-                    f"gcadj export: note: {verdict.error}; the viewer shows the "
-                    f"{verdict.legal_plies} legal plies before it"
+                    f"gcadj export: note: {verdict.source}: ply {verdict.legal_plies + 1} could "
+                    f"not be read; the export holds the {verdict.legal_plies} legal plies before it"
                 )
             elif verdict.status in ("syntax-error", "error"):
                 typer.echo(verdict.error or f"{verdict.source}: {verdict.status}", err=True)
@@ -163,7 +171,7 @@ def export(
                     )
                 text = write_viewer(games[0])
             else:
-                text = export_games(games, to.value, ply=ply)
+                text = export_games(games, to.value, ply=ply, to_pocket_file=to_pocket_file)
         except ExportError as err:
             raise fail("export", str(err), EXIT_USAGE) from None
     for note in notes:

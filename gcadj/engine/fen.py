@@ -4,7 +4,7 @@
 pocketed piece (upper case) then Black's (lower case), each pocket holding at most one.
 The castling field is always ``-`` on output; on input castling letters are accepted and
 ignored, since there is no castling. The halfmove field counts plies since the last
-capture or promotion (RULES.md §4), not since the last pawn move.
+capture or promotion (docs/rules.md §4), not since the last pawn move.
 
 This module only reads and writes text; whether the position makes sense as a game
 (kings, checks) is checked by `Position.from_fen`.

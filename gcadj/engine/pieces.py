@@ -1,4 +1,4 @@
-"""The King and the eighteen piece kinds of Pocket Mutation Chess, as data (RULES.md §1).
+"""The King and the eighteen piece kinds of Pocket Mutation Chess, as data (docs/rules.md §1).
 
 A kind is its components: K (one king step), N (knight leap), B (diagonal slide),
 R (orthogonal slide), I (Nightrider: repeated knight leaps in one direction), and P for
@@ -124,7 +124,7 @@ def mutation_choices(kind: PieceKind) -> tuple[PieceKind, ...]:
 def promotion_choices(kind: PieceKind) -> tuple[PieceKind, ...]:
     """What a piece pocketed from its rank 8 must become: a kind of the next class.
 
-    The AmazonRider (class 8) has no higher class and stays an AmazonRider (RULES.md §3).
+    The AmazonRider (class 8) has no higher class and stays an AmazonRider (docs/rules.md §3).
     """
     return CLASS_MEMBERS.get(kind.value_class + 1, (kind,))
 

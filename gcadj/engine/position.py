@@ -9,7 +9,7 @@ legal when it is a pseudo-legal move that (a) moves a pinned piece only along it
 to a square no enemy attacks with the King lifted off the board. En passant is the one
 move tested by playing it on the board, since it empties two squares at once.
 
-The rules (RULES.md §2–§4) that shape this code:
+The rules (docs/rules.md §2–§4) that shape this code:
 * pocketing needs an empty pocket, never takes the King, never answers check and never
   moves a pinned piece (removing it would expose the King), and White may not pocket on
   ply 1 of a game that starts from the standard array;
@@ -218,7 +218,7 @@ class Position:
                 fen, 1, f"{COLOR_NAMES[self.turn ^ 1]} is in check but it is not their move"
             )
         self.ep_square = setup.ep_square if self._ep_is_plausible(setup.ep_square) else None
-        # White may not pocket on ply 1 of a game from the standard array (RULES.md §3).
+        # White may not pocket on ply 1 of a game from the standard array (docs/rules.md §3).
         self.pocket_ban: bool = (
             setup.board == _STANDARD_BOARD
             and setup.pockets == (None, None)
@@ -805,7 +805,7 @@ class Position:
     def _repetition_key(self) -> int:
         """Board, pockets, side to move, a *legal* en passant, and White's ply-1 pocket ban.
 
-        RULES.md §4: positions are the same only with the same possible moves, so the en
+        docs/rules.md §4: positions are the same only with the same possible moves, so the en
         passant square counts only when the capture is legal, and the initial array
         (where White may not pocket) differs from any later recurrence of it.
         """
@@ -869,7 +869,7 @@ class Position:
         return not self.is_check() and not self.has_legal_move()
 
     def is_dead_position(self) -> bool:
-        """Only the two Kings, both pockets empty: no mate is possible (RULES.md §4)."""
+        """Only the two Kings, both pockets empty: no mate is possible (docs/rules.md §4)."""
         return (
             len(self.occupied[WHITE]) == 1
             and len(self.occupied[BLACK]) == 1
@@ -890,7 +890,7 @@ class Position:
         """The automatic end of the game in this position, or None while it goes on.
 
         Checkmate and stalemate come first: a mate on the ply that completes the hundred
-        stands (RULES.md §4). With `claim_draw`, a threefold repetition also ends it.
+        stands (docs/rules.md §4). With `claim_draw`, a threefold repetition also ends it.
         """
         if not self.has_legal_move():
             if self.is_check():

@@ -51,7 +51,7 @@ def parse_square(name: str) -> int:
 
 
 def relative_rank(sq: int, color: int) -> int:
-    """Rank 0..7 counted from `color`'s own side (RULES.md: Black's rank 1 is board rank 8)."""
+    """Rank 0..7 counted from `color`'s own side (docs/rules.md: Black's rank 1 is board rank 8)."""
     rank = sq >> 3
     return rank if color == WHITE else 7 - rank
 

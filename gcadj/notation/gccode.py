@@ -1,6 +1,6 @@
 """Game Courier's own position code, read and written, beside gcadj's FEN.
 
-Game Courier stores a position as an extended FEN "code" (GAMECOURIER.md §5): pieces by
+Game Courier stores a position as an extended FEN "code" (docs/rules.md §6.2): pieces by
 label, base-ten numbers for runs of empty cells, ``-`` for a cell that does not exist,
 ``{...}`` for a long label, ``/`` between ranks. Game Courier itself does not need the
 ``/`` (it knows the width of a rank from the preset), so both forms are read here. The

@@ -9,6 +9,7 @@ language.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import logging
@@ -42,7 +43,7 @@ from gcadj.notation.records import (
     RemoveSpaceSub,
     SubMove,
 )
-from gcadj.notation.syntax_errors import syntax_error
+from gcadj.notation.syntax_errors import LogSyntaxError, syntax_error
 
 log = logging.getLogger(__name__)
 
@@ -192,3 +193,53 @@ def parse_submoves(body: str, pocket_file: str) -> tuple[SubMove, ...] | None:
         return None
     body_record: _Body = RecordBuilder(body).transform(tree)
     return body_record.submoves
+
+
+# A ply that stands before the line, so that Lark reads the line where it stands in a log
+# (after a ply: no tag allowed, and the errors' words say so), whatever came before it.
+_PLY_BEFORE = "a1-a2\n"
+
+
+def parse_line(
+    line: str,
+    line_no: int,
+    source: str,
+    pocket_file: str,
+    *,
+    after_ply: bool,
+    lark_text: str | None = None,
+) -> GameLog:
+    """One line of a log read by Lark, as the whole text's parse reads it at that place.
+
+    A log is line-shaped (every token ends before the newline), so what Lark does at a
+    line depends only on the line and on whether a ply came before it. The result holds the
+    line's tag or ply (line number ``line_no``, ply index 0); an error is raised as
+    `LogSyntaxError` pointing at ``line_no``, with the words the whole text would give.
+
+    ``lark_text``, when given, is what Lark reads instead of ``line`` to find an error: the
+    same line with valid sub-moves blanked (same length, same parser state at the error).
+    The error's words and hint are still taken from ``line``; a ``lark_text`` that parses
+    means the line is valid, and the line itself is then read.
+    """
+    prefix = _PLY_BEFORE if after_ply else ""
+    text = f"{prefix}{line}\n"
+    at = 2 if after_ply else 1
+    try:
+        if lark_text is not None and lark_text != line:
+            _lark(pocket_file).parse(f"{prefix}{lark_text}\n", start="start")
+        tree = _lark(pocket_file).parse(text, start="start")
+    except UnexpectedInput as error:
+        found = syntax_error(error, text, source, pocket_file)
+        at_line = line_no + max(0, found.line - at)
+        raise LogSyntaxError(
+            source, at_line, found.column, found.expected, found.line_text, found.hint
+        ) from None
+    mini: GameLog = RecordBuilder(text, source, pocket_file).transform(tree)
+    records = mini.records[1:] if after_ply else mini.records
+    return GameLog(
+        tags=mini.tags,
+        records=tuple(dataclasses.replace(r, line=line_no) for r in records),
+        source=source,
+        pocket_file=pocket_file,
+        leading_comment=mini.leading_comment,
+    )

@@ -24,10 +24,13 @@ path that only puts Lark in front of text it has never seen:
   ``P e2-e4``, recur across games). On a miss, the one dominant form
   ``[L] o-d`` is read by a regular expression and anything else by Lark
   itself (start rule ``submoves``); the result is memoised.
-* At the first line this path cannot read (any error, a tag after a ply,
-  ...) it gives up and the whole text is parsed by Lark from the top, which
-  is the reference: it produces every error message, and returns the log in
-  the rare case the fast path declined text that is in fact valid.
+* A line this path cannot read (any error, a tag after a ply, ...) is given
+  to Lark alone, as it stands in the log (after a ply or not: nothing else in
+  a line-shaped log changes how Lark reads it). Lark is the reference: it
+  produces every error message, and returns the line's tag or ply in the rare
+  case the fast path declined text that is in fact valid. So an error on the
+  last line of a 10 MB log costs one line's parse, not the whole text's, and
+  the plies read before it are kept (``LogSyntaxError.partial``) for judging.
 
 Each shortcut (line split, comment cut, number prefix, tag and move regular
 expressions) is an assumption about the grammar; ``tests/test_parse_props.py``
@@ -38,9 +41,11 @@ give exactly the same :class:`~gcadj.notation.records.GameLog` or the same error
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import re
+from collections.abc import Iterator
 from typing import Final
 
 from gcadj.notation.language import (
@@ -98,7 +103,16 @@ def parse_with_lark(text: str, source: str, pocket_file: str) -> GameLog:
 
 
 class _Decline(Exception):
-    """The fast path met something it leaves to the reference path."""
+    """The fast path met something it leaves to the reference path.
+
+    ``valid_to`` is how far (an offset in the body, or once raised by `_read_ply` in the
+    line) the text is known to be valid sub-moves ending with a ';': Lark need not read
+    them again.
+    """
+
+    def __init__(self, valid_to: int = 0) -> None:
+        super().__init__(valid_to)
+        self.valid_to = valid_to
 
 
 _TAG_LINE = re.compile(
@@ -147,8 +161,13 @@ def _submove_regexes(pocket_file: str) -> tuple[re.Pattern[str], ...]:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def _read_submove(part: str, pocket_file: str) -> SubMove | None:
-    """One sub-move read by the expressions above; None when it is none of them."""
+    """One sub-move read by the expressions above; None when it is none of them.
+
+    Cached: a part such as ``P e2-e4`` recurs, and a ply of a million sub-moves then
+    holds a million references to a few records rather than a million records.
+    """
     move, place, clear_at, clear_origin, capture, remove_space = _submove_regexes(pocket_file)
     if m := move.fullmatch(part):
         return MoveSub(m[1], m[2], m[3])
@@ -165,16 +184,27 @@ def _read_submove(part: str, pocket_file: str) -> SubMove | None:
     return None
 
 
-def _read_submoves(body: str, pocket_file: str) -> tuple[SubMove, ...] | None:
-    """The sub-moves of a body joined by ';', without Lark; None to let the grammar decide."""
+def _read_submoves(body: str, pocket_file: str) -> tuple[SubMove, ...]:
+    """The sub-moves of a body joined by ';'; raises _Decline at the first part that is not one.
+
+    A ';' cannot stand inside a sub-move, and the grammar puts at most one sub-move between
+    two ';', so each part is read alone: by the expressions above, else by Lark (imported
+    only then) on that part only, never on a whole long line.
+    """
     submoves = []
+    offset = 0
     for part in body.split(";"):
-        if not part.strip(WS_CHARS):
-            continue  # the grammar allows empty sub-moves around ';'
-        sub = _read_submove(part, pocket_file)
-        if sub is None:
-            return None
-        submoves.append(sub)
+        if part.strip(WS_CHARS):
+            sub = _read_submove(part, pocket_file)
+            if sub is None:
+                from gcadj.notation.grammar import parse_submoves  # Lark for an unusual part
+
+                read = parse_submoves(part, pocket_file)
+                if read is None or len(read) != 1:
+                    raise _Decline(offset)
+                sub = read[0]
+            submoves.append(sub)
+        offset += len(part) + 1
     return tuple(submoves)
 
 
@@ -186,63 +216,127 @@ def _read_body(body: str, pocket_file: str) -> _MemoEntry:
     Lark, which is imported only then. tests/test_parse_props.py checks on text generated
     from the grammar that both give the same records.
     """
-    submoves = _read_submoves(body, pocket_file) if body.strip(WS_CHARS) else None
-    if submoves is None:
-        from gcadj.notation.grammar import parse_submoves  # Lark loads only for an unusual ply
-
-        submoves = parse_submoves(body, pocket_file)
-        if submoves is None:
-            raise _Decline
+    if not body.strip(WS_CHARS):
+        raise _Decline  # a ply needs a sub-move or a ';': the grammar says what is wrong
+    submoves = _read_submoves(body, pocket_file)
     stripped = body.lstrip(WS_CHARS)
     return submoves, len(body) - len(stripped), stripped.rstrip(WS_CHARS)
 
 
-def parse_by_lines(text: str, source: str, pocket_file: str) -> GameLog:
-    """Parse normalised text line by line; raises _Decline where the reference must decide."""
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    """(1-based number, line) for each line of normalised text, without a list of them all."""
+    start = 0
+    line_no = 1
+    end = text.find("\n")
+    while end >= 0:
+        yield line_no, text[start:end]
+        start = end + 1
+        line_no += 1
+        end = text.find("\n", start)
+    yield line_no, text[start:]
+
+
+def parse_by_lines(
+    text: str, source: str, pocket_file: str, *, lark_lines: bool = False
+) -> GameLog:
+    """Parse normalised text line by line.
+
+    A line the expressions cannot read raises _Decline, or with ``lark_lines`` is read by
+    Lark alone (`grammar.parse_line`), which is the reference for that line: it returns
+    its tag or ply, or raises the `LogSyntaxError` the whole text would give there, with
+    the plies read before it as ``partial``.
+    """
     memo = _memos.setdefault(pocket_file, {})
     builder = LogBuilder(source, pocket_file)
     records = builder.records
-    for line_no, line in enumerate(text.split("\n"), 1):
+    for line_no, line in _lines(text):
         stripped = line.strip(WS_CHARS)
         if not stripped:
             continue
-        if stripped[0] == "[":
-            tag = tag_pair(line)
-            if records or tag is None:
-                raise _Decline
-            builder.tags.append(tag)
-            continue
-        if stripped.startswith("//"):
-            builder.add_note(comment_text(stripped))
-            continue
-        number = None
-        start = 0
-        if stripped[0].isdigit():
-            prefix = NUMBER_PREFIX.match(line)
-            if prefix is None:
-                raise _Decline
-            number, start = prefix[1], prefix.end()
-        cut = line.find("//", start)
-        body = line[start:cut] if cut >= 0 else line[start:]
-        entry = memo.get(body)
-        if entry is None:
-            entry = _read_body(body, pocket_file)
-            if len(memo) >= MEMO_LIMIT:
-                memo.clear()
-            memo[body] = entry
-        submoves, offset, ply_text = entry
-        records.append(
-            MoveRecord(
-                ply=len(records),
-                submoves=submoves,
-                text=ply_text,
-                comment=comment_text(line[cut:]) if cut >= 0 else None,
-                line=line_no,
-                column=start + offset + 1,
-                number=number,
-            )
-        )
+        try:
+            if stripped[0] == "[":
+                tag = tag_pair(line)
+                if records or tag is None:
+                    raise _Decline
+                builder.tags.append(tag)
+                continue
+            if stripped.startswith("//"):
+                builder.add_note(comment_text(stripped))
+                continue
+            records.append(_read_ply(line, line_no, len(records), memo, pocket_file))
+        except _Decline as decline:
+            if not lark_lines:
+                raise
+            _read_with_lark(builder, line, line_no, decline.valid_to)
     return builder.build()
+
+
+def _read_ply(
+    line: str, line_no: int, index: int, memo: dict[str, _MemoEntry], pocket_file: str
+) -> MoveRecord:
+    """One ply line read by the expressions and the memo; raises _Decline if they cannot."""
+    number = None
+    start = 0
+    if line.lstrip(WS_CHARS)[0].isdigit():
+        prefix = NUMBER_PREFIX.match(line)
+        if prefix is None:
+            raise _Decline
+        number, start = prefix[1], prefix.end()
+    cut = line.find("//", start)
+    body = line[start:cut] if cut >= 0 else line[start:]
+    entry = memo.get(body)
+    if entry is None:
+        try:
+            entry = _read_body(body, pocket_file)
+        except _Decline as decline:
+            raise _Decline(start + decline.valid_to if decline.valid_to else 0) from None
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[body] = entry
+    submoves, offset, ply_text = entry
+    return MoveRecord(
+        ply=index,
+        submoves=submoves,
+        text=ply_text,
+        comment=comment_text(line[cut:]) if cut >= 0 else None,
+        line=line_no,
+        column=start + offset + 1,
+        number=number,
+    )
+
+
+def _read_with_lark(builder: LogBuilder, line: str, line_no: int, valid_to: int) -> None:
+    """Add what Lark reads on one line to `builder`; a syntax error carries the plies before.
+
+    The sub-moves before ``valid_to`` are known to be valid: Lark is shown blanks in their
+    place, up to the last ';', which leaves it in the same state at the same column
+    (a ply may begin with ';'), so a 10 MB line costs Lark one sub-move, not 10 MB.
+    """
+    from gcadj.notation.grammar import parse_line  # Lark loads only when a line needs it
+
+    records = builder.records
+    shown = line
+    if valid_to > 0:
+        number = NUMBER_PREFIX.match(line)
+        start = number.end() if number and line.lstrip(WS_CHARS)[0].isdigit() else 0
+        shown = f"{line[:start]}{' ' * (valid_to - 1 - start)};{line[valid_to:]}"
+    try:
+        read = parse_line(
+            line,
+            line_no,
+            builder.source,
+            builder.pocket_file,
+            after_ply=bool(records),
+            lark_text=shown,
+        )
+    except LogSyntaxError as error:
+        if records:
+            error.partial = builder.build()
+        raise
+    builder.tags.extend(read.tags)
+    if read.leading_comment is not None:
+        builder.add_note(read.leading_comment)
+    records.extend(dataclasses.replace(r, ply=len(records) + i) for i, r in enumerate(read.records))
 
 
 # --------------------------------------------------------------------------
@@ -258,8 +352,4 @@ def parse_log(text: str, source: str = "<string>", pocket_file: str = "i") -> Ga
     CRLF or CR; a leading BOM is ignored.
     """
     check_pocket_file(pocket_file)
-    text = normalise_text(text)
-    try:
-        return parse_by_lines(text, source, pocket_file)
-    except _Decline:
-        return parse_with_lark(text, source, pocket_file)
+    return parse_by_lines(normalise_text(text), source, pocket_file, lark_lines=True)

@@ -8,10 +8,13 @@ module does not load Lark.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from lark import UnexpectedInput
+
+    from gcadj.notation.records import GameLog
 
 from gcadj.notation.language import (
     BOARD_FILES,
@@ -28,6 +31,11 @@ class LogSyntaxError(ValueError):
     ``line`` and ``column`` are 1-based; ``expected`` says in words what the
     grammar wanted there; ``hint`` names a foreign notation or a bad square
     when one is recognised; ``line_text`` is the offending source line.
+
+    ``partial`` is what could be read before the error when it stands on a ply line after
+    at least one readable ply: the header and those plies, as a `GameLog`, so that the
+    game can be judged up to the unreadable ply. It is None for an error in the header
+    (tags, or the first ply), where there is no game to judge.
     """
 
     def __init__(
@@ -38,6 +46,7 @@ class LogSyntaxError(ValueError):
         expected: str,
         line_text: str,
         hint: str | None = None,
+        partial: GameLog | None = None,
     ) -> None:
         self.source = source
         self.line = line
@@ -45,6 +54,7 @@ class LogSyntaxError(ValueError):
         self.expected = expected
         self.hint = hint
         self.line_text = line_text
+        self.partial = partial
         super().__init__(self._render())
 
     def _render(self) -> str:
@@ -55,7 +65,15 @@ class LogSyntaxError(ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle by constructor arguments (errors cross process pools in audits)."""
-        args = (self.source, self.line, self.column, self.expected, self.line_text, self.hint)
+        args = (
+            self.source,
+            self.line,
+            self.column,
+            self.expected,
+            self.line_text,
+            self.hint,
+            self.partial,
+        )
         return (type(self), args)
 
 
@@ -159,25 +177,41 @@ _SQUARE_LIKE = re.compile(r"[A-Za-z][0-9]+")
 _SPACED_MOVE = re.compile(r"([A-Za-z])\s+([a-z][0-9])\s+([a-z][0-9])")
 
 
-def _words(text: str) -> list[str]:
-    return re.findall(r"[^\s;]+", text)
+def _words(text: str) -> Iterator[str]:
+    """The words of a ply, one at a time (a ply line may be megabytes long)."""
+    return (found.group() for found in re.finditer(r"[^\s;]+", text))
+
+
+def _is_separator(char: str) -> bool:
+    """What ends a word of a ply: white space (as ``\\s``) or ';'."""
+    return char == ";" or char.isspace()
 
 
 def _word_at(text: str, col0: int) -> str:
-    """The word containing ``col0``, or the last one before it."""
-    previous = ""
-    for found in re.finditer(r"[^\s;]+", text):
-        if found.start() <= col0 < found.end():
-            return found.group()
-        if found.end() <= col0:
-            previous = found.group()
-    return previous
+    """The word containing ``col0``, or the last one before it.
+
+    Read outwards from ``col0``, so a megabyte line costs the length of one word.
+    """
+    if col0 < len(text) and not _is_separator(text[col0]):
+        end = col0
+    else:
+        end = min(col0, len(text))
+        while end > 0 and _is_separator(text[end - 1]):
+            end -= 1
+        if end == 0:
+            return ""
+        end -= 1
+    start = end
+    while start > 0 and not _is_separator(text[start - 1]):
+        start -= 1
+    while end < len(text) and not _is_separator(text[end]):
+        end += 1
+    return text[start:end]
 
 
 def _foreign_notation_hint(ply_text: str, word: str) -> str | None:
     """Recognise notations from other programs by their shape; None if nothing fits."""
-    words = _words(ply_text)
-    if word in _RESULTS or any(w in _RESULTS for w in words):
+    if word in _RESULTS or any(w in _RESULTS for w in _words(ply_text)):
         return (
             "results are not moves in Game Courier; a finished game shows a status line, "
             'which gcadj reads from a tag like [Status "Black has resigned."]'
@@ -191,8 +225,9 @@ def _foreign_notation_hint(ply_text: str, word: str) -> str | None:
     if spaced:
         label, origin, target = spaced.groups()
         return f"join the two squares with '-': '{label} {origin}-{target}'"
-    sans = [w for w in words if _SAN.fullmatch(w)]
-    if len(sans) >= 2 or _MOVE_NUMBER_INSIDE.search(ply_text):
+    sans = (w for w in _words(ply_text) if _SAN.fullmatch(w))
+    two_sans = next(sans, None) is not None and next(sans, None) is not None
+    if two_sans or _MOVE_NUMBER_INSIDE.search(ply_text):
         return (
             "this looks like PGN movetext; Game Courier takes one ply per line, "
             "optionally numbered: '1. P e2-e4', then '1... p e7-e5'"
@@ -241,12 +276,24 @@ def _bad_square_hint(square: str, pocket_file: str) -> str:
 
 
 def _bad_square_at(line: str, col0: int, pocket_file: str) -> tuple[int, str] | None:
-    """A square-like word (letter and digits) spanning ``col0`` that is not a square."""
-    square = re.compile(square_pattern(pocket_file))
-    for found in _SQUARE_LIKE.finditer(line):
-        if found.start() <= col0 < found.end() and not square.fullmatch(found.group()):
-            return found.start(), found.group()
-    return None
+    """A square-like word (letter and digits) spanning ``col0`` that is not a square.
+
+    Such words cannot overlap (only digits follow the letter), so the one spanning
+    ``col0`` starts at ``col0`` or at the letter before the digits that lead up to it.
+    """
+    start = col0
+    if col0 < len(line) and line[col0] in "0123456789":
+        while start > 0 and line[start - 1] in "0123456789":
+            start -= 1
+        start -= 1  # the letter before the digits
+    if start < 0:
+        return None
+    found = _SQUARE_LIKE.match(line, start)
+    if found is None or not found.start() <= col0 < found.end():
+        return None
+    if re.fullmatch(square_pattern(pocket_file), found.group()):
+        return None
+    return found.start(), found.group()
 
 
 def _split_ply_line(line: str) -> tuple[int, str]:

@@ -29,6 +29,7 @@ from urllib.parse import quote
 from gcadj.about import GENERATOR_META
 from gcadj.outputs.files import atomic_text_file
 from gcadj.sources.urls import is_url
+from gcadj.words import plural
 
 log = logging.getLogger(__name__)
 
@@ -454,6 +455,9 @@ def _notes(record: dict[str, Any], first: dict[str, Any]) -> list[str]:
     """What a row says besides its columns: error, finding, players, suggestion, warnings."""
     notes: list[str] = []
     if record.get("error"):
+        if record.get("status") == "syntax-error" and record.get("final_fen"):
+            legal = int(record.get("legal_plies") or 0)  # judged up to the unreadable ply
+            notes.append(f"legal for {plural(legal, 'ply')}; ply {legal + 1} unreadable")
         notes.append(_e(_clip(str(record["error"]).splitlines()[0])))
     if first:
         notes.append(_e(_clip(f"{first.get('reason', '')}.")))

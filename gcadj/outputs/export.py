@@ -20,10 +20,25 @@ from gcadj.engine.fen import parse_fen
 from gcadj.engine.position import Position
 from gcadj.engine.squares import WHITE
 from gcadj.notation.gccode import as_gcadj_fen
+from gcadj.notation.language import is_pocket_file
 from gcadj.notation.pgn import NOTE_MARK, escape_tag_value
-from gcadj.notation.records import GameLog, MoveRecord
-from gcadj.notation.san import WrittenMove, write_line
-from gcadj.outputs.pgn_writer import finding_note, is_standard_start, user_comment_lines
+from gcadj.notation.records import (
+    CaptureSub,
+    ClearSub,
+    GameLog,
+    MoveRecord,
+    MoveSub,
+    PlaceSub,
+    RemoveSpaceSub,
+    SubMove,
+)
+from gcadj.notation.san import WrittenMove, submoves_text, write_line
+from gcadj.outputs.pgn_writer import (
+    finding_note,
+    is_standard_start,
+    unreadable_note,
+    user_comment_lines,
+)
 from gcadj.outputs.pgn_writer import write_pgn as _write_pgn
 from gcadj.outputs.svg import marked_cells, render_svg
 from gcadj.words import plural
@@ -48,17 +63,32 @@ class ExportError(ValueError):
     """A conversion the game cannot give (no game, a ply out of range): a usage error."""
 
 
-def export_game(verdict: Verdict, fmt: str, *, ply: int | None = None, size: int = 48) -> str:
-    """The game in format `fmt` (one of `FORMATS`); `ply` selects a position (fen, svg)."""
+def export_game(
+    verdict: Verdict,
+    fmt: str,
+    *,
+    ply: int | None = None,
+    size: int = 48,
+    to_pocket_file: str | None = None,
+) -> str:
+    """The game in format `fmt` (one of `FORMATS`); `ply` selects a position (fen, svg);
+    `to_pocket_file` writes a Game Courier list for the preset with that pocket file."""
     if fmt not in FORMATS:
         raise ExportError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     if ply is not None and fmt not in PLY_FORMATS:
         raise ExportError(f"--ply applies to {' and '.join(PLY_FORMATS)} only, not {fmt}")
+    if to_pocket_file is not None:
+        if fmt != "gc":
+            raise ExportError(f"--to-pocket-file applies to gc only, not {fmt}")
+        if not is_pocket_file(to_pocket_file):
+            raise ExportError(
+                f"--to-pocket-file must be one letter from i to z, not {to_pocket_file!r}"
+            )
     _log(verdict)
     if fmt == "pgn":
         return _write_pgn(verdict)
     if fmt == "gc":
-        return write_gc(verdict)
+        return write_gc(verdict, pocket_file=to_pocket_file)
     if fmt == "fen":
         return write_fens(verdict, ply)
     if fmt == "json":
@@ -66,11 +96,17 @@ def export_game(verdict: Verdict, fmt: str, *, ply: int | None = None, size: int
     return write_svg(verdict, ply, size=size)
 
 
-def export_games(verdicts: Sequence[Verdict], fmt: str, *, ply: int | None = None) -> str:
+def export_games(
+    verdicts: Sequence[Verdict],
+    fmt: str,
+    *,
+    ply: int | None = None,
+    to_pocket_file: str | None = None,
+) -> str:
     """Several games in one text: only PGN holds more than one (a database: each game with
     its tags and its notes, a blank line between games); one game as `export_game`."""
     if len(verdicts) == 1:
-        return export_game(verdicts[0], fmt, ply=ply)
+        return export_game(verdicts[0], fmt, ply=ply, to_pocket_file=to_pocket_file)
     if not verdicts:
         raise ExportError("no game to convert")
     if fmt != "pgn":
@@ -80,6 +116,8 @@ def export_games(verdicts: Sequence[Verdict], fmt: str, *, ply: int | None = Non
         )
     if ply is not None:
         raise ExportError(f"--ply applies to {' and '.join(PLY_FORMATS)} only, not {fmt}")
+    if to_pocket_file is not None:
+        raise ExportError(f"--to-pocket-file applies to gc only, not {fmt}")
     return "\n".join(export_game(verdict, fmt) for verdict in verdicts)
 
 
@@ -112,13 +150,15 @@ def after_prefix(
 _PGN_ONLY_TAGS = frozenset({"variant", "setup", "result", "termination"})
 
 
-def _gc_tags(verdict: Verdict) -> list[tuple[str, str]]:
+def _gc_tags(verdict: Verdict, pocket_file: str) -> list[tuple[str, str]]:
     """The log's tags, with a FEN tag that gives the start the verdict used, and a
     PocketFile tag when the pocket squares are not i1/i8 (gcadj reads it back)."""
     log = _log(verdict)
     tags = [(k, v) for k, v in log.tags if k.casefold() not in _PGN_ONLY_TAGS]
-    if log.pocket_file != "i" and log.tag("PocketFile") is None:
-        tags.append(("PocketFile", log.pocket_file))
+    if pocket_file != log.pocket_file:  # another preset: its own tag, or none for i1/i8
+        tags = [(k, v) for k, v in tags if k.casefold() != "pocketfile"]
+    if pocket_file != "i" and not any(k.casefold() == "pocketfile" for k, _ in tags):
+        tags.append(("PocketFile", pocket_file))
     start = Position(verdict.start_fen).fen()
     index = next((i for i, (k, _) in enumerate(tags) if k.casefold() == "fen"), None)
     if index is not None:
@@ -142,17 +182,26 @@ def _gc_ply(number: int, white: bool, text: str, comments: list[str]) -> list[st
     return [f"{head} // {first}".rstrip(), *(f"// {line}".rstrip() for line in rest)]
 
 
-def write_gc(verdict: Verdict, notes: Mapping[int, str] | None = None) -> str:
+def write_gc(
+    verdict: Verdict, notes: Mapping[int, str] | None = None, pocket_file: str | None = None
+) -> str:
     """A clean Game Courier move list: tags, one numbered ply per line, every piece labelled.
 
     Legal plies are rewritten in canonical form (``P c5-d6; d5-``, ``R h1-i1; I-i1``); the
     first illegal ply and the ones after it are kept as typed, the first with gcadj's note.
     `notes` adds a comment to legal plies (by 0-based index), after the player's own.
+    A game judged up to an unreadable ply ends with a note saying so (`unreadable_note`).
+
+    `pocket_file` converts the game to the preset whose pockets are on that file (``p``:
+    p1/p8, ``i``: i1/i8): every pocket square is rewritten, the plies kept as typed too,
+    and a ``PocketFile`` tag is written only for a file other than ``i``.
     """
     log = _log(verdict)
     notes = notes or {}
-    written = write_line(verdict.start_fen, verdict.moves, log.pocket_file)
-    lines = [f'[{k} "{escape_tag_value(v)}"]' for k, v in _gc_tags(verdict)]
+    source_file = log.pocket_file
+    target = pocket_file or source_file
+    written = write_line(verdict.start_fen, verdict.moves, target)
+    lines = [f'[{k} "{escape_tag_value(v)}"]' for k, v in _gc_tags(verdict, target)]
     lines += [f"// {line}".rstrip() for line in user_comment_lines(log.leading_comment)]
     for i, (wm, record) in enumerate(zip(written, log.records, strict=False)):
         comments = user_comment_lines(record.comment)
@@ -164,7 +213,11 @@ def write_gc(verdict: Verdict, notes: Mapping[int, str] | None = None) -> str:
         if i == 0 and verdict.first_illegal is not None:
             note = finding_note(verdict.first_illegal)
             comments = [*comments, note]
-        lines += _gc_ply(number, white, record.text, comments)
+        text = _with_pocket_file(record, source_file, target)
+        lines += _gc_ply(number, white, text, comments)
+    stop = unreadable_note(verdict)
+    if stop is not None:
+        lines.append(f"// {stop}")
     return "\n".join(lines) + "\n"
 
 
@@ -174,6 +227,31 @@ def write_fixed_gc(fixed: FixedGame) -> str:
     illegal ply and the rest as typed, as `write_gc` writes any illegal game."""
     notes = {fix.ply - 1: f"{NOTE_MARK} was '{fix.typed}'" for fix in fixed.fixes}
     return write_gc(fixed.verdict, notes)
+
+
+def _with_pocket_file(record: MoveRecord, source: str, target: str) -> str:
+    """A ply as typed, its pocket squares moved from file `source` to file `target`."""
+    if source == target:
+        return record.text
+    pockets = {f"{source}1": f"{target}1", f"{source}8": f"{target}8"}
+    moved = tuple(_move_squares(sub, pockets) for sub in record.submoves)
+    return record.text if moved == record.submoves else submoves_text(moved)
+
+
+def _move_squares(sub: SubMove, names: dict[str, str]) -> SubMove:
+    def name(square: str) -> str:
+        return names.get(square, square)
+
+    if isinstance(sub, MoveSub):
+        return MoveSub(sub.label, name(sub.origin), name(sub.target))
+    if isinstance(sub, PlaceSub):
+        return PlaceSub(sub.label, name(sub.target), sub.operator)
+    if isinstance(sub, ClearSub):
+        return ClearSub(name(sub.square), sub.form)
+    if isinstance(sub, CaptureSub):
+        return CaptureSub(tuple(name(square) for square in sub.squares))
+    assert isinstance(sub, RemoveSpaceSub)
+    return RemoveSpaceSub(name(sub.target))
 
 
 # -- FEN -------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from gcadj.engine.position import Position
 from gcadj.notation.pgn import GC_MARK, NOTE_MARK, VARIANT, escape_tag_value
 from gcadj.notation.san import write_line
 
-__all__ = ["finding_note", "user_comment_lines", "write_pgn"]
+__all__ = ["finding_note", "unreadable_note", "user_comment_lines", "write_pgn"]
 
 WIDTH = 80
 
@@ -45,6 +45,18 @@ def finding_note(finding: Finding) -> str:
     return text.replace("{", "(").replace("}", ")")
 
 
+def unreadable_note(verdict: Verdict) -> str | None:
+    """gcadj's note after the last ply of a game judged up to an unreadable ply, else None."""
+    if not verdict.partial:
+        return None
+    where = (verdict.error or "syntax error").split("\n", 1)[0]
+    text = (
+        f"{NOTE_MARK} the log stops being readable at ply {verdict.legal_plies + 1}, "
+        f"left out with everything after it ({where})"
+    )
+    return text.replace("{", "(").replace("}", ")")
+
+
 def is_standard_start(fen: str) -> bool:
     """Does the game start from the standard array, White to move, move 1?"""
     return Position(fen).fen() == STARTING_FEN
@@ -54,6 +66,8 @@ def termination_tag(verdict: Verdict) -> str:
     """The Termination tag: gcadj's ending, or PGN's words for an illegal or open game."""
     if verdict.status == "illegal":
         return "rules infraction"
+    if verdict.partial:
+        return "unterminated"
     if verdict.termination in (None, "ongoing"):
         return "unterminated"
     return verdict.termination
@@ -171,6 +185,9 @@ def write_pgn(verdict: Verdict, *, width: int = WIDTH) -> str:
                 text.comment(line)
             number += 0 if white else 1
             white = not white
+    note = unreadable_note(verdict)
+    if note is not None:
+        text.note(note)
     text.move(verdict.result)
     head = [f'[{name} "{escape_tag_value(value)}"]' for name, value in pgn_tags(verdict)]
     return "\n".join([*head, "", *text.wrap(width)]) + "\n"

@@ -14,6 +14,8 @@ def render_verdict(verdict: Verdict, *, verbose: bool = False) -> str:
     `verbose` adds the game's tags and, for a legal game, the final position (diagram, FEN).
     """
     pocket_file = verdict.log.pocket_file if verdict.log is not None else "i"
+    if verdict.partial:
+        return _render_partial(verdict, pocket_file)
     if verdict.status in ("syntax-error", "error"):
         return verdict.error or f"{verdict.source}: {verdict.status}"
     lines: list[str] = []
@@ -56,6 +58,24 @@ def verdict_line(verdict: Verdict) -> str:
     if verdict.status in ("syntax-error", "error"):
         return (verdict.error or f"{verdict.source}: {verdict.status}").split("\n", 1)[0]
     return render_verdict(verdict).split("\n", 1)[0]
+
+
+def _render_partial(verdict: Verdict, pocket_file: str) -> str:
+    """A game judged up to an unreadable ply: the error, the board before it, the summary."""
+    error = verdict.error or f"{verdict.source}: syntax error"
+    unreadable = verdict.legal_plies + 1
+    lines = [error, f"  Position before ply {unreadable}:"]
+    if verdict.final_fen:
+        lines.append(text_diagram(Position(verdict.final_fen), pocket_file, indent="    "))
+        lines.append(f"    FEN {verdict.final_fen}")
+    first = error.split("\n", 1)[0]
+    where = first[len(verdict.source) + 1 :] if first.startswith(f"{verdict.source}:") else first
+    lines.append(
+        f"{verdict.source}: legal for {plural(verdict.legal_plies, 'ply')}; "
+        f"ply {unreadable} unreadable: {where}"
+    )
+    lines.extend(f"{verdict.source}: warning: {w}" for w in verdict.warnings)
+    return "\n".join(lines)
 
 
 def _render_finding(source: str, finding: Finding, pocket_file: str) -> list[str]:

@@ -38,7 +38,7 @@ def looks_like_pgn(text: str) -> bool:
     """Is this gcadj's PGN-like text? Its header has ``[Variant "Pocket Mutation Chess"]``.
 
     Only the tag decides, never SAN-looking moves: SAN typed into a Game Courier log must
-    stay a syntax error there (GAMECOURIER.md §1), not be guessed at.
+    stay a syntax error there (docs/rules.md §6.1), not be guessed at.
     """
     end = _HEADER_END.search(text)  # only the header is read: this runs for every source
     header = text[: end.start()] if end else text
@@ -50,6 +50,8 @@ def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i")
 
     A ``[PocketFile "p"]`` tag in the header (written by ``gcadj fetch`` for the newer
     preset) overrides `pocket_file`: it is a fact about this game, the argument a default.
+    Text that is no log but a viewing page copied as text is read as one
+    (`gcadj.sources.pages.copied`).
     """
     text = normalise_text(text)  # CR-only or CRLF line ends: the header scans below need "\n"
     kind = detect_format(text)
@@ -63,7 +65,15 @@ def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i")
         from gcadj.sources.pgn_reader import read_pgn
 
         return read_pgn(text, source=source, pocket_file=pocket_file)
-    return parse_log(text, source=source, pocket_file=pocket_file)
+    try:
+        return parse_log(text, source=source, pocket_file=pocket_file)
+    except LogSyntaxError:
+        from gcadj.sources.pages.copied import read_if_copied_page  # only for unreadable text
+
+        copied = read_if_copied_page(text, source)
+        if copied is None:
+            raise
+        return parse_log(copied.log_text, source=source, pocket_file=copied.pocket_file)
 
 
 def parse_games(

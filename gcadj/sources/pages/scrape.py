@@ -1,6 +1,6 @@
 """Game Courier pages to gcadj log text: the game's facts as tag pairs, then its move list.
 
-We have never seen the markup of a real viewing page (GAMECOURIER.md §4 describes what it
+We have never seen the markup of a real viewing page (docs/rules.md §6.3 describes what it
 shows, not how), so nothing here depends on one selector or class name:
 
 * The **move list** is found by content. Every element of the page is rendered to text

@@ -1,0 +1,113 @@
+"""Parser memory and linearity: ``gcadj check`` on logs of 1 MB and 10 MB, wherever the error is.
+
+Each log is written to a temporary folder and checked by a whole process
+(``python -m gcadj check FILE``), exactly as a user would run it; ``os.wait4`` gives
+the peak resident set (the largest RSS the process reached) and its CPU seconds,
+which other load on a shared machine hardly disturbs (wall time it does). The logs are
+written line by line, so this process stays small (a forked child starts with its RSS).
+
+Shapes, each at 1 MB and at 10 MB (``--scale``):
+
+* plies without numbers (about 10^6 plies at 10 MB), a syntax error on the last line;
+* numbered plies, a syntax error on the last line, in the middle, on the first ply;
+* numbered plies, no syntax error;
+* one ply line of 10 MB (a million sub-moves), a syntax error at its end.
+
+The games are Knights going back and forth, so the replay stops at ply 18 (fivefold
+repetition) and what is measured is reading the text. The targets (issue 10): under
+400 MB at 10 MB, and linear time: the CPU seconds at 10 MB at most about 10 times
+those at 1 MB (start-up, about 0.3 s, makes the 1 MB figure look slower per MB).
+
+Run: ``python bench/bench_memory.py [--scale 10]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+CYCLE = ("N g1-f3", "n g8-f6", "N f3-g1", "n f6-g8")
+HEAD = '[White "Ann"]\n[Black "Bob"]\n'
+MB = 1_000_000
+
+
+def plain(size: int, error_at: float | None) -> Iterator[str]:
+    """Plies without numbers up to `size` bytes; 'Nf3' at the fraction `error_at` of them."""
+    count = size // 8
+    bad = None if error_at is None else min(count - 1, int(count * error_at))
+    yield HEAD
+    for i in range(count):
+        yield ("Nf3" if i == bad else CYCLE[i % 4]) + "\n"
+
+
+def numbered(size: int, error_at: float | None) -> Iterator[str]:
+    count = size // 16
+    bad = None if error_at is None else min(count - 1, int(count * error_at))
+    yield HEAD
+    for i in range(count):
+        number = f"{i // 2 + 1}{'.' if i % 2 == 0 else '...'}"
+        yield f"{number} {'Nf3' if i == bad else CYCLE[i % 4]}\n"
+
+
+def one_line(size: int, error_at: float | None) -> Iterator[str]:
+    yield HEAD
+    for _ in range(size // 9):
+        yield "P e2-e4; "
+    yield "x\n"
+
+
+SHAPES: tuple[tuple[str, Callable[[int, float | None], Iterator[str]], float | None], ...] = (
+    ("plies, error on the last line", plain, 1.0),
+    ("numbered, error on the last line", numbered, 1.0),
+    ("numbered, error in the middle", numbered, 0.5),
+    ("numbered, error on the first ply", numbered, 0.0),
+    ("numbered, no syntax error", numbered, None),
+    ("one 10 MB ply line, error at its end", one_line, 1.0),
+)
+
+
+def measure(path: Path) -> tuple[float, float, int]:
+    """(wall s, CPU s, peak RSS KiB) of one ``gcadj check`` process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gcadj", "check", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    _, _, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=int, default=10, help="size of the big logs in MB")
+    args = parser.parse_args()
+    print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.1f}")
+    print(
+        f"{'shape':<40} {'CPU s 1 MB':>10} {f'CPU s {args.scale} MB':>11} {'ratio':>6} "
+        f"{'RSS 1 MB':>9} {f'RSS {args.scale} MB':>10}"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        for name, make, error_at in SHAPES:
+            figures = []
+            for size in (MB, args.scale * MB):
+                path = Path(folder) / "log.txt"
+                with path.open("w", encoding="utf-8") as handle:  # streamed: this process
+                    handle.writelines(make(size, error_at))  # stays small, and so its fork
+                figures.append(measure(path))
+            (_, cpu_small, rss_small), (_, cpu_big, rss_big) = figures
+            print(
+                f"{name:<40} {cpu_small:>10.2f} {cpu_big:>11.2f} {cpu_big / cpu_small:>6.1f} "
+                f"{rss_small / 1024:>7.0f} MB {rss_big / 1024:>7.0f} MB"
+            )
+
+
+if __name__ == "__main__":
+    main()
