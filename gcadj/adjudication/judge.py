@@ -252,7 +252,8 @@ class PlyJudge:
             return self._explain_without_move(position, record, diff)
         o, d = self.squares.index(primary.origin), self.squares.index(primary.target)
         piece = self.content(position, o)
-        assert piece is not None  # apply_literally reported empty origins
+        if piece is None:  # the ply itself put a piece there first (`N*f3; f3-g5`)
+            return self._explain_conjured(position, record, primary, diff)
         if piece.color != us:
             where = "pocket" if o >= 64 else primary.origin
             return IllegalPly(
@@ -274,6 +275,39 @@ class PlyJudge:
                 )
             return self._explain_pocketing(position, primary, o, piece, diff)
         return self._explain_board_move(position, record, primary, o, d, piece, diff)
+
+    def _explain_conjured(
+        self, position: Position, record: MoveRecord, primary: MoveSub, diff: Diff
+    ) -> IllegalPly:
+        """The ply's first move starts from a square that was empty before the ply: an
+        earlier sub-move put a piece there out of nowhere (RULES.md §5, rule 4)."""
+        if not diff:
+            return IllegalPly(
+                "illegal-piece-move",
+                "the ply changes nothing on the board: a player must make a move",
+            )
+        us = position.turn
+        pocket = self.squares.name(POCKET_INDEX[us])
+        step = f"{primary.origin}-{primary.target}"
+        placed = next(
+            (
+                s
+                for s in record.submoves
+                if isinstance(s, PlaceSub) and s.target == primary.origin
+            ),
+            None,
+        )
+        put = (
+            f"'{placed.label}{placed.operator}{placed.target}' puts "
+            f"{_describe(PIECE.get(placed.label))} on {primary.origin}"
+            if placed is not None
+            else f"{primary.origin} was empty before the ply"
+        )
+        return IllegalPly(
+            "drop-not-in-pocket",
+            f"{put} out of nowhere and '{step}' moves it on: a new piece enters the board "
+            f"only as a drop from {COLOR_NAMES[us]}'s pocket {pocket}",
+        )
 
     def _explain_without_move(
         self, position: Position, record: MoveRecord, diff: Diff
@@ -525,9 +559,8 @@ class PlyJudge:
                     f"the Pawn on {origin} cannot double-step: {where} holds {_describe(blocker)}"
                 )
             return f"a Pawn cannot move from {origin} to {target}"
-        if position.can_reach(o, d):
-            block = position.blocker(o, d)
-            assert block is not None
+        block = position.blocker(o, d) if position.can_reach(o, d) else None
+        if block is not None:
             return (
                 f"the {name} on {origin} cannot reach {target}: its line is blocked on "
                 f"{square_name(block)} by {_describe(position.board[block])}"
