@@ -290,11 +290,7 @@ class PlyJudge:
         pocket = self.squares.name(POCKET_INDEX[us])
         step = f"{primary.origin}-{primary.target}"
         placed = next(
-            (
-                s
-                for s in record.submoves
-                if isinstance(s, PlaceSub) and s.target == primary.origin
-            ),
+            (s for s in record.submoves if isinstance(s, PlaceSub) and s.target == primary.origin),
             None,
         )
         put = (

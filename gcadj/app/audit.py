@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
 
-from gcadj.adjudication.verdict import Verdict, failed_verdict
+from gcadj.adjudication.verdict import Verdict, failed_verdict, internal_error_verdict
 from gcadj.app.check import CheckOptions, judge_source, judge_text
 from gcadj.sources.urls import is_url
 
@@ -52,7 +52,7 @@ class AuditError(Exception):
 
 def verdict_line(verdict: Verdict) -> str:
     """The JSON line of a verdict: exactly what ``gcadj check --json`` prints, plus newline."""
-    return json.dumps(verdict.to_json(), ensure_ascii=False) + "\n"
+    return verdict.json_line() + "\n"
 
 
 # A task is (source, text): text None means the worker reads the source itself.
@@ -61,17 +61,12 @@ Result = tuple[str, str]  # (JSON line, status)
 
 
 def judge_batch(batch: list[Task], options: CheckOptions) -> list[Result]:
-    """Judge a batch in a worker; never raises for a bad source (it becomes a verdict)."""
+    """Judge a batch in a worker; never raises for a source, bad or not: a bug on one
+    costs that source an internal-error verdict (`gcadj.app.check.guarded`), not the audit."""
     results = []
     for spec, text in batch:
-        try:
-            verdict = (
-                judge_source(spec, options) if text is None else judge_text(text, spec, options)
-            )
-        except Exception as err:  # a bug must cost one game, not the audit
-            log.exception("internal error judging %s", spec)
-            verdict = failed_verdict(spec, "error", f"{spec}: internal error: {err!r}")
-        results.append((verdict_line(verdict), verdict.status))
+        verdict = judge_source(spec, options) if text is None else judge_text(text, spec, options)
+        results.append((verdict_line(verdict), verdict.outcome))
     return results
 
 
@@ -170,11 +165,15 @@ class SourceWalker:
         fetcher = self.fetcher or default_fetcher()
         try:
             page = fetcher.get(url, fresh=True)  # an index changes; its games mostly do not
+            entries = index_entries(page.text(), page.final_url, self.game)
         except FetchError as err:
             self.index_errors.append(f"index {err}")
             log.error("index %s", err)
             return []
-        entries = index_entries(page.text(), page.final_url, self.game)
+        except Exception as err:  # a bug on the index costs its games, never the audit
+            log.debug("internal error reading index %s", url, exc_info=True)
+            self.index_errors.append(f"index {internal_error_verdict(url, err).error}")
+            return []
         if not entries:
             log.warning("%s lists no game of %r", url, self.game)
         return [entry.url for entry in entries]
@@ -357,12 +356,17 @@ def _tasks(specs: Iterable[str], fetcher: Fetcher | None) -> Iterator[Task | _Fe
         from gcadj.sources.fetch import FetchError, default_fetcher  # only once a URL is met
 
         try:
-            page = (fetcher or default_fetcher()).get(spec)
+            text = (fetcher or default_fetcher()).get(spec).text()
         except FetchError as err:
             verdict = failed_verdict(spec, "error", str(err))
-            yield _FetchFailed((verdict_line(verdict), verdict.status))
+            yield _FetchFailed((verdict_line(verdict), verdict.outcome))
             continue
-        yield (spec, page.text())
+        except Exception as err:  # a bug on one page costs that page, never the audit
+            log.debug("internal error fetching %s", spec, exc_info=True)
+            verdict = internal_error_verdict(spec, err)
+            yield _FetchFailed((verdict_line(verdict), verdict.outcome))
+            continue
+        yield (spec, text)
 
 
 def _record(

@@ -1,18 +1,75 @@
 """Check one source, as `gcadj check` and the Python API do: read it, parse it, judge it.
 
 Every step that can fail on the user's input gives a `Verdict` instead of an exception, so
-whoever checks many sources gets one verdict per source whatever went wrong.
+whoever checks many sources gets one verdict per source whatever went wrong. Defence in
+depth: should gcadj itself fail on a source (an unexpected exception, a bug), that source
+gets an "error" verdict saying "<source>: internal error: <type>: <message>"
+(`internal_error_verdict`; the CLI exits 5 for it) and the other sources go on.
+
+`FAULT_ENV` is the test hook for that defence: while the environment variable names a
+piece of text, judging any source whose name contains it raises `InjectedFault`, as a bug
+would, so tests and users can see what a bug costs without there being one.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
-from gcadj.adjudication.verdict import Verdict, failed_verdict, replay
+from gcadj.adjudication.verdict import (
+    Verdict,
+    failed_verdict,
+    internal_error_verdict,
+    replay,
+)
+from gcadj.engine.fen import FenError
 from gcadj.notation.parse import LogSyntaxError
 from gcadj.sources.formats import parse_game_text
 from gcadj.sources.read import SourceError, read_source
+
+log = logging.getLogger(__name__)
+
+FAULT_ENV: Final = "GCADJ_INJECT_FAULT"
+
+
+class InjectedFault(RuntimeError):
+    """The fault `FAULT_ENV` asks for: stands for any bug while judging a source."""
+
+
+def guarded(source: str, work: Callable[[], Verdict], *, fen: str | None = None) -> Verdict:
+    """`work()`'s verdict for `source`; any unexpected exception becomes that source's
+    internal-error verdict instead of reaching the caller.
+
+    A `FenError` is let through when the caller gave a start position (`fen`): a bad
+    argument is the caller's mistake, as `replay` documents. KeyboardInterrupt and
+    SystemExit always go through (they are not exceptions of the judging).
+    """
+    try:
+        fault = os.environ.get(FAULT_ENV)
+        if fault and fault in source:
+            raise InjectedFault(f"injected by {FAULT_ENV}={fault!r}")
+        return work()
+    except FenError as err:
+        if fen is not None:
+            raise
+        return _internal(source, err)
+    except Exception as err:
+        return _internal(source, err)
+
+
+def _internal(source: str, err: Exception) -> Verdict:
+    log.debug("internal error judging %s", source, exc_info=True)
+    return internal_error_verdict(source, err)
+
+
+def is_blank(text: str) -> bool:
+    """No game at all: no characters, or only white space (a byte-order mark included)."""
+    rest = text.lstrip("\ufeff")
+    return not rest or rest.isspace()
 
 
 def check_text(
@@ -23,12 +80,22 @@ def check_text(
     pocket_file: str = "i",
     all_findings: bool = False,
 ) -> Verdict:
-    """Parse and replay a Game Courier log given as text."""
-    try:
-        log = parse_game_text(text, source=source, pocket_file=pocket_file)
-    except LogSyntaxError as err:
-        return failed_verdict(source, "syntax-error", str(err))
-    return replay(log, fen=fen, all_findings=all_findings)
+    """Parse and replay a Game Courier log given as text; never raises for bad input.
+
+    Text with no characters but white space is no game: an "error" verdict, "<source>:
+    empty" (a log with tags and no plies is a game, of 0 plies).
+    """
+
+    def work() -> Verdict:
+        if is_blank(text):
+            return failed_verdict(source, "error", f"{source}: empty")
+        try:
+            log = parse_game_text(text, source=source, pocket_file=pocket_file)
+        except LogSyntaxError as err:
+            return failed_verdict(source, "syntax-error", str(err))
+        return replay(log, fen=fen, all_findings=all_findings)
+
+    return guarded(source, work, fen=fen)
 
 
 def check_source(
@@ -40,12 +107,16 @@ def check_source(
 ) -> Verdict:
     """Read a source as the user named it ('-', a file, ...) and check it; never raises
     for bad input: an unreadable source gives an "error" verdict naming it."""
-    try:
-        text = read_source(spec)
-    except SourceError as err:
-        return failed_verdict(spec, "error", str(err))
     name = "<stdin>" if spec == "-" else spec
-    return check_text(text, name, fen=fen, pocket_file=pocket_file, all_findings=all_findings)
+
+    def work() -> Verdict:
+        try:
+            text = read_source(spec)
+        except SourceError as err:
+            return failed_verdict(spec, "error", str(err))
+        return check_text(text, name, fen=fen, pocket_file=pocket_file, all_findings=all_findings)
+
+    return guarded(name, work, fen=fen)
 
 
 def with_page_checks(verdict: Verdict) -> Verdict:
@@ -83,25 +154,35 @@ class CheckOptions:
 
 
 def judge_source(spec: str, options: CheckOptions = CheckOptions()) -> Verdict:
-    """`check_source` plus the page checks: what ``gcadj check`` and the audit report."""
-    return with_page_checks(
-        check_source(
-            spec,
-            fen=options.fen,
-            pocket_file=options.pocket_file,
-            all_findings=options.all_findings,
-        )
+    """`check_source` plus the page checks: what ``gcadj check`` and the audit report.
+    Never raises, whatever the source holds (see `guarded`)."""
+    name = "<stdin>" if spec == "-" else spec
+    return guarded(
+        name,
+        lambda: with_page_checks(
+            check_source(
+                spec,
+                fen=options.fen,
+                pocket_file=options.pocket_file,
+                all_findings=options.all_findings,
+            )
+        ),
+        fen=options.fen,
     )
 
 
 def judge_text(text: str, source: str, options: CheckOptions = CheckOptions()) -> Verdict:
     """As `judge_source` for text already in hand (a page the parent process fetched)."""
-    return with_page_checks(
-        check_text(
-            text,
-            source,
-            fen=options.fen,
-            pocket_file=options.pocket_file,
-            all_findings=options.all_findings,
-        )
+    return guarded(
+        source,
+        lambda: with_page_checks(
+            check_text(
+                text,
+                source,
+                fen=options.fen,
+                pocket_file=options.pocket_file,
+                all_findings=options.all_findings,
+            )
+        ),
+        fen=options.fen,
     )

@@ -10,6 +10,7 @@ from gcadj.cli.options import (
     EXIT_OK,
     EXIT_UNREADABLE,
     EXIT_USAGE,
+    INTERNAL_ERROR_HINT,
     STATUS_EXIT,
     CacheOption,
     DelayOption,
@@ -131,8 +132,10 @@ AUDIT_EPILOG = (
     "http(s) URLs of viewing pages, and --index log indexes. Every verdict is appended to "
     "--out as one JSON line (the schema of check --json) as soon as it is known; --resume "
     "finishes an interrupted audit. Exit codes as check: 0 all legal; 1 some illegal; "
-    "3 some unparsable; 4 some unreadable (or an index could not be fetched); 2 usage; "
-    "130 interrupted."
+    "3 some unparsable; 4 some unreadable or empty (or an index could not be fetched); "
+    "5 gcadj failed on some source (an internal error: a bug, please report it); 2 usage "
+    "(also: another audit holds --out, or --csv/--report would replace a file gcadj did "
+    "not write); 130 interrupted."
 )
 
 
@@ -262,8 +265,13 @@ def audit(
             typer.echo(f"gcadj audit: {run.skipped} sources were already judged", err=True)
     for problem in run.index_errors:
         typer.echo(f"gcadj audit: {problem}", err=True)
-    statuses = summary.by_status
-    worst = max((STATUS_EXIT.get(s, EXIT_UNREADABLE) for s in statuses), default=EXIT_OK)
+    worst = max((STATUS_EXIT[outcome] for outcome in summary.by_outcome), default=EXIT_OK)
+    if summary.by_outcome["internal-error"]:
+        typer.echo(
+            f"gcadj audit: {summary.by_outcome['internal-error']} sources hit an internal "
+            f"error (see their error in {out or 'the JSON lines'}): {INTERNAL_ERROR_HINT}",
+            err=True,
+        )
     if run.index_errors:
         worst = max(worst, EXIT_UNREADABLE)
     raise typer.Exit(worst)

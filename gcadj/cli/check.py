@@ -7,17 +7,16 @@ from typing import Annotated
 import typer
 
 from gcadj.cli.options import (
+    EXIT_CODES_HELP,
     EXIT_OK,
+    INTERNAL_ERROR_HINT,
     STATUS_EXIT,
     FenOption,
     PocketFileOption,
     check_options,
 )
 
-CHECK_EPILOG = (
-    "Exit codes: 0 every source legal; 1 some illegal move found; 3 some source could not be "
-    "parsed; 4 some source could not be read; 2 usage. When several apply, the highest wins."
-)
+CHECK_EPILOG = EXIT_CODES_HELP
 
 
 def check(
@@ -36,19 +35,20 @@ def check(
     pocket_file: PocketFileOption = "i",
 ) -> None:
     """Replay each game: report its first illegal move, or how it ended."""
-    from gcadj.app.check import check_source, with_page_checks
+    from gcadj.app.check import CheckOptions, judge_source
     from gcadj.outputs.report import render_verdict
 
     check_options("check", pocket_file, fen)
+    options = CheckOptions(fen=fen, pocket_file=pocket_file, all_findings=all_findings)
     worst = EXIT_OK
     for spec in sources:
-        verdict = check_source(spec, fen=fen, pocket_file=pocket_file, all_findings=all_findings)
-        verdict = with_page_checks(verdict)  # scraper warnings, page diagram vs replay
+        # never raises: a bad source, or a bug on one, is that source's verdict
+        verdict = judge_source(spec, options)  # with scraper warnings, page diagram vs replay
         if json_lines:
-            import json
-
-            typer.echo(json.dumps(verdict.to_json(), ensure_ascii=False))
+            typer.echo(verdict.json_line())
         else:
             typer.echo(render_verdict(verdict))
-        worst = max(worst, STATUS_EXIT[verdict.status])
+        if verdict.outcome == "internal-error":
+            typer.echo(f"gcadj check: {verdict.source}: {INTERNAL_ERROR_HINT}", err=True)
+        worst = max(worst, STATUS_EXIT[verdict.outcome])
     raise typer.Exit(worst)

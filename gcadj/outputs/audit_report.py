@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Final
 
+from gcadj.adjudication.verdict import outcome_of
 from gcadj.outputs.files import atomic_text_file
 from gcadj.sources.urls import is_url
 
@@ -66,6 +67,8 @@ class Summary:
     by_status: Counter[str] = field(default_factory=Counter)
     by_termination: Counter[str] = field(default_factory=Counter)
     by_category: Counter[str] = field(default_factory=Counter)
+    # by `outcome_of`: the statuses, with the internal errors apart from the other errors
+    by_outcome: Counter[str] = field(default_factory=Counter)
 
 
 def summarize(path: Path) -> Summary:
@@ -73,6 +76,8 @@ def summarize(path: Path) -> Summary:
     for record in iter_records(path):
         summary.total += 1
         summary.by_status[str(record.get("status"))] += 1
+        outcome = outcome_of(record.get("source"), record.get("status"), record.get("error"))
+        summary.by_outcome[outcome] += 1
         if record.get("termination"):
             summary.by_termination[str(record["termination"])] += 1
         first = record.get("first_illegal")
