@@ -29,6 +29,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
 
 from gcadj.adjudication.verdict import Verdict, failed_verdict, internal_error_verdict
+from gcadj.app.audit_files import (
+    SOURCE_SUFFIXES,
+    AuditError,
+    check_products,
+    is_locked,
+    is_walked,
+    lock_exclusively,
+    source_key,
+)
 from gcadj.app.check import CheckOptions, judge_source, judge_text
 from gcadj.sources.urls import is_url
 
@@ -37,13 +46,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SOURCE_SUFFIXES: Final = frozenset({".txt", ".log", ".pgn", ".html", ".htm"})
 DEFAULT_GAME: Final = "Pocket Mutation Chess"
 FSYNC_SECONDS: Final = 1.0
-
-
-class AuditError(Exception):
-    """The audit cannot start: an existing output, an output that is not a gcadj JSONL."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -131,8 +135,9 @@ class _BatchSize:
 class SourceWalker:
     """Every source an audit names, lazily and in a stable order.
 
-    Directories are walked recursively in sorted order (hidden entries skipped) for files
-    ending in `SOURCE_SUFFIXES`; an index is fetched once per walker and its viewing
+    Directories are walked recursively in sorted order for files ending in
+    `SOURCE_SUFFIXES` (hidden entries and gcadj's own reports skipped, see
+    `gcadj.app.audit_files.is_walked`); an index is fetched once per walker and its viewing
     pages of `game` listed. A spec that is neither a URL nor a directory is yielded as
     it is, so a missing file is judged (as an "error") rather than silently dropped.
     """
@@ -183,8 +188,9 @@ def _walk(folder: str) -> Iterator[str]:
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
-            if not name.startswith(".") and os.path.splitext(name)[1].lower() in SOURCE_SUFFIXES:
-                yield os.path.join(root, name)
+            path = os.path.join(root, name)
+            if is_walked(name, Path(path)):  # gcadj's own reports are no games
+                yield path
 
 
 # ---------------------------------------------------------------------------------------
@@ -192,7 +198,8 @@ def _walk(folder: str) -> Iterator[str]:
 
 
 def read_done(path: Path) -> set[str]:
-    """The sources already judged in an audit file; a torn last line is cut off the file.
+    """The sources already judged in an audit file, by `source_key` (resolved path or
+    URL, so a resume may spell a path differently); a torn last line is cut off the file.
 
     Only the last line may be incomplete (a SIGKILL during its write); any other line
     that is not a JSON object with a "source" means the file is not ours: `AuditError`.
@@ -219,7 +226,7 @@ def read_done(path: Path) -> set[str]:
                 ) from None
             if not isinstance(source, str):
                 raise AuditError(f'{path}:{number}: "source" is not a string')
-            done.add(source)
+            done.add(source_key(source))
             good_end += len(raw)
     if good_end != path.stat().st_size:
         with path.open("r+b") as torn:
@@ -228,14 +235,43 @@ def read_done(path: Path) -> set[str]:
 
 
 class JsonlWriter:
-    """Appends complete lines, each call's with one `os.write`; fsyncs about once a second."""
+    """Holds an audit's JSONL: opens and locks it (see `gcadj.app.audit_files`), appends
+    complete lines, each call's with one `os.write`, and fsyncs about once a second.
 
-    def __init__(self, path: Path, *, truncate: bool) -> None:
-        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (os.O_TRUNC if truncate else 0)
+    Without `resume` or `force` the file is created exclusively; with `force` (and not
+    `resume`) an existing file is emptied, but only once the lock is held, so an audit
+    never truncates a file another audit is writing. Raises `AuditError`.
+    """
+
+    def __init__(self, path: Path, *, resume: bool = False, force: bool = False) -> None:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+        if not resume and not force:
+            flags |= os.O_EXCL
         self.path = path
-        self.fd = os.open(path, flags, 0o644)
+        try:
+            self.fd = os.open(path, flags, 0o644)
+        except FileExistsError:
+            if is_locked(path):
+                raise _held(path) from None
+            raise AuditError(
+                f"{path} exists; use --resume to finish it or --force to replace it"
+            ) from None
+        except OSError as err:
+            raise AuditError(f"cannot write {path}: {err.strerror or err}") from None
+        if not lock_exclusively(self.fd):
+            os.close(self.fd)
+            self.fd = -1
+            raise _held(path)
+        if force and not resume:
+            os.ftruncate(self.fd, 0)
         self.last_sync = time.monotonic()
         self.written = 0
+
+    def __enter__(self) -> JsonlWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def write(self, lines: str) -> None:
         """Append `lines`: one or more complete lines, each ending in a newline."""
@@ -251,12 +287,20 @@ class JsonlWriter:
             self.last_sync = now
 
     def close(self) -> None:
+        """Sync and close the file, which releases the lock."""
         if self.fd >= 0:
             try:
                 os.fsync(self.fd)
             finally:
                 os.close(self.fd)
                 self.fd = -1
+
+
+def _held(path: Path) -> AuditError:
+    return AuditError(
+        f"another audit holds {path} (it is locked while that audit runs); wait for it "
+        "to finish, or choose another --out"
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -287,8 +331,25 @@ class AuditPlan:
     check: CheckOptions = field(default_factory=CheckOptions)
     jobs: int = 1
     resume: bool = False
-    force: bool = False
+    force: bool = False  # replace --out, and a --csv or --report that gcadj did not write
     batch_size: int | None = None  # None: sized to about BATCH_SECONDS of work each
+    csv: Path | None = None  # written by the caller at the end; checked here at the start
+    report: Path | None = None
+
+    def check_products(self) -> None:
+        """`AuditError` if --out, --csv or --report would replace what they must not."""
+        products = [("--csv", self.csv, "csv"), ("--report", self.report, "html")]
+        check_products(
+            self.sources,
+            self.out,
+            [(option, path, kind) for option, path, kind in products if path is not None],
+            force=self.force,
+        )
+
+    def open_output(self) -> JsonlWriter:
+        """Check the products and take the JSONL (`JsonlWriter`); raises `AuditError`."""
+        self.check_products()
+        return JsonlWriter(self.out, resume=self.resume, force=self.force)
 
 
 @dataclass
@@ -301,39 +362,44 @@ class AuditRun:
 
 
 def run_audit(
-    plan: AuditPlan, *, fetcher: Fetcher | None = None, progress: Progress | None = None
+    plan: AuditPlan,
+    *,
+    fetcher: Fetcher | None = None,
+    progress: Progress | None = None,
+    output: JsonlWriter | None = None,
 ) -> AuditRun:
     """Judge every source of `plan` not yet in `plan.out`; see the module docstring.
 
-    Raises `AuditError` before judging anything if the output cannot be used, and lets
-    KeyboardInterrupt through after closing the file (everything written stays valid).
+    `output` is the JSONL already taken with `plan.open_output()` (a caller that writes the
+    CSV and report from it keeps it, and its lock, until they are written); without it the
+    file is taken and released here. Raises `AuditError` before judging anything if the
+    output cannot be used, and lets KeyboardInterrupt through after closing the file
+    (everything written stays valid).
     """
-    if plan.out.exists() and not plan.resume and not plan.force:
-        raise AuditError(f"{plan.out} exists; use --resume to finish it or --force to replace it")
-    done = read_done(plan.out) if plan.resume else set()
-    walker = SourceWalker(plan.sources, plan.index_urls, plan.game, fetcher)
-    run = AuditRun(index_errors=walker.index_errors)
-    wants_total = progress is not None and progress.wants_total
-    total = sum(1 for _ in _unique(walker, set(done))) if wants_total else None
-    run.skipped = len(done)
+    writer = output or plan.open_output()
     try:
-        writer = JsonlWriter(plan.out, truncate=not plan.resume)
-    except OSError as err:
-        raise AuditError(f"cannot write {plan.out}: {err.strerror or err}") from None
-    try:
+        done = read_done(plan.out) if plan.resume else set()
+        walker = SourceWalker(plan.sources, plan.index_urls, plan.game, fetcher)
+        run = AuditRun(index_errors=walker.index_errors)
+        wants_total = progress is not None and progress.wants_total
+        total = sum(1 for _ in _unique(walker, set(done))) if wants_total else None
+        run.skipped = len(done)
         if plan.jobs <= 1:
             _run_here(plan, walker, done, writer, run, fetcher, progress, total)
         else:
             _run_pool(plan, walker, done, writer, run, fetcher, progress, total)
     finally:
-        writer.close()
+        if output is None:
+            writer.close()
     return run
 
 
 def _unique(specs: Iterable[str], seen: set[str]) -> Iterator[str]:
+    """Each source once, however it is spelled (`seen` holds `source_key`s)."""
     for spec in specs:
-        if spec not in seen:
-            seen.add(spec)
+        key = source_key(spec)
+        if key not in seen:
+            seen.add(key)
             yield spec
 
 
@@ -465,9 +531,11 @@ def _run_pool(
 
 
 __all__ = [
+    "SOURCE_SUFFIXES",
     "AuditError",
     "AuditPlan",
     "AuditRun",
+    "JsonlWriter",
     "SourceWalker",
     "judge_batch",
     "read_done",

@@ -163,7 +163,14 @@ def audit(
     resume: Annotated[
         bool, typer.Option("--resume", help="Skip sources already in --out; judge the rest.")
     ] = False,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Replace an existing --out, and a --csv or --report file gcadj did not write "
+            "(never a source of the audit, nor --out by --csv or --report).",
+        ),
+    ] = False,
     csv_file: Annotated[
         str | None, typer.Option("--csv", metavar="FILE", help="One CSV row per game.")
     ] = None,
@@ -228,35 +235,43 @@ def audit(
         jobs=jobs or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1),
         resume=resume,
         force=force,
+        csv=Path(csv_file) if csv_file else None,
+        report=Path(report) if report else None,
     )
     progress = _AuditProgress(quiet, echo_lines=out is None)
     try:
-        try:
-            run = run_audit(plan, fetcher=fetcher, progress=progress)
-        finally:
-            progress.stop()
+        output = plan.open_output()  # locked until the CSV and the report are written
     except AuditError as err:
         typer.echo(f"gcadj audit: {err}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
-    except KeyboardInterrupt:
-        if out is None:  # the scratch file goes with its folder: nothing to resume from
-            where = "each was printed on stdout; rerun with --out FILE to be able to resume"
-        else:
-            where = f"every one is in {out_path}; finish with --resume"
-        typer.echo(
-            f"gcadj audit: interrupted after {progress.count} verdicts this run; {where}",
-            err=True,
-        )
-        raise typer.Exit(130) from None
-    summary = summarize(out_path)
-    try:
-        if csv_file:
-            write_csv(out_path, Path(csv_file))
-        if report:
-            write_report(out_path, Path(report), summary)
-    except OSError as err:
-        typer.echo(f"gcadj audit: cannot write {err.filename}: {err.strerror or err}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
+    with output:
+        try:
+            try:
+                run = run_audit(plan, fetcher=fetcher, progress=progress, output=output)
+            finally:
+                progress.stop()
+        except AuditError as err:
+            typer.echo(f"gcadj audit: {err}", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
+        except KeyboardInterrupt:
+            if out is None:  # the scratch file goes with its folder: nothing to resume from
+                where = "each was printed on stdout; rerun with --out FILE to be able to resume"
+            else:
+                where = f"every one is in {out_path}; finish with --resume"
+            typer.echo(
+                f"gcadj audit: interrupted after {progress.count} verdicts this run; {where}",
+                err=True,
+            )
+            raise typer.Exit(130) from None
+        summary = summarize(out_path)
+        try:
+            if plan.csv is not None:
+                write_csv(out_path, plan.csv)
+            if plan.report is not None:
+                write_report(out_path, plan.report, summary)
+        except OSError as err:
+            typer.echo(f"gcadj audit: cannot write {err.filename}: {err.strerror or err}", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
     if scratch is not None:
         scratch.cleanup()
     if not quiet:

@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Final
 
+from gcadj.about import GENERATOR_META
 from gcadj.adjudication.verdict import outcome_of
 from gcadj.outputs.files import atomic_text_file
 from gcadj.sources.urls import is_url
@@ -86,6 +87,31 @@ def summarize(path: Path) -> Summary:
     return summary
 
 
+def _visible(char: str) -> str:
+    code = ord(char)
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures: NUL is ␀, LF is ␊, TAB is ␉
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    return f"<U+{code:04X}>"  # C1 controls, LINE SEPARATOR, PARAGRAPH SEPARATOR
+
+
+# Every control character (C0, DEL, C1) and the two Unicode line separators.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def csv_cell(value: object) -> str:
+    """A CSV cell's text: no control character, each replaced by a visible stand-in.
+
+    C0 controls and DEL become their Unicode Control Pictures (a line break of a
+    multi-line error message is ``␊``, a tab ``␉``, NUL ``␀``, DEL ``␡``); C1 controls and
+    U+2028/U+2029 become ``<U+0085>``-style names. So one game is one physical line of the
+    file for every CSV reader and line tool, and nothing invisible hides in a cell.
+    """
+    text = "" if value is None else str(value)
+    return _CONTROL.sub(lambda m: _visible(m.group()), text)
+
+
 def csv_row(record: dict[str, Any]) -> list[str]:
     first = record.get("first_illegal") or {}
     values: list[object] = [
@@ -104,11 +130,20 @@ def csv_row(record: dict[str, Any]) -> list[str]:
         " | ".join(record.get("warnings") or []),
         record.get("error"),
     ]
-    return ["" if value is None else str(value) for value in values]
+    return [csv_cell(value) for value in values]
+
+
+CSV_HEADER: Final = ",".join(CSV_COLUMNS)  # the first line of every CSV gcadj writes
+
+
+def is_audit_csv(head: str) -> bool:
+    """Is this the start of a CSV gcadj wrote? Its first line is exactly `CSV_HEADER`."""
+    return head.split("\n", 1)[0].rstrip("\r") == CSV_HEADER
 
 
 def write_csv(jsonl: Path, target: Path) -> int:
-    """One row per game, values as in the JSON, with the csv module's quoting and nothing more.
+    """One row per game, values as in the JSON (control characters made visible by
+    `csv_cell`), with the csv module's quoting and nothing more.
 
     Cells are not defused against spreadsheet formulas: a move such as ``@-d5`` or
     ``-d4`` (or any text starting with ``=``, ``+``, ``-``, ``@``) is written as typed,
@@ -355,6 +390,7 @@ def write_report(jsonl: Path, target: Path, summary: Summary | None = None) -> N
     with atomic_text_file(target) as out:
         out.write(
             '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+            f"{GENERATOR_META}\n"
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>gcadj audit: {_e(jsonl.name)}</title>\n<style>{STYLE}</style></head>\n"
             f"<body>\n<h1>gcadj audit report</h1>\n<p>{summary.total} games from "
@@ -382,8 +418,11 @@ def write_report(jsonl: Path, target: Path, summary: Summary | None = None) -> N
 
 
 __all__ = [
+    "CSV_HEADER",
     "Summary",
+    "csv_cell",
     "csv_row",
+    "is_audit_csv",
     "iter_records",
     "page_link",
     "summarize",
