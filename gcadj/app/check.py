@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
@@ -25,9 +26,11 @@ from gcadj.adjudication.verdict import (
     failed_verdict,
     internal_error_verdict,
     replay,
+    start_position,
 )
 from gcadj.engine.fen import FenError
-from gcadj.notation.parse import LogSyntaxError
+from gcadj.notation.parse import LogSyntaxError, normalise_text
+from gcadj.notation.records import GameLog
 from gcadj.sources.formats import parse_game_text
 from gcadj.sources.read import SourceError, read_source
 
@@ -91,11 +94,46 @@ def check_text(
             return failed_verdict(source, "error", f"{source}: empty")
         try:
             log = parse_game_text(text, source=source, pocket_file=pocket_file)
+            if fen is None:
+                check_fen_tag(text, log)
         except LogSyntaxError as err:
             return failed_verdict(source, "syntax-error", str(err))
         return replay(log, fen=fen, all_findings=all_findings)
 
     return guarded(source, work, fen=fen)
+
+
+_FEN_TAG = re.compile(r'^[ \t\u00a0]*\[[ \t\u00a0]*FEN[ \t\u00a0]+"', re.MULTILINE | re.IGNORECASE)
+
+
+def check_fen_tag(text: str, log: GameLog) -> None:
+    """Raise `LogSyntaxError` at the tag's own line and column when the log's ``[FEN]`` tag
+    is no position; nothing when it is one, or when it is not a line of `text` (a page's
+    tags are made by the scraper; `replay` then names the tag without a line)."""
+    value = log.tag("FEN")
+    if value is None:
+        return
+    try:
+        start_position(value, log.pocket_file)
+    except FenError as err:
+        text = normalise_text(text)
+        match = _FEN_TAG.search(text)
+        if match is None:
+            return
+        line = text.count("\n", 0, match.start()) + 1
+        start = text.rfind("\n", 0, match.start()) + 1
+        line_text = text[start : text.find("\n", match.end())]
+        value_at = match.end() - start  # 0-based index of the value in the line
+        offset = line_text.find(err.fen, value_at) if err.fen else -1
+        column = value_at + 1 + (offset - value_at + err.column - 1 if offset >= 0 else 0)
+        raise LogSyntaxError(
+            log.source,
+            line,
+            column,
+            "a start position (gcadj FEN or Game Courier code) in the [FEN] tag",
+            line_text,
+            hint=f"{err.message} (column {err.column} of the position)",
+        ) from None
 
 
 def check_source(

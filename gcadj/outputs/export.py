@@ -10,12 +10,14 @@ export back (`gcadj check` reads PGN-like and Game Courier text) gives the same 
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
+import json
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from gcadj.adjudication.json_text import json_text
+from gcadj.adjudication.json_text import escape_line_breaks, json_text
 from gcadj.adjudication.verdict import Verdict
 from gcadj.engine.fen import parse_fen
 from gcadj.engine.position import Position
@@ -255,19 +257,37 @@ def _unjudged_json(
     return entry
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # one encoder, not one per value
+
+
 def _pretty(value: Any, level: int) -> str:
-    """`value` as ``json.dumps(indent=2)`` writes it when nested `level` deep."""
+    """`value` as ``json.dumps(indent=2, ensure_ascii=False)`` writes it when nested
+    `level` deep, with no raw line separator (`escape_line_breaks`)."""
+    return escape_line_breaks(_layout(value, level))
+
+
+@functools.lru_cache(maxsize=8)
+def _flat_encoder(level: int) -> Callable[[Any], str]:
+    """Encodes a dict of plain values as `indent=2` lays it out `level` deep, in one call
+    of the C encoder (its item separator carries the line break and the indent)."""
+    pad = "  " * (level + 1)
+    return json.JSONEncoder(ensure_ascii=False, separators=(",\n" + pad, ": ")).encode
+
+
+def _layout(value: Any, level: int) -> str:
     if isinstance(value, dict) and value:
         pad = "  " * (level + 1)
+        if not any(isinstance(v, (dict, list)) and v for v in value.values()):
+            return f"{{\n{pad}{_flat_encoder(level)(value)[1:-1]}\n{'  ' * level}}}"
         items = ",\n".join(
-            f"{pad}{json_text(str(k))}: {_pretty(v, level + 1)}" for k, v in value.items()
+            f"{pad}{_ENCODE(str(k))}: {_layout(v, level + 1)}" for k, v in value.items()
         )
         return f"{{\n{items}\n{'  ' * level}}}"
     if isinstance(value, list) and value:
         pad = "  " * (level + 1)
-        items = ",\n".join(f"{pad}{_pretty(v, level + 1)}" for v in value)
+        items = ",\n".join(f"{pad}{_layout(v, level + 1)}" for v in value)
         return f"[\n{items}\n{'  ' * level}]"
-    return json_text(value)
+    return _ENCODE(value)
 
 
 def _ply_json(
