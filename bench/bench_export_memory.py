@@ -12,7 +12,10 @@ fivefold repetition and every later ply is exported as "unjudged": the export wr
 10**6 plies, the judge works on a handful. That isolates the export's own memory from the
 replay's; the parse of the text is in both figures.
 
-Run: ``python bench/bench_export_memory.py [--plies 1000000]``.
+Run: ``python bench/bench_export_memory.py [--plies 1000000] [--baseline DIR]``.
+``--baseline DIR`` also runs the export of another checkout of gcadj (a source tree, e.g.
+``git archive 318d594 | tar -x -C DIR``, the last commit before the export streamed) in
+the same run, for a like-for-like ratio.
 """
 
 from __future__ import annotations
@@ -35,13 +38,16 @@ def write_log(path: Path, plies: int) -> None:
             handle.write("".join(SHUFFLE[(start + i) % 4] + "\n" for i in range(count)))
 
 
-def measure(args: list[str]) -> tuple[float, float, int]:
-    """(peak RSS in MiB, wall seconds, exit code) of one gcadj process."""
+def measure(args: list[str], tree: Path | None = None) -> tuple[float, float, int]:
+    """(peak RSS in MiB, wall seconds, exit code) of one gcadj process (of `tree`'s gcadj)."""
+    env = {**os.environ, "PYTHONPATH": str(tree)} if tree is not None else None
     started = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, "-m", "gcadj", *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=tree,
     )
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - started
@@ -52,6 +58,7 @@ def measure(args: list[str]) -> tuple[float, float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plies", type=int, default=1_000_000)
+    parser.add_argument("--baseline", type=Path, default=None, help="another gcadj source tree")
     options = parser.parse_args()
     print(f"cpus: {os.cpu_count()}, load: {os.getloadavg()[0]:.2f}")
     print("| plies | command | peak RSS | wall | exit |")
@@ -67,6 +74,11 @@ def main() -> None:
             }
             for name, args in runs.items():
                 rss, wall, code = measure(args)
+                print(f"| {plies:,} | {name} | {rss:,.0f} MiB | {wall:.1f} s | {code} |")
+            if options.baseline is not None:
+                base = ["export", str(log), "--to", "json", "-o", str(out) + ".base"]
+                rss, wall, code = measure(base, options.baseline.resolve())
+                name = f"export --to json -o FILE, baseline {options.baseline}"
                 print(f"| {plies:,} | {name} | {rss:,.0f} MiB | {wall:.1f} s | {code} |")
             size = out.stat().st_size
             print(f"| {plies:,} | (the JSON written) | {size / 2**20:,.0f} MiB on disk | | |")

@@ -35,9 +35,7 @@ EX1 = FIXTURES / "examples" / "ex1_pocket_mutation_drops.txt"
 EX5 = FIXTURES / "examples" / "ex5_syntax_variants.txt"  # illegal at ply 7
 
 # Every character at which str.splitlines breaks a line.
-LINE_BREAKS = "".join(
-    chr(c) for c in range(0x110000) if len(f"a{chr(c)}b".splitlines()) > 1
-)
+LINE_BREAKS = "".join(chr(c) for c in range(0x110000) if len(f"a{chr(c)}b".splitlines()) > 1)
 
 
 def gcadj(
@@ -365,3 +363,25 @@ def test_resume_knows_a_source_however_its_path_is_spelled(tmp_path: Path) -> No
     assert done.returncode == 1
     assert out.read_bytes() == before  # nothing judged again
     assert "5 sources were already judged" in done.stderr
+
+
+# -- a bad [FEN] tag points at itself --------------------------------------------------
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_a_bad_fen_tag_is_a_syntax_error_at_its_own_line_and_column(
+    tmp_path: Path, newline: str
+) -> None:
+    code = "rnbqkbnr1/pppppppp-/8-/8Q/8-/8-/PPPPPPPP-/RNBQKBNR1"  # a Queen on i5, no cell
+    tag_line = f'  [FEN "{code}"]'
+    lines = ["// a game", '[White "Alice"]', tag_line, "P e2-e4"]
+    path = tmp_path / "fen.txt"
+    path.write_bytes(newline.join(lines).encode("utf-8") + newline.encode())
+    done = gcadj("check", str(path))
+    assert done.returncode == 3
+    column = tag_line.index("8Q") + 2  # 1-based column of the Queen that cannot stand there
+    assert done.stdout.startswith(f"{path}:3:{column}: syntax error: expected a start position")
+    assert "i5 does not exist" in done.stdout
+    plain = tmp_path / "fen2.txt"
+    plain.write_text('[FEN "8/8 w"]\nP e2-e4\n', "utf-8")
+    assert gcadj("check", str(plain)).stdout.startswith(f"{plain}:1:7: syntax error")

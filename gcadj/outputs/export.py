@@ -224,9 +224,13 @@ def write_json_to(verdict: Verdict, out: IO[str]) -> None:
     for key, value in head:
         out.write(f"  {json_text(key)}: {_pretty(value, 1)},\n")
     empty = True
+    flat = _flat_encoder(2)
     for entry in _ply_entries(verdict, log):
         out.write('  "plies": [\n    ' if empty else ",\n    ")
-        out.write(_pretty(entry, 2))
+        if entry["finding"] is None:  # every ply but the illegal one: plain values only
+            out.write(escape_line_breaks(f"{{\n      {flat(entry)[1:-1]}\n    }}"))
+        else:
+            out.write(_pretty(entry, 2))
         empty = False
     out.write('  "plies": [],\n' if empty else "\n  ],\n")
     out.write(f'  "verdict": {_pretty(verdict.to_json(), 1)}\n}}\n')
