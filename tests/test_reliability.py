@@ -12,9 +12,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -27,6 +29,7 @@ from verdict_shape import assert_verdict_shape
 
 from gcadj.about import GENERATOR_META
 from gcadj.adjudication.verdict import outcome_of
+from gcadj.app.audit_files import is_locked
 from gcadj.app.check import FAULT_ENV, check_source, check_text
 from gcadj.outputs.audit_report import CSV_HEADER
 
@@ -385,3 +388,30 @@ def test_a_bad_fen_tag_is_a_syntax_error_at_its_own_line_and_column(
     plain = tmp_path / "fen2.txt"
     plain.write_text('[FEN "8/8 w"]\nP e2-e4\n', "utf-8")
     assert gcadj("check", str(plain)).stdout.startswith(f"{plain}:1:7: syntax error")
+
+
+def test_the_lock_goes_with_a_killed_audit_not_with_its_workers(tmp_path: Path) -> None:
+    folder, out = tmp_path / "games", tmp_path / "audit.jsonl"
+    big_corpus(folder, 3000)
+    audit = subprocess.Popen(
+        [*GCADJ, "audit", str(folder), "--out", str(out), "--jobs", "2", "--quiet"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        start_new_session=True,  # its own process group, workers included
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (out.exists() and out.stat().st_size) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert is_locked(out)
+        os.kill(audit.pid, signal.SIGKILL)
+        audit.wait(timeout=20)
+        assert not is_locked(out)  # at once, though the workers may still be ending
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(audit.pid, signal.SIGKILL)
+    done = gcadj("audit", str(folder), "--out", str(out), "--resume", "--quiet")
+    assert done.returncode == 0, done.stderr
+    sources = [json.loads(line)["source"] for line in out.read_text().splitlines()]
+    assert len(sources) == len(set(sources)) == 3000

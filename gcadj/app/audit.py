@@ -74,13 +74,19 @@ def judge_batch(batch: list[Task], options: CheckOptions) -> list[Result]:
     return results
 
 
-def _worker_init(parent: int) -> None:
+def _worker_init(parent: int, jsonl_fd: int = -1) -> None:
     """Workers leave Ctrl-C to the parent, which stops cleanly and keeps what is written,
-    and exit by themselves if the parent dies (a SIGKILL gives it no chance to stop them)."""
+    and exit by themselves if the parent dies (a SIGKILL gives it no chance to stop them).
+    A forked worker closes its copy of the JSONL's descriptor: only the parent writes it,
+    and the audit's lock on it must go with the parent, not wait for the workers."""
+    import contextlib
     import signal
     import threading
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if jsonl_fd >= 0:
+        with contextlib.suppress(OSError):
+            os.close(jsonl_fd)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -498,7 +504,10 @@ def _run_pool(
             _record(results, writer, run, progress)
 
     pool = ProcessPoolExecutor(
-        plan.jobs, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),)
+        plan.jobs,
+        mp_context=context,
+        initializer=_worker_init,
+        initargs=(os.getpid(), writer.fd if context.get_start_method() == "fork" else -1),
     )
     try:
         # Start the workers before any progress thread exists (fork copies only this thread).
