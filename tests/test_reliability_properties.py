@@ -24,6 +24,7 @@ from test_adjudicator_properties import random_game
 from typer.testing import CliRunner
 from verdict_shape import assert_verdict_shape
 
+import gcadj
 from gcadj.app.check import check_text
 from gcadj.cli.main import app
 from gcadj.engine.position import Position
@@ -139,7 +140,7 @@ def test_any_bytes_into_check_give_a_readable_report(data: bytes) -> None:
 def test_any_text_into_check_text_gives_a_verdict_of_the_documented_shape(
     text: str, all_findings: bool
 ) -> None:
-    verdict = check_text(text, "fuzz.txt", all_findings=all_findings)
+    verdict = gcadj.check_text(text, "fuzz.txt", all_findings=all_findings)  # the public API
     record = verdict.to_json()
     assert_verdict_shape(record)
     assert record["source"] == "fuzz.txt"
