@@ -132,7 +132,7 @@ def check_fen_tag(text: str, log: GameLog) -> None:
             column,
             "a start position (gcadj FEN or Game Courier code) in the [FEN] tag",
             line_text,
-            hint=f"{err.message} (column {err.column} of the position)",
+            hint=str(err).splitlines()[0],  # "bad FEN (or Game Courier code) at column N: ..."
         ) from None
 
 
