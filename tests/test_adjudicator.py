@@ -140,7 +140,9 @@ def test_start_position_from_fen_tag_and_option() -> None:
         check_text("P e2-e4\n", fen="not a fen")
     tag = check_text('[FEN "not a fen"]\nP e2-e4\n', "bad.txt")  # a bad tag is the log's
     assert tag.status == "syntax-error" and tag.error is not None
-    assert tag.error.startswith("bad.txt: [FEN] tag:") and "column" in tag.error
+    # the tag's own line and column (issue 10): the value starts at column 7 of line 1
+    assert tag.error.startswith("bad.txt:1:7: syntax error: expected a start position")
+    assert "[FEN] tag" in tag.error and "column" in tag.error
 
 
 def test_syntax_error_is_a_verdict_naming_line_and_column() -> None:

@@ -275,7 +275,8 @@ class PlyJudge:
             return self._explain_without_move(position, record, diff)
         o, d = self.squares.index(primary.origin), self.squares.index(primary.target)
         piece = self.content(position, o)
-        assert piece is not None  # apply_literally reported empty origins
+        if piece is None:  # the ply itself put a piece there first (`N*f3; f3-g5`)
+            return self._explain_conjured(position, record, primary, diff)
         if piece.color != us:
             return _wrong_side(us, "pocket" if o >= 64 else primary.origin, piece)
         if o >= 64:
@@ -320,6 +321,35 @@ class PlyJudge:
                     f"(King {sub.origin}-{sub.target})",
                 )
         return None
+
+    def _explain_conjured(
+        self, position: Position, record: MoveRecord, primary: MoveSub, diff: Diff
+    ) -> IllegalPly:
+        """The ply's first move starts from a square that was empty before the ply: an
+        earlier sub-move put a piece there out of nowhere (docs/rules.md §5.2)."""
+        if not diff:
+            return IllegalPly(
+                "illegal-piece-move",
+                "the ply changes nothing on the board: a player must make a move",
+            )
+        us = position.turn
+        pocket = self.squares.name(POCKET_INDEX[us])
+        step = f"{primary.origin}-{primary.target}"
+        placed = next(
+            (s for s in record.submoves if isinstance(s, PlaceSub) and s.target == primary.origin),
+            None,
+        )
+        put = (
+            f"'{placed.label}{placed.operator}{placed.target}' puts "
+            f"{_describe(PIECE.get(placed.label))} on {primary.origin}"
+            if placed is not None
+            else f"{primary.origin} was empty before the ply"
+        )
+        return IllegalPly(
+            "drop-not-in-pocket",
+            f"{put} out of nowhere and '{step}' moves it on: a new piece enters the board "
+            f"only as a drop from {COLOR_NAMES[us]}'s pocket {pocket}",
+        )
 
     def _explain_without_move(
         self, position: Position, record: MoveRecord, diff: Diff
@@ -567,9 +597,8 @@ class PlyJudge:
                     f"the Pawn on {origin} cannot double-step: {where} holds {_describe(blocker)}"
                 )
             return f"a Pawn cannot move from {origin} to {target}"
-        if position.can_reach(o, d):
-            block = position.blocker(o, d)
-            assert block is not None
+        block = position.blocker(o, d) if position.can_reach(o, d) else None
+        if block is not None:
             return (
                 f"the {name} on {origin} cannot reach {target}: its line is blocked on "
                 f"{square_name(block)} by {_describe(position.board[block])}"

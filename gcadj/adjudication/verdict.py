@@ -12,8 +12,9 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
+from gcadj.adjudication.json_text import json_text
 from gcadj.adjudication.judge import IllegalPly, PlyJudge
 from gcadj.engine.fen import STARTING_FEN, FenError, format_fen
 from gcadj.engine.move import Move
@@ -115,6 +116,46 @@ class Verdict:
         not be read (`error` says where and why); `final_fen` is the position before it.
         """
         return self.status == "syntax-error" and self.final_fen is not None
+
+    def json_line(self) -> str:
+        """`to_json` as one line of JSON (no newline at the end) that no line splitter
+        breaks: what ``gcadj check --json`` prints and the audit appends."""
+        return json_text(self.to_json())
+
+    @property
+    def outcome(self) -> str:
+        """`status`, or "internal-error" for an error that is gcadj's own (see `outcome_of`)."""
+        return outcome_of(self.source, self.status, self.error)
+
+
+INTERNAL_ERROR: Final = ": internal error: "
+"""What the error text of a verdict says when gcadj itself failed on the source."""
+
+OUTCOMES: Final = ("legal", "illegal", "syntax-error", "error", "internal-error")
+
+
+def outcome_of(source: object, status: object, error: object) -> str:
+    """What a verdict (or its JSON: source, status and error) means for the exit code.
+
+    The statuses, plus "internal-error": an "error" verdict whose text is
+    "<source>: internal error: ..." (see `internal_error_verdict`) is an unexpected
+    exception inside gcadj (a bug to report), not a source that could not be read, so
+    ``gcadj`` exits with its own code for it (5). Any other value is taken as "error".
+    """
+    if status in ("legal", "illegal", "syntax-error"):
+        return str(status)
+    if isinstance(error, str) and error.startswith(f"{source}{INTERNAL_ERROR}"):
+        return "internal-error"
+    return "error"
+
+
+def internal_error_verdict(source: str, err: BaseException) -> Verdict:
+    """The verdict of a source on which gcadj raised an unexpected exception: status
+    "error", error "<source>: internal error: <type>: <message>"."""
+    message = str(err).strip() or "(no message)"
+    return failed_verdict(
+        source, "error", f"{source}{INTERNAL_ERROR}{type(err).__name__}: {message}"
+    )
 
 
 def failed_verdict(source: str, status: str, message: str) -> Verdict:
@@ -432,10 +473,14 @@ def _status_result(
 
 
 __all__ = [
+    "INTERNAL_ERROR",
+    "OUTCOMES",
     "Finding",
     "Suggestion",
     "Verdict",
     "failed_verdict",
+    "internal_error_verdict",
+    "outcome_of",
     "replay",
     "replay_readable",
     "start_position",

@@ -37,7 +37,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
 
-from gcadj.adjudication.verdict import Verdict, failed_verdict
+from gcadj.adjudication.verdict import Verdict, failed_verdict, internal_error_verdict
+from gcadj.app.audit_files import (
+    AuditError,
+    check_products,
+    is_locked,
+    lock_exclusively,
+    source_key,
+)
 from gcadj.app.check import CheckOptions, judge_games
 from gcadj.sources.urls import is_url
 from gcadj.sources.walk import DEFAULT_GAME, SOURCE_SUFFIXES, SourceWalker
@@ -50,17 +57,13 @@ log = logging.getLogger(__name__)
 FSYNC_SECONDS: Final = 1.0
 
 
-class AuditError(Exception):
-    """The audit cannot start: an existing output, an output that is not a gcadj JSONL."""
-
-
 # ---------------------------------------------------------------------------------------
 # One source
 
 
 def verdict_line(verdict: Verdict) -> str:
     """The JSON line of a verdict: exactly what ``gcadj check --json`` prints, plus newline."""
-    return json.dumps(verdict.to_json(), ensure_ascii=False) + "\n"
+    return verdict.json_line() + "\n"
 
 
 # A task is (source, text): text None means the worker reads the source itself.
@@ -77,14 +80,14 @@ def judge_batch(
     results = []
     for spec, text in batch:
         try:
-            verdicts = judge_games(spec, options, text)
-        except Exception as err:  # a bug must cost one source, not the audit
+            verdicts = judge_games(spec, options, text)  # guarded: a bug costs one source
+        except Exception as err:  # defence in depth: never the audit
             log.exception("internal error judging %s", spec)
-            verdicts = [failed_verdict(spec, "error", f"{spec}: internal error: {err!r}")]
+            verdicts = [internal_error_verdict(spec, err)]
         if viewers is not None:
             for verdict in verdicts:
                 _write_viewer(verdict, viewers)
-        results += [(v.source, verdict_line(v), v.status) for v in verdicts]
+        results += [(v.source, verdict_line(v), v.outcome) for v in verdicts]
     return results
 
 
@@ -109,13 +112,19 @@ def _write_viewer(verdict: Verdict, folder: Path) -> None:
         log.warning("no viewer for %s", verdict.source, exc_info=True)
 
 
-def _worker_init(parent: int) -> None:
+def _worker_init(parent: int, jsonl_fd: int = -1) -> None:
     """Workers leave Ctrl-C to the parent, which stops cleanly and keeps what is written,
-    and exit by themselves if the parent dies (a SIGKILL gives it no chance to stop them)."""
+    and exit by themselves if the parent dies (a SIGKILL gives it no chance to stop them).
+    A forked worker closes its copy of the JSONL's descriptor: only the parent writes it,
+    and the audit's lock on it must go with the parent, not wait for the workers."""
+    import contextlib
     import signal
     import threading
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if jsonl_fd >= 0:
+        with contextlib.suppress(OSError):
+            os.close(jsonl_fd)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -169,7 +178,8 @@ class _BatchSize:
 
 
 def read_done(path: Path) -> set[str]:
-    """The sources already judged in an audit file; a torn last line is cut off the file.
+    """The sources already judged in an audit file, by `source_key` (resolved path or
+    URL, so a resume may spell a path differently); a torn last line is cut off the file.
 
     Only the last line may be incomplete (a SIGKILL during its write); any other line
     that is not a JSON object with a "source" means the file is not ours: `AuditError`.
@@ -196,7 +206,7 @@ def read_done(path: Path) -> set[str]:
                 ) from None
             if not isinstance(source, str):
                 raise AuditError(f'{path}:{number}: "source" is not a string')
-            done.add(source)
+            done.add(source_key(source))
             good_end += len(raw)
     if good_end != path.stat().st_size:
         with path.open("r+b") as torn:
@@ -205,14 +215,43 @@ def read_done(path: Path) -> set[str]:
 
 
 class JsonlWriter:
-    """Appends complete lines, each call's with one `os.write`; fsyncs about once a second."""
+    """Holds an audit's JSONL: opens and locks it (see `gcadj.app.audit_files`), appends
+    complete lines, each call's with one `os.write`, and fsyncs about once a second.
 
-    def __init__(self, path: Path, *, truncate: bool) -> None:
-        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (os.O_TRUNC if truncate else 0)
+    Without `resume` or `force` the file is created exclusively; with `force` (and not
+    `resume`) an existing file is emptied, but only once the lock is held, so an audit
+    never truncates a file another audit is writing. Raises `AuditError`.
+    """
+
+    def __init__(self, path: Path, *, resume: bool = False, force: bool = False) -> None:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+        if not resume and not force:
+            flags |= os.O_EXCL
         self.path = path
-        self.fd = os.open(path, flags, 0o644)
+        try:
+            self.fd = os.open(path, flags, 0o644)
+        except FileExistsError:
+            if is_locked(path):
+                raise _held(path) from None
+            raise AuditError(
+                f"{path} exists; use --resume to finish it or --force to replace it"
+            ) from None
+        except OSError as err:
+            raise AuditError(f"cannot write {path}: {err.strerror or err}") from None
+        if not lock_exclusively(self.fd):
+            os.close(self.fd)
+            self.fd = -1
+            raise _held(path)
+        if force and not resume:
+            os.ftruncate(self.fd, 0)
         self.last_sync = time.monotonic()
         self.written = 0
+
+    def __enter__(self) -> JsonlWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def write(self, lines: str) -> None:
         """Append `lines`: one or more complete lines, each ending in a newline."""
@@ -228,12 +267,20 @@ class JsonlWriter:
             self.last_sync = now
 
     def close(self) -> None:
+        """Sync and close the file, which releases the lock."""
         if self.fd >= 0:
             try:
                 os.fsync(self.fd)
             finally:
                 os.close(self.fd)
                 self.fd = -1
+
+
+def _held(path: Path) -> AuditError:
+    return AuditError(
+        f"another audit holds {path} (it is locked while that audit runs); wait for it "
+        "to finish, or choose another --out"
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -264,9 +311,26 @@ class AuditPlan:
     check: CheckOptions = field(default_factory=CheckOptions)
     jobs: int = 1
     resume: bool = False
-    force: bool = False
+    force: bool = False  # replace --out, and a --csv or --report that gcadj did not write
     batch_size: int | None = None  # None: sized to about BATCH_SECONDS of work each
     viewers: Path | None = None  # a folder for one HTML viewer per game
+    csv: Path | None = None  # written by the caller at the end; checked here at the start
+    report: Path | None = None
+
+    def check_products(self) -> None:
+        """`AuditError` if --out, --csv or --report would replace what they must not."""
+        products = [("--csv", self.csv, "csv"), ("--report", self.report, "html")]
+        check_products(
+            self.sources,
+            self.out,
+            [(option, path, kind) for option, path, kind in products if path is not None],
+            force=self.force,
+        )
+
+    def open_output(self) -> JsonlWriter:
+        """Check the products and take the JSONL (`JsonlWriter`); raises `AuditError`."""
+        self.check_products()
+        return JsonlWriter(self.out, resume=self.resume, force=self.force)
 
 
 @dataclass
@@ -289,48 +353,56 @@ class AuditRun:
 
 
 def run_audit(
-    plan: AuditPlan, *, fetcher: Fetcher | None = None, progress: Progress | None = None
+    plan: AuditPlan,
+    *,
+    fetcher: Fetcher | None = None,
+    progress: Progress | None = None,
+    output: JsonlWriter | None = None,
 ) -> AuditRun:
     """Judge every source of `plan` not yet in `plan.out`; see the module docstring.
 
-    Raises `AuditError` before judging anything if the output cannot be used, and lets
-    KeyboardInterrupt through after closing the file (everything written stays valid).
+    `output` is the JSONL already taken with `plan.open_output()` (a caller that writes the
+    CSV and report from it keeps it, and its lock, until they are written); without it the
+    file is taken and released here. Raises `AuditError` before judging anything if the
+    output cannot be used, and lets KeyboardInterrupt through after closing the file
+    (everything written stays valid).
     """
-    if plan.out.exists() and not plan.resume and not plan.force:
-        raise AuditError(f"{plan.out} exists; use --resume to finish it or --force to replace it")
-    done = read_done(plan.out) if plan.resume else set()
-    walker = SourceWalker(plan.sources, plan.index_urls, plan.game, fetcher)
-    run = AuditRun(problems=walker.problems)
-    wants_total = progress is not None and progress.wants_total
-    total = sum(1 for _ in _unique(walker, set(done))) if wants_total else None
-    run.skipped = len(done)
+    writer = output or plan.open_output()
     try:
-        writer = JsonlWriter(plan.out, truncate=not plan.resume)
         if plan.viewers is not None:
-            plan.viewers.mkdir(exist_ok=True)
-    except OSError as err:
-        raise AuditError(
-            f"cannot write {err.filename or plan.out}: {err.strerror or err}"
-        ) from None
-    try:
+            try:
+                plan.viewers.mkdir(exist_ok=True)
+            except OSError as err:
+                raise AuditError(
+                    f"cannot write {err.filename or plan.viewers}: {err.strerror or err}"
+                ) from None
+        done = read_done(plan.out) if plan.resume else set()
+        walker = SourceWalker(plan.sources, plan.index_urls, plan.game, fetcher)
+        run = AuditRun(problems=walker.problems)
+        wants_total = progress is not None and progress.wants_total
+        total = sum(1 for _ in _unique(walker, set(done))) if wants_total else None
+        run.skipped = len(done)
         if plan.jobs <= 1:
             _run_here(plan, walker, done, writer, run, fetcher, progress, total)
         else:
             _run_pool(plan, walker, done, writer, run, fetcher, progress, total)
     finally:
-        writer.close()
+        if output is None:
+            writer.close()
     return run
 
 
 def _unique(
     specs: Iterable[str], seen: set[str], order: dict[str, int] | None = None
 ) -> Iterator[str]:
-    """Each spec not seen yet; `order` numbers every distinct spec met, seen or not."""
+    """Each source once, however it is spelled (`seen` holds `source_key`s); `order` numbers
+    every distinct source met, seen or not."""
     for spec in specs:
+        key = source_key(spec)
         if order is not None and spec not in order:
             order[spec] = len(order)
-        if spec not in seen:
-            seen.add(spec)
+        if key not in seen:
+            seen.add(key)
             yield spec
 
 
@@ -353,12 +425,17 @@ def _tasks(specs: Iterable[str], fetcher: Fetcher | None) -> Iterator[Task | _Fe
         from gcadj.sources.fetch import FetchError, default_fetcher  # only once a URL is met
 
         try:
-            page = (fetcher or default_fetcher()).get(spec)
+            text = (fetcher or default_fetcher()).get(spec).text()
         except FetchError as err:
             verdict = failed_verdict(spec, "error", str(err))
-            yield _FetchFailed((spec, verdict_line(verdict), verdict.status))
+            yield _FetchFailed((spec, verdict_line(verdict), verdict.outcome))
             continue
-        yield (spec, page.text())
+        except Exception as err:  # a bug on one page costs that page, never the audit
+            log.debug("internal error fetching %s", spec, exc_info=True)
+            verdict = internal_error_verdict(spec, err)
+            yield _FetchFailed((spec, verdict_line(verdict), verdict.outcome))
+            continue
+        yield (spec, text)
 
 
 def _record(
@@ -378,8 +455,9 @@ def _record(
     """
     fresh = []
     for result in results:
-        if result[0] not in done:
-            done.add(result[0])
+        key = source_key(result[0])  # `done` holds keys, however the source was spelled
+        if key not in done:
+            done.add(key)
             fresh.append(result)
     if not fresh:
         return
@@ -437,7 +515,10 @@ def _run_pool(
             _record(results, writer, run, progress, done)
 
     pool = ProcessPoolExecutor(
-        plan.jobs, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),)
+        plan.jobs,
+        mp_context=context,
+        initializer=_worker_init,
+        initargs=(os.getpid(), writer.fd if context.get_start_method() == "fork" else -1),
     )
     try:
         # Start the workers before any progress thread exists (fork copies only this thread).
@@ -475,6 +556,7 @@ __all__ = [
     "AuditError",
     "AuditPlan",
     "AuditRun",
+    "JsonlWriter",
     "SourceWalker",
     "judge_batch",
     "read_done",

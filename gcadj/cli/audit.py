@@ -11,6 +11,7 @@ from gcadj.cli.options import (
     EXIT_OK,
     EXIT_UNREADABLE,
     EXIT_USAGE,
+    INTERNAL_ERROR_HINT,
     STATUS_EXIT,
     CacheOption,
     DelayOption,
@@ -160,8 +161,10 @@ AUDIT_EPILOG = (
     "line (the schema of check --json) as soon as it is known; --resume finishes an "
     "interrupted audit. The summary on stderr names the first 10 failing games (-v: all). "
     "Exit codes as check: 0 all legal; 1 some illegal; 3 some unparsable; 4 some "
-    "unreadable, no game found, a folder with no game, an index that could not be fetched "
-    "or lists no game of --game; 2 usage; 130 interrupted."
+    "unreadable or empty, no game found, a folder with no game, an index that could not be "
+    "fetched or lists no game of --game; 5 gcadj failed on some source (an internal error: "
+    "a bug, please report it); 2 usage (also: another audit holds --out, or --csv/--report "
+    "would replace a file gcadj did not write); 130 interrupted."
 )
 
 
@@ -209,7 +212,14 @@ def audit(
     resume: Annotated[
         bool, typer.Option("--resume", help="Skip sources already in --out; judge the rest.")
     ] = False,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Replace an existing --out, and a --csv or --report file gcadj did not write "
+            "(never a source of the audit, nor --out by --csv or --report).",
+        ),
+    ] = False,
     csv_file: Annotated[
         str | None, typer.Option("--csv", metavar="FILE", help="One CSV row per game.")
     ] = None,
@@ -291,35 +301,44 @@ def audit(
         resume=resume,
         force=force,
         viewers=viewer_folder(report, viewers),
+        csv=Path(csv_file) if csv_file else None,
+        report=Path(report) if report else None,
     )
     progress = _AuditProgress(quiet, echo_lines=out is None)
     try:
-        try:
-            run = run_audit(plan, fetcher=fetcher, progress=progress)
-        finally:
-            progress.stop()
+        output = plan.open_output()  # locked until the CSV and the report are written
     except AuditError as err:
         typer.echo(f"gcadj audit: {err}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
-    except KeyboardInterrupt:
-        if out is None:  # the scratch file goes with its folder: nothing to resume from
-            where = "each was printed on stdout; rerun with --out FILE to be able to resume"
-        else:
-            where = f"every one is in {out_path}; finish with --resume"
-        typer.echo(
-            f"gcadj audit: interrupted after {plural(progress.count, 'verdict')} this run; {where}",
-            err=True,
-        )
-        raise typer.Exit(130) from None
-    summary = summarize(out_path, failing=None if quiet or verbose else 10)
-    try:
-        if csv_file:
-            write_csv(out_path, Path(csv_file))
-        if report:
-            write_report(out_path, Path(report), summary, order=run.order, viewers=plan.viewers)
-    except OSError as err:
-        typer.echo(f"gcadj audit: cannot write {err.filename}: {err.strerror or err}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
+    with output:
+        try:
+            try:
+                run = run_audit(plan, fetcher=fetcher, progress=progress, output=output)
+            finally:
+                progress.stop()
+        except AuditError as err:
+            typer.echo(f"gcadj audit: {err}", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
+        except KeyboardInterrupt:
+            if out is None:  # the scratch file goes with its folder: nothing to resume from
+                where = "each was printed on stdout; rerun with --out FILE to be able to resume"
+            else:
+                where = f"every one is in {out_path}; finish with --resume"
+            typer.echo(
+                f"gcadj audit: interrupted after {plural(progress.count, 'verdict')} this "
+                f"run; {where}",
+                err=True,
+            )
+            raise typer.Exit(130) from None
+        summary = summarize(out_path, failing=None if quiet or verbose else 10)
+        try:
+            if plan.csv is not None:
+                write_csv(out_path, plan.csv)
+            if plan.report is not None:
+                write_report(out_path, plan.report, summary, order=run.order, viewers=plan.viewers)
+        except OSError as err:
+            typer.echo(f"gcadj audit: cannot write {err.filename}: {err.strerror or err}", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
     if scratch is not None:
         scratch.cleanup()
     places = [p for p in (out, csv_file) if p] or ["the JSON lines on standard output"]
@@ -331,8 +350,14 @@ def audit(
             done = plural(run.skipped, "game")
             was = "was" if run.skipped == 1 else "were"
             typer.echo(f"gcadj audit: {done} {was} already judged", err=True)
-    statuses = summary.by_status
-    worst = max((STATUS_EXIT.get(s, EXIT_UNREADABLE) for s in statuses), default=EXIT_OK)
+    worst = max((STATUS_EXIT[outcome] for outcome in summary.by_outcome), default=EXIT_OK)
+    if summary.by_outcome["internal-error"]:
+        typer.echo(
+            f"gcadj audit: {plural(summary.by_outcome['internal-error'], 'source')} hit an "
+            f"internal error (see their error in {out or 'the JSON lines'}): "
+            f"{INTERNAL_ERROR_HINT}",
+            err=True,
+        )
     worst = max(worst, report_problems("audit", run.problems))
     if summary.total == 0:
         typer.echo("gcadj audit: no game found in the sources named", err=True)

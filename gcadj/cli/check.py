@@ -7,7 +7,9 @@ from typing import Annotated
 import typer
 
 from gcadj.cli.options import (
+    EXIT_CODES_HELP,
     EXIT_OK,
+    INTERNAL_ERROR_HINT,
     STATUS_EXIT,
     FenOption,
     PocketFileOption,
@@ -21,10 +23,7 @@ CHECK_EPILOG = (
     "A folder is searched recursively for .txt .log .pgn .html .htm files (hidden ones and "
     "gcadj's own reports skipped); an audit's .jsonl stands for the sources it lists; a PGN "
     "file of several games gives one verdict per game, named FILE#N. Verdicts go to stdout, "
-    "a source that cannot be read to stderr. "
-    "Exit codes: 0 every game legal; 1 some illegal move found; 3 some game could not be "
-    "parsed; 4 some source could not be read (or a folder holds no game); 2 usage. When "
-    "several apply, the highest wins."
+    "a source that cannot be read to stderr. " + EXIT_CODES_HELP
 )
 
 
@@ -59,14 +58,15 @@ def check(
     walker = SourceWalker(tuple(sources))
     worst = EXIT_OK
     for spec in walker:
+        # never raises: a bad source, or a bug on one, is that source's verdict
         for verdict in judge_games(spec, options):  # with the page checks
-            worst = max(worst, STATUS_EXIT[verdict.status])
+            worst = max(worst, STATUS_EXIT[verdict.outcome])
+            if verdict.outcome == "internal-error":
+                typer.echo(f"gcadj check: {verdict.source}: {INTERNAL_ERROR_HINT}", err=True)
             if quiet and verdict.status == "legal":
                 continue
             if json_lines:
-                import json
-
-                typer.echo(json.dumps(verdict.to_json(), ensure_ascii=False))
+                typer.echo(verdict.json_line())
             elif quiet:
                 typer.echo(verdict_line(verdict), err=verdict.status == "error")
             else:

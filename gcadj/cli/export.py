@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated
+from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
 from gcadj.cli.options import (
+    EXIT_INTERNAL,
     EXIT_OK,
     EXIT_UNREADABLE,
     EXIT_USAGE,
+    INTERNAL_ERROR_HINT,
     STATUS_EXIT,
     FenOption,
     PocketFileOption,
@@ -53,7 +56,8 @@ EXPORT_EPILOG = (
     "--to pgn; the other formats take one game. "
     "Exit codes: 0 written; 2 usage (bad option, --ply out of range, several games for a "
     "one-game format, FILE exists without --force, FILE is a folder, -o naming a source "
-    "without --force); 3 a game could not be parsed; 4 a source could not be read. A "
+    "without --force); 3 a game could not be parsed; 4 a source could not be read (or is "
+    "empty); 5 gcadj failed on a source (an internal error: a bug, please report it). A "
     "database is written with the games that could be read, and the exit code says some "
     "could not."
 )
@@ -111,8 +115,11 @@ def export(
 ) -> None:
     """Convert games: PGN-like text (one or many games), Game Courier text, FEN, JSON, SVG
     or an HTML viewer."""
-    from gcadj.app.check import check_source_games
-    from gcadj.outputs.export import ExportError, export_games
+    import sys
+
+    from gcadj.adjudication.verdict import internal_error_verdict
+    from gcadj.app.check import CheckOptions, judge_games
+    from gcadj.outputs.export import ExportError, export_games, export_writer
     from gcadj.sources.walk import SourceWalker
 
     check_options("export", pocket_file, fen)
@@ -130,7 +137,8 @@ def export(
     games: list[Verdict] = []
     notes = []  # printed once the export is known to be possible
     for spec in walker:
-        for verdict in check_source_games(spec, fen=fen, pocket_file=pocket_file):
+        # never raises: a bad source, or a bug on one, is that source's verdict
+        for verdict in judge_games(spec, CheckOptions(fen=fen, pocket_file=pocket_file)):
             # a game read up to an unreadable ply is exported up to it (its legal prefix)
             if verdict.partial:
                 notes.append(
@@ -139,7 +147,9 @@ def export(
                 )
             elif verdict.status in ("syntax-error", "error"):
                 typer.echo(verdict.error or f"{verdict.source}: {verdict.status}", err=True)
-                worst = max(worst, STATUS_EXIT[verdict.status])
+                if verdict.outcome == "internal-error":
+                    typer.echo(f"gcadj export: {INTERNAL_ERROR_HINT}", err=True)
+                worst = max(worst, STATUS_EXIT[verdict.outcome])
                 continue
             games.append(verdict)
             bad = verdict.first_illegal
@@ -158,28 +168,36 @@ def export(
         raise typer.Exit(worst or EXIT_UNREADABLE)
     if fix and len(games) > 1:
         raise fail("export", "--fix takes one game", EXIT_USAGE)
-    if fix:
-        text = _fixed_text(games[0], fen)
-    else:
-        try:
-            if to is ExportFormat.html:
-                from gcadj.outputs.viewer import write_viewer
+    try:
+        if fix:
+            text = _fixed_text(games[0], fen)
+            writer = _text_writer(text)
+        elif to is ExportFormat.html:
+            from gcadj.outputs.viewer import write_viewer
 
-                if ply is not None:
-                    raise ExportError(
-                        "--ply applies to fen and svg only; open the viewer at #ply=N"
-                    )
-                text = write_viewer(games[0])
-            else:
-                text = export_games(games, to.value, ply=ply, to_pocket_file=to_pocket_file)
-        except ExportError as err:
-            raise fail("export", str(err), EXIT_USAGE) from None
-    for note in notes:
-        typer.echo(note, err=True)
-    if output is None:
-        typer.echo(text, nl=False)
-    else:
-        write_output("export", output, text, force)
+            if ply is not None:
+                raise ExportError("--ply applies to fen and svg only; open the viewer at #ply=N")
+            writer = _text_writer(write_viewer(games[0]))
+        elif len(games) == 1:  # streamed: a long game is never held whole as JSON text
+            writer = export_writer(games[0], to.value, ply=ply, to_pocket_file=to_pocket_file)
+        else:
+            writer = _text_writer(
+                export_games(games, to.value, ply=ply, to_pocket_file=to_pocket_file)
+            )
+        for note in notes:
+            typer.echo(note, err=True)
+        if output is None:
+            writer(sys.stdout)
+            sys.stdout.flush()
+        else:
+            write_output("export", output, writer, force)
+    except ExportError as err:
+        raise fail("export", str(err), EXIT_USAGE) from None
+    except typer.Exit:  # click's Exit is a RuntimeError: not a bug
+        raise
+    except Exception as err:  # a bug while converting: exit 5, never a traceback
+        problem = internal_error_verdict(games[0].source, err).error
+        raise fail("export", f"{problem}; {INTERNAL_ERROR_HINT}", EXIT_INTERNAL) from None
     if verbose:
         where = output or "standard output"
         typer.echo(f"gcadj export: wrote {plural(len(games), 'game')} to {where}", err=True)
@@ -223,3 +241,12 @@ def _fixed_text(verdict: Verdict, fen: str | None) -> str:
             err=True,
         )
     return write_fixed_gc(fixed)
+
+
+def _text_writer(text: str) -> Callable[[IO[str]], None]:
+    """A writer of text already made (the formats that are not streamed)."""
+
+    def write(out: IO[str]) -> None:
+        out.write(text)
+
+    return write

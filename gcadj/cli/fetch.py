@@ -7,9 +7,11 @@ from typing import Annotated
 import typer
 
 from gcadj.cli.options import (
+    EXIT_INTERNAL,
     EXIT_SYNTAX,
     EXIT_UNREADABLE,
     EXIT_USAGE,
+    INTERNAL_ERROR_HINT,
     CacheOption,
     DelayOption,
     MaxSizeOption,
@@ -23,7 +25,8 @@ from gcadj.cli.options import (
 
 FETCH_EPILOG = (
     "Exit codes: 0 the log was written; 2 usage (FILE exists without --force); 3 the page "
-    "holds no move list; 4 the page could not be fetched."
+    "holds no move list; 4 the page could not be fetched; 5 gcadj failed on the page (an "
+    "internal error: a bug, please report it)."
 )
 
 
@@ -49,6 +52,7 @@ def fetch(
     """Download a Game Courier page and write its game as a text log with tag pairs."""
     from pathlib import Path
 
+    from gcadj.adjudication.verdict import internal_error_verdict
     from gcadj.app.fetch_log import fetch_log
     from gcadj.sources.fetch import FetchError
     from gcadj.sources.pages.scrape import PageError
@@ -66,6 +70,10 @@ def fetch(
     except PageError as err:  # no move list
         typer.echo(f"gcadj fetch: {err}", err=True)
         raise typer.Exit(EXIT_SYNTAX) from None
+    except Exception as err:  # a bug on this page: exit 5 naming it, never a traceback
+        message = internal_error_verdict(url, err).error
+        typer.echo(f"gcadj fetch: {message}; {INTERNAL_ERROR_HINT}", err=True)
+        raise typer.Exit(EXIT_INTERNAL) from None
     for warning in fetched.warnings:
         typer.echo(f"gcadj fetch: warning: {warning}", err=True)
     text = fetched.text

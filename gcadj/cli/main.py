@@ -90,5 +90,21 @@ app.command(
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point.
+
+    The last line of defence: a bug that escapes a command (each already turns one on a
+    source into that source's verdict) exits 5 with one line naming it, never 1 (which
+    means "illegal move found") and never a traceback.
+    """
+    try:
+        app()
+    except Exception as err:
+        import sys
+
+        from gcadj.cli.options import EXIT_INTERNAL, INTERNAL_ERROR_HINT
+
+        message = str(err).strip() or "(no message)"
+        sys.stderr.write(
+            f"gcadj: internal error: {type(err).__name__}: {message}; {INTERNAL_ERROR_HINT}\n"
+        )
+        sys.exit(EXIT_INTERNAL)

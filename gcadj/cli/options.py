@@ -1,11 +1,12 @@
 """What every command shares: exit codes, the options that read games, and the ways a
 command fails or writes a file the user named. The CLI is the one place that turns results
-into exit codes; `STATUS_EXIT` maps a verdict's status to its code."""
+into exit codes; `STATUS_EXIT` maps a verdict's outcome (`Verdict.outcome`: its status, or
+"internal-error" when gcadj itself failed on the source) to its code."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated
+from typing import IO, Annotated
 
 import typer
 
@@ -14,6 +15,7 @@ EXIT_ILLEGAL = 1
 EXIT_USAGE = 2
 EXIT_SYNTAX = 3
 EXIT_UNREADABLE = 4
+EXIT_INTERNAL = 5  # gcadj itself failed on a source (a bug): never 1, which means "illegal"
 
 # Options shared by every command that reads games (check, export, audit): one wording.
 FenOption = Annotated[
@@ -77,7 +79,17 @@ STATUS_EXIT = {
     "illegal": EXIT_ILLEGAL,
     "syntax-error": EXIT_SYNTAX,
     "error": EXIT_UNREADABLE,
+    "internal-error": EXIT_INTERNAL,
 }
+
+# The exit codes of the commands that judge games, for their --help epilogs.
+EXIT_CODES_HELP = (
+    "Exit codes: 0 every game legal; 1 some illegal move found; 3 some game could not be "
+    "parsed; 4 some source could not be read (or is empty, or a folder holds no game); 5 "
+    "gcadj failed on some source (an internal error: a bug, please report it); 2 usage. "
+    "When several apply, the highest wins."
+)
+INTERNAL_ERROR_HINT = "this is a bug in gcadj, not a fault of the game; please report it"
 
 
 CacheOption = Annotated[
@@ -190,15 +202,24 @@ def report_problems(command: str, problems: list[str]) -> int:
     return EXIT_UNREADABLE if problems else EXIT_OK
 
 
-def write_output(command: str, path: str, text: str, force: bool) -> None:
-    """Write an output file the user named: atomically, replacing a file only with --force."""
+def write_output(
+    command: str, path: str, content: str | Callable[[IO[str]], None], force: bool
+) -> None:
+    """Write an output file the user named: atomically, replacing a file only with --force.
+
+    `content` is the text, or a function that writes it to the open file (a long export
+    is streamed, never held whole in memory)."""
     from pathlib import Path
 
-    from gcadj.outputs.files import write_text_file
+    from gcadj.outputs.files import atomic_text_file
 
     refuse_folder(command, "-o", path)
     try:
-        write_text_file(Path(path), text, overwrite=force)
+        with atomic_text_file(Path(path), overwrite=force) as handle:
+            if isinstance(content, str):
+                handle.write(content)
+            else:
+                content(handle)
     except FileExistsError:
         raise fail(command, f"{path} exists; use --force to overwrite it", EXIT_USAGE) from None
     except OSError as err:

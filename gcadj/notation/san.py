@@ -23,6 +23,7 @@ pocketing ``R h1-i1`` / ``R h1-i1; I-i1``, drop ``I i1-c4``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from gcadj.engine.move import Move
@@ -43,6 +44,7 @@ __all__ = [
     "WrittenMove",
     "gc_submoves",
     "gc_text",
+    "iter_line",
     "looks_like_san",
     "move_san",
     "parse_san",
@@ -336,16 +338,19 @@ class WrittenMove:
     white: bool  # True when White made it
 
 
-def write_line(
-    start_fen: str, moves: tuple[Move, ...] | list[Move], pocket_file: str = "i"
-) -> list[WrittenMove]:
+def write_line(start_fen: str, moves: Iterable[Move], pocket_file: str = "i") -> list[WrittenMove]:
     """Each move of a legal line from `start_fen`, written as SAN and Game Courier text."""
+    return list(iter_line(start_fen, moves, pocket_file))
+
+
+def iter_line(
+    start_fen: str, moves: Iterable[Move], pocket_file: str = "i"
+) -> Iterator[WrittenMove]:
+    """`write_line` one move at a time, for writers that stream a long game."""
     position = Position(start_fen)
-    out = []
     for move in moves:
         number, white = position.fullmove_number, position.turn == WHITE
         san = move_san(position, move)
         gc = gc_text(position, move, pocket_file)
         position.push(move)
-        out.append(WrittenMove(move, san, gc, position.fen(), number, white))
-    return out
+        yield WrittenMove(move, san, gc, position.fen(), number, white)

@@ -18,6 +18,7 @@ import html
 import json
 import logging
 import os
+import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from typing import Any, Final
 from urllib.parse import quote
 
 from gcadj.about import GENERATOR_META
+from gcadj.adjudication.verdict import outcome_of
 from gcadj.outputs.files import atomic_text_file
 from gcadj.sources.urls import is_url
 from gcadj.words import plural
@@ -74,6 +76,8 @@ class Summary:
     by_category: Counter[str] = field(default_factory=Counter)
     failing: list[tuple[str, str]] = field(default_factory=list)
     failing_total: int = 0
+    # by `outcome_of`: the statuses, with the internal errors apart from the other errors
+    by_outcome: Counter[str] = field(default_factory=Counter)
 
 
 def failure_reason(record: dict[str, Any]) -> str:
@@ -101,12 +105,39 @@ def summarize(path: Path, *, failing: int | None = 10) -> Summary:
             summary.failing_total += 1
             if failing is None or len(summary.failing) < failing:
                 summary.failing.append((str(record.get("source")), failure_reason(record)))
+        outcome = outcome_of(record.get("source"), record.get("status"), record.get("error"))
+        summary.by_outcome[outcome] += 1
         if record.get("termination"):
             summary.by_termination[str(record["termination"])] += 1
         first = record.get("first_illegal")
         if isinstance(first, dict) and first.get("category"):
             summary.by_category[str(first["category"])] += 1
     return summary
+
+
+def _visible(char: str) -> str:
+    code = ord(char)
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures: NUL is ␀, LF is ␊, TAB is ␉
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    return f"<U+{code:04X}>"  # C1 controls, LINE SEPARATOR, PARAGRAPH SEPARATOR
+
+
+# Every control character (C0, DEL, C1) and the two Unicode line separators.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def csv_cell(value: object) -> str:
+    """A CSV cell's text: no control character, each replaced by a visible stand-in.
+
+    C0 controls and DEL become their Unicode Control Pictures (a line break of a
+    multi-line error message is ``␊``, a tab ``␉``, NUL ``␀``, DEL ``␡``); C1 controls and
+    U+2028/U+2029 become ``<U+0085>``-style names. So one game is one physical line of the
+    file for every CSV reader and line tool, and nothing invisible hides in a cell.
+    """
+    text = "" if value is None else str(value)
+    return _CONTROL.sub(lambda m: _visible(m.group()), text)
 
 
 def csv_row(record: dict[str, Any]) -> list[str]:
@@ -127,11 +158,20 @@ def csv_row(record: dict[str, Any]) -> list[str]:
         " | ".join(record.get("warnings") or []),
         record.get("error"),
     ]
-    return ["" if value is None else str(value) for value in values]
+    return [csv_cell(value) for value in values]
+
+
+CSV_HEADER: Final = ",".join(CSV_COLUMNS)  # the first line of every CSV gcadj writes
+
+
+def is_audit_csv(head: str) -> bool:
+    """Is this the start of a CSV gcadj wrote? Its first line is exactly `CSV_HEADER`."""
+    return head.split("\n", 1)[0].rstrip("\r") == CSV_HEADER
 
 
 def write_csv(jsonl: Path, target: Path) -> int:
-    """One row per game, values as in the JSON, with the csv module's quoting and nothing more.
+    """One row per game, values as in the JSON (control characters made visible by
+    `csv_cell`), with the csv module's quoting and nothing more.
 
     Cells are not defused against spreadsheet formulas: a move such as ``@-d5`` or
     ``-d4`` (or any text starting with ``=``, ``+``, ``-``, ``@``) is written as typed,
@@ -590,10 +630,13 @@ def write_report(
 
 
 __all__ = [
+    "CSV_HEADER",
     "Summary",
     "bar_chart",
+    "csv_cell",
     "csv_row",
     "failure_reason",
+    "is_audit_csv",
     "iter_records",
     "page_link",
     "summarize",

@@ -10,11 +10,15 @@ export back (`gcadj check` reads PGN-like and Game Courier text) gives the same 
 
 from __future__ import annotations
 
+import functools
+import io
+import itertools
 import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import IO, Any
 
 from gcadj.adjudication.fix import FixedGame
+from gcadj.adjudication.json_text import escape_line_breaks, json_text
 from gcadj.adjudication.verdict import Verdict
 from gcadj.engine.fen import parse_fen
 from gcadj.engine.position import Position
@@ -32,7 +36,7 @@ from gcadj.notation.records import (
     RemoveSpaceSub,
     SubMove,
 )
-from gcadj.notation.san import WrittenMove, submoves_text, write_line
+from gcadj.notation.san import WrittenMove, iter_line, submoves_text, write_line
 from gcadj.outputs.pgn_writer import (
     finding_note,
     is_standard_start,
@@ -48,15 +52,20 @@ __all__ = [
     "ExportError",
     "export_game",
     "export_games",
+    "export_writer",
     "write_fens",
     "write_fixed_gc",
     "write_gc",
     "write_json",
+    "write_json_to",
     "write_svg",
 ]
 
 FORMATS = ("pgn", "gc", "fen", "json", "svg")
 PLY_FORMATS = ("fen", "svg")
+
+Writer = Callable[[IO[str]], None]
+"""Writes a finished export to a text stream."""
 
 
 class ExportError(ValueError):
@@ -73,6 +82,25 @@ def export_game(
 ) -> str:
     """The game in format `fmt` (one of `FORMATS`); `ply` selects a position (fen, svg);
     `to_pocket_file` writes a Game Courier list for the preset with that pocket file."""
+    out = io.StringIO()
+    export_writer(verdict, fmt, ply=ply, size=size, to_pocket_file=to_pocket_file)(out)
+    return out.getvalue()
+
+
+def export_writer(
+    verdict: Verdict,
+    fmt: str,
+    *,
+    ply: int | None = None,
+    size: int = 48,
+    to_pocket_file: str | None = None,
+) -> Writer:
+    """What writes the game in format `fmt` to a stream, once every check has passed.
+
+    Raises `ExportError` now, before anything is written (so a file named for the export
+    is never started for nothing). JSON is written ply by ply as it is made: a log of a
+    million plies costs memory for one ply's text at a time, not for the whole document.
+    """
     if fmt not in FORMATS:
         raise ExportError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     if ply is not None and fmt not in PLY_FORMATS:
@@ -85,15 +113,21 @@ def export_game(
                 f"--to-pocket-file must be one letter from i to z, not {to_pocket_file!r}"
             )
     _log(verdict)
-    if fmt == "pgn":
-        return _write_pgn(verdict)
-    if fmt == "gc":
-        return write_gc(verdict, pocket_file=to_pocket_file)
-    if fmt == "fen":
-        return write_fens(verdict, ply)
     if fmt == "json":
-        return write_json(verdict)
-    return write_svg(verdict, ply, size=size)
+        return lambda out: write_json_to(verdict, out)
+    if fmt == "pgn":
+        text = _write_pgn(verdict)
+    elif fmt == "gc":
+        text = write_gc(verdict, pocket_file=to_pocket_file)
+    elif fmt == "fen":
+        text = write_fens(verdict, ply)
+    else:
+        text = write_svg(verdict, ply, size=size)
+
+    def write(out: IO[str]) -> None:
+        out.write(text)
+
+    return write
 
 
 def export_games(
@@ -127,19 +161,16 @@ def _log(verdict: Verdict) -> GameLog:
     return verdict.log
 
 
-def after_prefix(
-    verdict: Verdict, written: list[WrittenMove]
-) -> list[tuple[MoveRecord, int, bool]]:
-    """The plies from the first illegal one on, with the move number and side of each."""
+def after_prefix(verdict: Verdict, legal: int) -> Iterator[tuple[MoveRecord, int, bool]]:
+    """The plies from the first illegal one on (after `legal` legal plies), with the move
+    number and side of each."""
     log = _log(verdict)
     setup = parse_fen(verdict.final_fen or verdict.start_fen)  # where the prefix ended
     number, white = setup.fullmove_number, setup.turn == WHITE
-    out = []
-    for record in log.records[len(written) :]:
-        out.append((record, number, white))
+    for record in itertools.islice(log.records, legal, None):
+        yield record, number, white
         number += 0 if white else 1
         white = not white
-    return out
 
 
 # -- Game Courier ----------------------------------------------------------------------
@@ -208,7 +239,7 @@ def write_gc(
         if i in notes:
             comments = [*comments, notes[i]]
         lines += _gc_ply(wm.move_number, wm.white, wm.gc, comments)
-    for i, (record, number, white) in enumerate(after_prefix(verdict, written)):
+    for i, (record, number, white) in enumerate(after_prefix(verdict, len(written))):
         comments = user_comment_lines(record.comment)
         if i == 0 and verdict.first_illegal is not None:
             note = finding_note(verdict.first_illegal)
@@ -289,34 +320,97 @@ def write_json(verdict: Verdict) -> str:
     A ply's ``status`` is ``legal``, ``illegal`` (the first illegal ply, with ``finding``)
     or ``unjudged`` (after it: the replay stops at the first illegal ply).
     """
+    out = io.StringIO()
+    write_json_to(verdict, out)
+    return out.getvalue()
+
+
+def write_json_to(verdict: Verdict, out: IO[str]) -> None:
+    """`write_json`, streamed: the document is written one ply at a time, as
+    ``json.dumps(document, indent=2, ensure_ascii=False)`` would lay it out, with no raw
+    line separator inside a string (`json_text`)."""
     log = _log(verdict)
-    written = write_line(verdict.start_fen, verdict.moves, log.pocket_file)
     tags: dict[str, str] = {}
     for key, value in log.tags:
         tags.setdefault(key, value)
-    plies: list[dict[str, Any]] = []
+    out.write("{\n")
+    head: tuple[tuple[str, Any], ...] = (
+        ("source", verdict.source),
+        ("tags", tags),
+        ("pocket_file", log.pocket_file),
+        ("start_fen", Position(verdict.start_fen).fen()),
+    )
+    for key, value in head:
+        out.write(f"  {json_text(key)}: {_pretty(value, 1)},\n")
+    empty = True
+    flat = _flat_encoder(2)
+    for entry in _ply_entries(verdict, log):
+        out.write('  "plies": [\n    ' if empty else ",\n    ")
+        if entry["finding"] is None:  # every ply but the illegal one: plain values only
+            out.write(escape_line_breaks(f"{{\n      {flat(entry)[1:-1]}\n    }}"))
+        else:
+            out.write(_pretty(entry, 2))
+        empty = False
+    out.write('  "plies": [],\n' if empty else "\n  ],\n")
+    out.write(f'  "verdict": {_pretty(verdict.to_json(), 1)}\n}}\n')
+
+
+def _ply_entries(verdict: Verdict, log: GameLog) -> Iterator[dict[str, Any]]:
+    """Each ply's JSON object, made when it is written."""
+    written = iter_line(verdict.start_fen, verdict.moves, log.pocket_file)
     for i, (wm, record) in enumerate(zip(written, log.records, strict=False)):
-        plies.append(
-            _ply_json(i, record, wm.move_number, wm.white, "legal")
-            | {"gc": wm.gc, "san": wm.san, "uci": wm.move.uci(), "fen": wm.fen_after}
+        yield _ply_json(i, record, wm.move_number, wm.white, "legal") | {
+            "gc": wm.gc,
+            "san": wm.san,
+            "uci": wm.move.uci(),
+            "fen": wm.fen_after,
+        }
+    legal = len(verdict.moves)
+    for i, (record, number, white) in enumerate(after_prefix(verdict, legal)):
+        yield _unjudged_json(verdict, legal + i, record, number, white, i == 0)
+
+
+def _unjudged_json(
+    verdict: Verdict, index: int, record: MoveRecord, number: int, white: bool, first: bool
+) -> dict[str, Any]:
+    illegal = first and verdict.first_illegal is not None
+    entry = _ply_json(index, record, number, white, "illegal" if illegal else "unjudged")
+    if illegal and verdict.first_illegal is not None:
+        entry["finding"] = verdict.first_illegal.to_json()
+    return entry
+
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # one encoder, not one per value
+
+
+def _pretty(value: Any, level: int) -> str:
+    """`value` as ``json.dumps(indent=2, ensure_ascii=False)`` writes it when nested
+    `level` deep, with no raw line separator (`escape_line_breaks`)."""
+    return escape_line_breaks(_layout(value, level))
+
+
+@functools.lru_cache(maxsize=8)
+def _flat_encoder(level: int) -> Callable[[Any], str]:
+    """Encodes a dict of plain values as `indent=2` lays it out `level` deep, in one call
+    of the C encoder (its item separator carries the line break and the indent)."""
+    pad = "  " * (level + 1)
+    return json.JSONEncoder(ensure_ascii=False, separators=(",\n" + pad, ": ")).encode
+
+
+def _layout(value: Any, level: int) -> str:
+    if isinstance(value, dict) and value:
+        pad = "  " * (level + 1)
+        if not any(isinstance(v, (dict, list)) and v for v in value.values()):
+            return f"{{\n{pad}{_flat_encoder(level)(value)[1:-1]}\n{'  ' * level}}}"
+        items = ",\n".join(
+            f"{pad}{_ENCODE(str(k))}: {_layout(v, level + 1)}" for k, v in value.items()
         )
-    for i, (record, number, white) in enumerate(after_prefix(verdict, written)):
-        first = i == 0 and verdict.first_illegal is not None
-        entry = _ply_json(
-            len(written) + i, record, number, white, "illegal" if first else "unjudged"
-        )
-        if first and verdict.first_illegal is not None:
-            entry["finding"] = verdict.first_illegal.to_json()
-        plies.append(entry)
-    document = {
-        "source": verdict.source,
-        "tags": tags,
-        "pocket_file": log.pocket_file,
-        "start_fen": Position(verdict.start_fen).fen(),
-        "plies": plies,
-        "verdict": verdict.to_json(),
-    }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        return f"{{\n{items}\n{'  ' * level}}}"
+    if isinstance(value, list) and value:
+        pad = "  " * (level + 1)
+        items = ",\n".join(f"{pad}{_layout(v, level + 1)}" for v in value)
+        return f"[\n{items}\n{'  ' * level}]"
+    return _ENCODE(value)
 
 
 def _ply_json(

@@ -119,7 +119,7 @@ def write_viewer(verdict: Verdict, *, size: int = 48) -> str:
                 user_comment_lines(record.comment),
             )
         )
-    rest = after_prefix(verdict, written)
+    rest = after_prefix(verdict, len(written))
     finding = verdict.first_illegal
     for j, (record, number, white) in enumerate(rest):
         comments = user_comment_lines(record.comment)

@@ -53,6 +53,17 @@ def is_own_output(path: str) -> bool:
     return is_gcadj_html(head.decode("utf-8", "replace"))
 
 
+def is_walked(name: str, path: str | None = None) -> bool:
+    """Does a folder walk read this file? A game file by its ending, not hidden, and (when
+    its `path` is given, to look inside) not a page gcadj wrote. The one statement of the
+    rule: the walk follows it, and the audit's file-safety checks ask it."""
+    if name.startswith("."):
+        return False
+    if os.path.splitext(name)[1].lower() not in SOURCE_SUFFIXES:
+        return False
+    return path is None or not is_own_output(path)
+
+
 def walk_folder(folder: str) -> Iterator[str]:
     """The game files under `folder`, recursively, in sorted order (see the module docstring)."""
     try:
@@ -65,11 +76,7 @@ def walk_folder(folder: str) -> Iterator[str]:
             continue
         if entry.is_dir(follow_symlinks=False):
             yield from walk_folder(entry.path)
-        elif (
-            os.path.splitext(entry.name)[1].lower() in SOURCE_SUFFIXES
-            and entry.is_file()
-            and not is_own_output(entry.path)
-        ):
+        elif entry.is_file() and is_walked(entry.name, entry.path):
             yield entry.path
 
 
