@@ -14,7 +14,7 @@ from conftest import FIXTURES
 
 from gcadj.app.check import check_source, judge_source, judge_text
 from gcadj.notation.parse import LogSyntaxError, parse_log
-from gcadj.sources.fetch import decode_body
+from gcadj.sources.decode import decode_text
 from gcadj.sources.formats import HTML, detect_format, parse_game_text
 from gcadj.sources.pages.board import board_mismatch, read_board_code
 from gcadj.sources.pages.index import index_entries
@@ -40,7 +40,7 @@ SHAPES = ["pmc_textarea", "pmc_pre", "pmc_list", "pmc_table", "pmc_div_br"]
 
 
 def read(name: str) -> str:
-    return decode_body((PAGES / f"{name}.html").read_bytes())
+    return decode_text((PAGES / f"{name}.html").read_bytes())
 
 
 @pytest.mark.parametrize("name", SHAPES)
