@@ -162,7 +162,7 @@ class _Tokenizer:
             if lt < 0:
                 break
             nxt = page[lt + 1 : lt + 2]
-            if not (nxt.isascii() and (nxt.isalpha() or nxt in "!/?")):
+            if not (nxt.isascii() and (nxt.isalpha() or (nxt != "" and nxt in "!/?"))):
                 scan = lt + 1  # a '<' that starts nothing is text
                 continue
             self.text(text_start, lt, decode=True)

@@ -36,6 +36,7 @@ from gcadj.sources.pages.text import (
     PREFORMATTED,
     TEXT,
     LineBuilder,
+    Piece,
     events,
     normal_line,
 )
@@ -400,7 +401,7 @@ class _Page:
         from bs4.element import Tag as TagClass
 
         self.soup = soup
-        self.pieces: list[list[tuple[int, int, PageElement, int]]] = [[], [], []]
+        self.pieces: list[list[Piece]] = [[], [], []]
         modes = [
             LineBuilder(pieces=self.pieces[0]),
             LineBuilder(keep_newlines=True, pieces=self.pieces[1]),
@@ -490,21 +491,40 @@ class _Page:
         return other < one <= self.last[other] or one < other <= self.last[one]
 
     def locate(self, mode: int, line: int, column: int) -> tuple[int, int]:
-        """The page position of the first visible character at or after (line, column)."""
-        from bisect import bisect_left
+        """The page position of the first visible character at or after (line, column)
+        of a rendering: found in the text node it was rendered from."""
+        from bisect import bisect_right
 
         pieces = self.pieces[mode]
         keys = self._keys.get(mode)
         if keys is None:
-            keys = self._keys[mode] = [(at_line, at_column) for at_line, at_column, _, _ in pieces]
-        end = bisect_left(keys, (line + 1, 0))
-        for _, _, node, start in pieces[bisect_left(keys, (line, column)) : end]:
-            text = str(node)[start:]
-            skip = len(text) - len(text.lstrip())
+            keys = self._keys[mode] = [(piece[0], piece[1]) for piece in pieces]
+        at = max(0, bisect_right(keys, (line, column)) - 1)
+        for at_line, at_column, node, start, value in pieces[at:]:
+            if at_line > line:
+                break
+            if at_line < line:
+                continue
+            # Visible characters of the piece before `column`, then the next visible one,
+            # counted in the node's own text (the rendering may have collapsed spaces).
+            before = len("".join(value[: max(0, column - at_column)].split()))
+            text = str(node)
             offset = text_offset(self.soup, node)
-            if skip < len(text) and offset is not None:
-                return line_column(self.soup, offset + start + skip)
+            index = _after_visible(text, start, before)
+            if index is not None and offset is not None:
+                return line_column(self.soup, offset + index)
         return 1, 1
+
+
+def _after_visible(text: str, start: int, count: int) -> int | None:
+    """The index in `text` of the first visible character after `count` visible ones
+    from `start`; None if there is none."""
+    for index in range(start, len(text)):
+        if not text[index].isspace():
+            if count == 0:
+                return index
+            count -= 1
+    return None
 
 
 def find_move_list(
@@ -531,7 +551,7 @@ def find_move_list(
             lines = _lines_of(render, span)
             judged = _judge(render, lines, label_letter)
             if judged is None:
-                nearest = _nearer(nearest, render, lines, index, mode)
+                nearest = _nearer(page, nearest, lines, index, mode)
                 continue
             key = (-judged.plies, judged.length, -page.depth[index], index)
             if best is None or key < best[0]:
@@ -601,17 +621,22 @@ def _move_list(page: _Page, index: int, mode: int, judged: _Judged, rival: Tag |
 
 
 def _nearer(
+    page: _Page,
     nearest: tuple[int, int, int, _Lines] | None,
-    render: _Render,
     lines: _Lines,
     index: int,
     mode: int,
 ) -> tuple[int, int, int, _Lines] | None:
-    """Keep the failed candidate with the most ply lines (the first of equals)."""
+    """Keep the failed candidate with the most ply lines (the innermost of equals)."""
+    render = page.renders[mode]
     _, plies, _, _ = render.kinds("i")
     count = plies[lines.b] - plies[lines.a] if lines.a < lines.b else 0
     count += sum(1 for u in (*lines.front, *lines.back) if line_kind(u.text, "i") == PLY)
-    if count and (nearest is None or count > nearest[0]):
+    if count and (
+        nearest is None
+        or count > nearest[0]
+        or (count == nearest[0] and page.nested(index, nearest[1]) and index > nearest[1])
+    ):
         return (count, index, mode, lines)
     return nearest
 
@@ -621,7 +646,7 @@ def _miss(page: _Page, nearest: tuple[int, int, int, _Lines] | None) -> NearestM
         return None
     plies, index, mode, lines = nearest
     render = page.renders[mode]
-    units = _units(render, lines)
+    units = _units(render, _trim(render, lines) or lines)
     broken = _first(units, lambda u: line_kind(u.text, "i") in (BAD, NOT_MOVE))
     unit = broken or units[0]
     line, column = page.locate(mode, unit.line, unit.column)

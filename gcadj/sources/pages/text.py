@@ -97,6 +97,11 @@ def events(
 _COLLAPSE: Final = re.compile(r"[ \t\r\n\f]+")
 
 
+Piece = tuple[int, int, "PageElement", int, str]
+"""A text piece of a rendering: (line index, column, its text node, where the piece starts
+in the node's text, the piece as rendered)."""
+
+
 class LineBuilder:
     """Text pieces into lines, the way a reader sees them (one rendering mode).
 
@@ -104,7 +109,7 @@ class LineBuilder:
     preformatted); ``cells_as_lines`` puts each table cell on its own line. `where`
     is the (line index, column) the next piece goes to: an element's text is what lies
     between `where` at its start and at its end. When `pieces` is a list, each piece
-    is recorded there as (line index, column, text node, index in the node's text).
+    is recorded there as a `Piece`.
     """
 
     def __init__(
@@ -112,7 +117,7 @@ class LineBuilder:
         *,
         keep_newlines: bool = False,
         cells_as_lines: bool = False,
-        pieces: list[tuple[int, int, PageElement, int]] | None = None,
+        pieces: list[Piece] | None = None,
     ) -> None:
         self.keep_newlines = keep_newlines
         self.cells_as_lines = cells_as_lines
@@ -133,7 +138,7 @@ class LineBuilder:
 
     def put(self, value: str, node: PageElement | None = None, index: int = 0) -> None:
         if self.pieces is not None and node is not None:
-            self.pieces.append((len(self.lines), self.column, node, index))
+            self.pieces.append((len(self.lines), self.column, node, index, value))
         self.buf.append(value)
         self.column += len(value)
 
