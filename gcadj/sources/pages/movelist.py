@@ -629,9 +629,9 @@ def _nearer(
 ) -> tuple[int, int, int, _Lines] | None:
     """Keep the failed candidate with the most ply lines (the innermost of equals)."""
     render = page.renders[mode]
-    if not lines.front and not lines.back:
-        if render.maybe_ply[max(lines.a, lines.b)] == render.maybe_ply[lines.a]:
-            return nearest
+    ply_shaped = render.maybe_ply[max(lines.a, lines.b)] - render.maybe_ply[lines.a]
+    if not lines.front and not lines.back and not ply_shaped:
+        return nearest
     _, plies, _, _ = render.kinds("i")
     count = plies[lines.b] - plies[lines.a] if lines.a < lines.b else 0
     count += sum(1 for u in (*lines.front, *lines.back) if line_kind(u.text, "i") == PLY)
