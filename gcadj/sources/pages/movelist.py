@@ -499,8 +499,8 @@ class _Page:
         keys = self._keys.get(mode)
         if keys is None:
             keys = self._keys[mode] = [(piece[0], piece[1]) for piece in pieces]
-        at = max(0, bisect_right(keys, (line, column)) - 1)
-        for at_line, at_column, node, start, value in pieces[at:]:
+        for at in range(max(0, bisect_right(keys, (line, column)) - 1), len(pieces)):
+            at_line, at_column, node, start, value = pieces[at]  # no slice: O(1) a line
             if at_line > line:
                 break
             if at_line < line:
