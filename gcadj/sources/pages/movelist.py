@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import TYPE_CHECKING, Final
@@ -187,8 +187,9 @@ class _Render:
         return found
 
 
-def _prefix(values: object) -> list[int]:
-    return [0, *accumulate(values)]  # type: ignore[call-overload]
+def _prefix(values: Iterable[int]) -> list[int]:
+    """Prefix sums: the sum over [a, b) is p[b] - p[a]."""
+    return [0, *accumulate(values)]
 
 
 # ---------------------------------------------------------------------------------------
