@@ -464,7 +464,7 @@ def test_cli_fetch_failures_have_their_exit_codes(server: FixtureServer, tmp_pat
     assert code == 4 and "HTTP 404" in stderr
     nomoves = server.url(play_path("nomoves-2009-176-1"))
     code, _, stderr = invoke("fetch", nomoves, "--no-cache")
-    assert code == 3 and f"{nomoves}: no move list found" in stderr
+    assert code == 3 and f"{nomoves}:1:1: no move list found" in stderr  # located (issue 10)
 
 
 def test_cli_fetch_warns_when_the_diagram_disagrees(tmp_path: Path) -> None:

@@ -22,13 +22,13 @@ from httpserver import (
     truncated,
 )
 
+from gcadj.sources.decode import decode_text
 from gcadj.sources.fetch import (
     USER_AGENT,
     Fetcher,
     FetchError,
     FetchOptions,
     _retry_after,
-    decode_body,
 )
 
 HTML = "<html><body><pre>P e2-e4</pre></body></html>"
@@ -241,11 +241,11 @@ def test_latin1_bytes_without_a_charset_decode(server: FixtureServer) -> None:
 
 def test_decode_body_prefers_what_the_page_declares() -> None:
     text = "Jörg – “Müller”"
-    assert decode_body(text.encode("cp1252"), "text/html; charset=windows-1252") == text
-    assert decode_body(text.encode("utf-8"), "text/html") == text
+    assert decode_text(text.encode("cp1252"), "text/html; charset=windows-1252") == text
+    assert decode_text(text.encode("utf-8"), "text/html") == text
     meta = f'<meta charset="iso-8859-1"><p>{"Jörg"}</p>'.encode("latin-1")
-    assert "Jörg" in decode_body(meta, "")
-    assert decode_body(b"\x81\x8d\xff", "text/html; charset=nonsense") == "\x81\x8dÿ"
+    assert "Jörg" in decode_text(meta, "")
+    assert decode_text(b"\x81\x8d\xff", "text/html; charset=nonsense") == "\x81\x8dÿ"
 
 
 def test_retry_after_reads_seconds_and_dates() -> None:

@@ -26,7 +26,7 @@ from gcadj.notation.records import (
     RemoveSpaceSub,
     SubMove,
 )
-from gcadj.sources.decode import decode_log_bytes
+from gcadj.sources.decode import decode_text
 from gcadj.sources.read import read_log
 
 EXAMPLES = FIXTURES / "examples"
@@ -201,7 +201,7 @@ def test_ex5_syntax_variants() -> None:
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("ex*.txt")), ids=lambda p: p.name)
 def test_samples_agree_on_both_paths(path: Path) -> None:
-    text = decode_log_bytes(path.read_bytes())
+    text = decode_text(path.read_bytes())
     assert both_paths(text) == dataclasses.replace(read_log(path), source="<string>")
 
 
@@ -330,6 +330,10 @@ def test_utf16_with_bom() -> None:
     assert log.records[1].comment == "é"
 
 
+def _cp1252_or_latin1(byte: int) -> str:
+    return chr(byte) if byte in (0x81, 0x8D, 0x8F, 0x90, 0x9D) else bytes([byte]).decode("cp1252")
+
+
 @pytest.mark.parametrize(
     ("data", "text"),
     [
@@ -337,12 +341,13 @@ def test_utf16_with_bom() -> None:
         ("\ufeffP e2-e4 // é".encode(), "P e2-e4 // é"),
         ("P e2-e4 // é".encode(), "P e2-e4 // é"),
         ("P e2-e4 // é".encode("latin-1"), "P e2-e4 // é"),
-        (b"\xff\xfe\x00", "ÿþ\x00"),  # a broken UTF-16 BOM falls back to Latin-1
-        (bytes(range(256)), bytes(range(256)).decode("latin-1")),
+        (b"\xff\xfe\x00", "ÿþ\x00"),  # a broken UTF-16 BOM falls back to Windows-1252
+        # Windows-1252 (issue 11), its five undefined bytes read as Latin-1
+        (bytes(range(256)), "".join(_cp1252_or_latin1(b) for b in range(256))),
     ],
 )
-def test_decode_log_bytes(data: bytes, text: str) -> None:
-    assert decode_log_bytes(data) == text
+def test_decode_text(data: bytes, text: str) -> None:
+    assert decode_text(data) == text
 
 
 def test_bom_in_a_str_and_every_line_end() -> None:

@@ -241,7 +241,9 @@ def test_the_audit_jsonl_and_the_json_export_are_one_line_per_line(tmp_path: Pat
 def test_csv_cells_hold_no_control_characters(tmp_path: Path) -> None:
     folder = tmp_path / "games"
     folder.mkdir()
-    (folder / "nul.txt").write_bytes(b"P e2-e4\nP e7-e5 \x00\x07\x85\n")  # a syntax error
+    # a syntax error holding NUL, BEL and NEL (U+0085, in UTF-8: a lone 0x85 byte would be
+    # read as Windows-1252's ellipsis)
+    (folder / "nul.txt").write_bytes(b"P e2-e4\nP e7-e5 \x00\x07\xc2\x85\n")
     out, table = tmp_path / "audit.jsonl", tmp_path / "audit.csv"
     done = gcadj("audit", str(folder), "--out", str(out), "--csv", str(table), "--quiet")
     assert done.returncode == 3

@@ -234,7 +234,7 @@ def game_header(source: str) -> dict[str, str]:
     A log file's head is read; a saved page is scraped; a URL is read from the page cache
     only, never fetched again (no cache: no header). Used for the illegal games only.
     """
-    from gcadj.sources.decode import decode_log_bytes
+    from gcadj.sources.decode import decode_text
 
     text: str | None = None
     if is_url(source):
@@ -244,7 +244,7 @@ def game_header(source: str) -> dict[str, str]:
         text = page.text() if page is not None else None
     else:
         try:
-            text = decode_log_bytes(Path(source).read_bytes())
+            text = decode_text(Path(source).read_bytes())
         except OSError:
             text = None
     if text is None:

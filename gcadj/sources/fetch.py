@@ -16,7 +16,8 @@ Game Courier is a volunteer-run site; an audit may ask it for thousands of pages
 * http and https only, at every redirect hop (redirects are followed by hand so each
   Location is checked before it is requested);
 * an on-disk cache of successful responses, written atomically (temporary file and
-  rename), so a re-run or resumed audit does not download the same page again.
+  rename), so a re-run or resumed audit does not download the same page again; an
+  empty or whitespace-only body is a failure ("empty"), never cached.
 
 Every failure is a `FetchError` whose message names the URL and says what happened.
 """
@@ -40,6 +41,7 @@ import requests
 import urllib3
 
 from gcadj.about import __version__
+from gcadj.sources.decode import decode_text
 from gcadj.sources.urls import SCHEMES, is_url
 
 log = logging.getLogger(__name__)
@@ -113,8 +115,8 @@ class Page:
     from_cache: bool = False
 
     def text(self) -> str:
-        """The body as text (see `decode_body`)."""
-        return decode_body(self.body, self.content_type)
+        """The body as text (`gcadj.sources.decode.decode_text`: never raises)."""
+        return decode_text(self.body, self.content_type)
 
 
 class Fetcher:
@@ -253,12 +255,16 @@ class Fetcher:
         identity = encoded == "identity" and declared is not None and declared.isdigit()
         if identity and declared is not None and len(body) < int(declared):
             raise _Retry(f"truncated response: got {len(body)} of {declared} bytes")
-        return Page(
+        page = Page(
             url=url,
             final_url=current,
             content_type=response.headers.get("Content-Type", ""),
             body=bytes(body),
         )
+        empty = _emptiness(page)
+        if empty is not None:  # never cached, never judged as a game of 0 plies
+            raise FetchError(url, f"empty: the server sent HTTP 200 with {empty}", status)
+        return page
 
     def _read_body(self, url: str, response: requests.Response, deadline: float) -> bytearray:
         """The decoded body, read with `read1` so that the deadline is checked after every
@@ -305,6 +311,15 @@ class Fetcher:
         self._last_request[host] = now
 
 
+def _emptiness(page: Page) -> str | None:
+    """What an empty page holds ("no content", "only whitespace"), None if it is not empty."""
+    if not page.body:
+        return "no content"
+    if not page.text().strip():
+        return "only whitespace"
+    return None
+
+
 def _check_scheme(url: str, target: str, *, redirect: bool = False) -> None:
     """Refuse a malformed URL (``http://[::1/x``) or one not http(s), naming `url`."""
     try:
@@ -347,51 +362,6 @@ def _short(err: Exception) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
-# -- decoding ------------------------------------------------------------------------
-
-
-def _declared_charset(content_type: str) -> str | None:
-    for part in content_type.split(";")[1:]:
-        key, _, value = part.strip().partition("=")
-        if key.lower() == "charset" and value:
-            return value.strip().strip("\"'")
-    return None
-
-
-def _meta_charset(body: bytes) -> str | None:
-    head = body[:4096].decode("ascii", "replace").lower()
-    at = head.find("charset=")
-    if at < 0:
-        return None
-    value = head[at + 8 :].lstrip("\"' ")
-    end = 0
-    while end < len(value) and (value[end].isalnum() or value[end] in "-_"):
-        end += 1
-    return value[:end] or None
-
-
-def decode_body(body: bytes, content_type: str = "") -> str:
-    """Bytes as text: the charset the server or page declares, else UTF-8, else Windows-1252.
-
-    Old pages are often Latin-1 or Windows-1252 with no declaration; a wrong or unknown
-    declaration falls back the same way, and Latin-1 ends the chain because it decodes
-    any byte string, so this never raises.
-    """
-    tried: list[str] = []
-    for charset in (_declared_charset(content_type), _meta_charset(body), "utf-8"):
-        if charset is None or charset in tried:
-            continue
-        tried.append(charset)
-        try:
-            return body.decode(charset)
-        except (LookupError, UnicodeDecodeError):
-            log.debug("body does not decode as %s", charset)
-    try:
-        return body.decode("cp1252")
-    except UnicodeDecodeError:
-        return body.decode("latin-1")
-
-
 # -- the cache -------------------------------------------------------------------------
 
 
@@ -415,13 +385,17 @@ def _cache_read(cache_dir: Path, url: str) -> Page | None:
     if not isinstance(meta, dict) or meta.get("url") != url or meta.get("length") != len(body):
         log.warning("ignoring damaged cache entry %s", path)
         return None
-    return Page(
+    page = Page(
         url=url,
         final_url=str(meta.get("final_url", url)),
         content_type=str(meta.get("content_type", "")),
         body=body,
         from_cache=True,
     )
+    if _emptiness(page) is not None:  # an empty page cached by an older gcadj: fetch again
+        log.warning("ignoring empty cache entry %s", path)
+        return None
+    return page
 
 
 def _cache_write(cache_dir: Path, page: Page) -> None:
@@ -477,7 +451,6 @@ __all__ = [
     "FetchOptions",
     "Fetcher",
     "Page",
-    "decode_body",
     "default_cache_dir",
     "default_fetcher",
     "is_url",

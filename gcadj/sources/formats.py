@@ -54,12 +54,35 @@ def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i")
     (`gcadj.sources.pages.copied`).
     """
     text = normalise_text(text)  # CR-only or CRLF line ends: the header scans below need "\n"
-    kind = detect_format(text)
-    if kind == HTML:
-        from gcadj.sources.pages.scrape import scrape_page
+    if detect_format(text) == HTML:
+        return _parse_page(text, source, pocket_file)
+    return _parse_text(text, source, pocket_file)
 
-        text = scrape_page(text, source=source).log_text
-        kind = detect_format(text)
+
+def _parse_page(html: str, source: str, pocket_file: str) -> GameLog:
+    """A page's game; a syntax error in the log read from it points into the page itself
+    (the line and column of the HTML source where the offending move stands)."""
+    from gcadj.sources.pages.scrape import scrape_page
+
+    game = scrape_page(html, source=source)
+    try:
+        return _parse_text(game.log_text, source, pocket_file)
+    except LogSyntaxError as err:
+        where = game.page_position(err.line)
+        if where is None:
+            raise
+        line, column = where
+        column += max(0, err.column - 1 - _lead(err.line_text))
+        page_line = html.split("\n", line)[line - 1] if line >= 1 else ""
+        raise LogSyntaxError(source, line, column, err.expected, page_line, err.hint) from None
+
+
+def _lead(text: str) -> int:
+    return len(text) - len(text.lstrip(" \t\u00a0"))
+
+
+def _parse_text(text: str, source: str, pocket_file: str) -> GameLog:
+    kind = detect_format(text)
     pocket_file = pocket_file_tag(text, source) or pocket_file
     if kind == PGN:
         from gcadj.sources.pgn_reader import read_pgn

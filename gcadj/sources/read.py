@@ -14,7 +14,7 @@ from pathlib import Path
 
 from gcadj.notation.parse import parse_log
 from gcadj.notation.records import GameLog
-from gcadj.sources.decode import decode_log_bytes
+from gcadj.sources.decode import decode_text
 from gcadj.sources.urls import is_url, url_scheme
 
 
@@ -25,7 +25,7 @@ class SourceError(Exception):
 def read_source(spec: str) -> str:
     """The text of a source: '-' is standard input, a URL is fetched, anything else a file."""
     if spec == "-":
-        return decode_log_bytes(sys.stdin.buffer.read())
+        return decode_text(sys.stdin.buffer.read())
     if is_url(spec):
         return read_url(spec)
     scheme = url_scheme(spec)
@@ -40,7 +40,7 @@ def read_source(spec: str) -> str:
         raise SourceError(f"{spec}: no such file") from None
     except OSError as err:
         raise SourceError(f"{spec}: cannot read: {err.strerror or err}") from None
-    return decode_log_bytes(data)
+    return decode_text(data)
 
 
 _GAME_REF = re.compile(r"(.+)#([1-9][0-9]*)")
@@ -73,4 +73,4 @@ def read_url(url: str) -> str:
 def read_log(path: str | Path, pocket_file: str = "i") -> GameLog:
     """Read and parse a log file (``OSError`` if it cannot be read, else as :func:`parse_log`)."""
     data = Path(path).read_bytes()
-    return parse_log(decode_log_bytes(data), source=str(path), pocket_file=pocket_file)
+    return parse_log(decode_text(data), source=str(path), pocket_file=pocket_file)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
@@ -14,7 +14,7 @@ from gcadj.engine.pieces import KIND, KINDS
 if TYPE_CHECKING:
     from bs4 import Tag
 
-from gcadj.sources.pages.text import render_lines
+from gcadj.sources.pages.text import render_lines, small_images, small_text, table_rows
 
 log = logging.getLogger(__name__)
 
@@ -64,11 +64,11 @@ class _Unreadable(Exception):
 
 def _cell_piece(cell: Tag) -> str | None:
     """The piece in one board cell (None if empty); raises _Unreadable if unknown."""
-    from bs4 import Tag
-
-    for img in cell.find_all("img"):
-        if not isinstance(img, Tag):
-            continue
+    images = small_images(cell)
+    text = small_text(cell)
+    if images is None or text is None:
+        raise _Unreadable("a cell holding a whole page")
+    for img in images:
         for attr in ("alt", "title"):
             value = img.get(attr)
             if isinstance(value, str) and value.strip():
@@ -83,7 +83,6 @@ def _cell_piece(cell: Tag) -> str | None:
                 return piece
             if stem.lower() not in ("", "blank", "empty", "space", "spacer", "clear"):
                 raise _Unreadable(f"image {src!r}")
-    text = " ".join(cell.get_text().split())
     if not text or text in (".", "-", "·"):
         return None
     piece = _piece_from_words(text)
@@ -98,7 +97,9 @@ def cell_texts(row: Tag) -> list[Tag]:
 
 def _label_files(cells: list[Tag]) -> list[str] | None:
     """The file letters of a label row (cells reading a..h plus maybe one more), else None."""
-    texts = [" ".join(c.get_text().split()) for c in cells]
+    if not 8 <= len(cells) <= 12:
+        return None
+    texts = [small_text(c) or "" for c in cells]
     labels = [t for t in texts if t]
     core = [t for t in labels if t in FILES]
     if sorted(core) != list(FILES) or len(labels) not in (8, 9):
@@ -108,18 +109,16 @@ def _label_files(cells: list[Tag]) -> list[str] | None:
     return labels
 
 
-def read_board_table(table: Tag) -> dict[str, str | None] | None:
+def read_board_table(table: Tag, rows: list[Tag] | None = None) -> dict[str, str | None] | None:
     """Square -> piece letter (or None) from a board drawn as a table with file labels.
 
     Rank labels (cells reading 1-8 beside a row) place the rows; without them, rank 8
     is the top row unless the file labels run h to a (a board shown from Black's side).
-    Returns None when the table is no board or any cell cannot be read.
+    Returns None when the table is no board or any cell cannot be read. `rows` are the
+    table's own rows when the caller has them (`text.table_rows`).
     """
-    from bs4 import Tag
-
-    rows = [
-        r for r in table.find_all("tr") if isinstance(r, Tag) and r.find_parent("table") is table
-    ]
+    if rows is None:
+        rows = table_rows(table).get(id(table), [])
     files: list[str] | None = None
     body_rows: list[list[Tag]] = []
     for row in rows:
@@ -138,7 +137,7 @@ def read_board_table(table: Tag) -> dict[str, str | None] | None:
         inner = list(cells)
         for end in (0, -1):
             if inner and _is_rank_label(inner[end]):
-                rank = rank or " ".join(inner[end].get_text().split())
+                rank = rank or small_text(inner[end])
                 inner.pop(end)
         if len(inner) != len(files):
             continue
@@ -159,14 +158,27 @@ def read_board_table(table: Tag) -> dict[str, str | None] | None:
 
 
 def _is_rank_label(cell: Tag) -> bool:
-    return (
-        cell.find("img") is None
-        and " ".join(cell.get_text().split()) in "12345678"
-        and (len(" ".join(cell.get_text().split())) == 1)
-    )
+    text = small_text(cell)
+    return text is not None and len(text) == 1 and text in "12345678" and not small_images(cell)
 
 
-_CODE = re.compile(r"(?:[A-Za-z0-9\-]|\{[^{}/]*\})+(?:/(?:[A-Za-z0-9\-]|\{[^{}/]*\})+){7}")
+# A run of characters a Game Courier code is made of. Each run is matched once, greedily,
+# with nothing after it that could fail, so finding every run of a line is linear; the
+# old "eight ranks joined by '/'" expression restarted at every letter of a long word
+# and scanned to its end each time (quadratic: 39 KB of one word took 42 s).
+_CODE_RUN = re.compile(r"(?:[A-Za-z0-9/\-]|\{[^{}/]*\})+")
+
+
+def _codes_in(line: str) -> Iterator[str]:
+    """Every eight consecutive non-empty ranks joined by '/' in the line's code-like runs."""
+    if line.count("/") < 7:
+        return
+    for run in _CODE_RUN.finditer(line):
+        ranks = run.group().split("/")
+        for start in range(len(ranks) - 7):
+            window = ranks[start : start + 8]
+            if all(window):
+                yield "/".join(window)
 
 
 def read_board_code(code: str, pocket_file: str) -> dict[str, str | None] | None:
@@ -227,10 +239,11 @@ def find_board(root: Tag, pocket_file: str) -> tuple[Tag | None, str | None]:
     """(the board's element, its gcadj placement) from a table or a code; Nones if unread."""
     from bs4 import Tag
 
+    rows = table_rows(root)
     for table in root.find_all("table"):
-        if not isinstance(table, Tag):
+        if not isinstance(table, Tag) or id(table) not in rows:
             continue
-        squares = read_board_table(table)
+        squares = read_board_table(table, rows[id(table)])
         if squares is not None:
             return table, board_text(squares, pocket_file)
     for field in root.find_all(["input", "textarea"]):
@@ -243,8 +256,8 @@ def find_board(root: Tag, pocket_file: str) -> tuple[Tag | None, str | None]:
             if squares is not None:
                 return field, board_text(squares, pocket_file)
     for line in render_lines(root):
-        for match in _CODE.finditer(line):
-            squares = read_board_code(match.group(0), pocket_file)
+        for code in _codes_in(line):
+            squares = read_board_code(code, pocket_file)
             if squares is not None:
                 return None, board_text(squares, pocket_file)
     return None, None

@@ -26,7 +26,7 @@ from typing import Final
 
 from gcadj.notation.parse import LogSyntaxError, parse_log
 from gcadj.sources.pages.board import pocket_letter_from_labels
-from gcadj.sources.pages.movelist import _could_be_log_line, _pocket_letter_in
+from gcadj.sources.pages.movelist import could_be_log_line, pocket_letter_in
 from gcadj.sources.pages.scrape import _BLACK, _WHITE, PageError, ScrapedGame, _player
 
 _HEADING: Final = re.compile(r"^\s*viewing game\s*$", re.IGNORECASE | re.MULTILINE)
@@ -95,7 +95,7 @@ def _runs(lines: list[str]) -> list[list[str]]:
         if not stripped:
             continue
         if (
-            _could_be_log_line(stripped)
+            could_be_log_line(stripped)
             and not stripped.startswith("[")
             and not _RANK_LINE.match(stripped)  # "8 r", "1 R" are board rows, not plies
         ):
@@ -116,7 +116,7 @@ def _move_list(lines: list[str], letter: str | None) -> tuple[list[str], str] | 
     """
     best: tuple[int, list[str], str] | None = None
     for run in _runs(lines):
-        pocket_file = letter or _pocket_letter_in(run) or "i"
+        pocket_file = letter or pocket_letter_in(run) or "i"
         try:
             game = parse_log("\n".join(run), source="<page text>", pocket_file=pocket_file)
         except (LogSyntaxError, ValueError):
@@ -137,7 +137,7 @@ def _status(lines: list[str]) -> str | None:
                 return None
             other_part = (
                 following.endswith(":")  # a label such as "Moves:"
-                or _could_be_log_line(following)
+                or could_be_log_line(following)
                 or _RANK_LINE.match(following)
                 or _PLAYER.match(following)
                 or _CONTROL.match(following)

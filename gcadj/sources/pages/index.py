@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from itertools import islice
 from typing import TYPE_CHECKING, Final
 from urllib.parse import urljoin
 
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
     from bs4 import Tag
 
 from gcadj.sources.pages.board import cell_texts
-from gcadj.sources.pages.text import query_value, soup_of
+from gcadj.sources.pages.text import SMALL, query_value, small_text, soup_of, table_rows
 
 log = logging.getLogger(__name__)
 
@@ -48,9 +49,10 @@ def index_entries(html: str, base_url: str, game: str | None = None) -> list[Ind
 
     soup = soup_of(html)
     entries: list[IndexEntry] = []
+    rows = table_rows(soup)
     for table in soup.find_all("table"):
-        if isinstance(table, Tag):
-            entries.extend(_index_table(table, base_url))
+        if isinstance(table, Tag) and id(table) in rows:
+            entries.extend(_index_table(rows[id(table)], base_url))
     if not entries:
         for link in soup.find_all("a", href=True):
             href = link.get("href") if isinstance(link, Tag) else None
@@ -79,16 +81,14 @@ _COLUMNS: Final = {
 }
 
 
-def _index_table(table: Tag, base_url: str) -> list[IndexEntry]:
+def _index_table(rows: list[Tag], base_url: str) -> list[IndexEntry]:
     from bs4 import Tag
 
     columns: dict[int, str] | None = None
     entries = []
-    for row in table.find_all("tr"):
-        if not isinstance(row, Tag) or row.find_parent("table") is not table:
-            continue
+    for row in rows:
         cells = cell_texts(row)
-        texts = [" ".join(c.get_text().split()) for c in cells]
+        texts = [small_text(c) or "" for c in cells]
         if columns is None:
             named = {
                 i: _COLUMNS[t.casefold()] for i, t in enumerate(texts) if t.casefold() in _COLUMNS
@@ -97,8 +97,8 @@ def _index_table(table: Tag, base_url: str) -> list[IndexEntry]:
                 columns = named
             continue
         href = None
-        for link in row.find_all("a", href=True):
-            value = link.get("href") if isinstance(link, Tag) else None
+        for link in islice(row.descendants, 4 * SMALL):  # a row holds a few links
+            value = link.get("href") if isinstance(link, Tag) and link.name == "a" else None
             if isinstance(value, str) and "play.php" in value:
                 href = value
                 break

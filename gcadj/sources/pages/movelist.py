@@ -1,172 +1,666 @@
 """Finding the move list on a page by content: the element whose lines the real parser reads
-as the most plies, the smallest one when several nest."""
+as the most plies, the smallest one when several nest.
+
+Every element is a candidate, so judging each one by rendering and parsing its own text
+costs the sum of all subtree sizes: depth × page, quadratic for a page nested thousands
+deep. Instead the page is rendered once in each of the three ways a list can be drawn
+(lines as shown; source newlines kept; table cells one per line), recording where each
+element's text starts and ends in those lines. The log language is line-shaped (a ply, a
+tag or a comment per line; tags only before the first ply), so each line is classified
+once by the real parser (`parse_log`, memoised by text), and an element's verdict is read
+from prefix sums over its range of lines in constant time, plus at most one partial line
+at either end (a table cell's text within its row's line). Scraping is linear in the
+page whatever its shape.
+"""
 
 from __future__ import annotations
 
 import logging
 import re
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import TYPE_CHECKING, Final
 
-from gcadj.notation.parse import LogSyntaxError, parse_log
+from gcadj.notation.parse import LogSyntaxError, parse_log, tag_pair
 
 if TYPE_CHECKING:
-    from bs4 import Tag
+    from bs4 import BeautifulSoup, Tag
+    from bs4.element import PageElement
 
-from gcadj.sources.pages.text import BLOCK, SKIP, render_lines
+from gcadj.sources.pages.html import line_column, text_offset
+from gcadj.sources.pages.text import (
+    BLOCK,
+    ENTER,
+    EXIT,
+    PREFORMATTED,
+    TEXT,
+    LineBuilder,
+    Piece,
+    events,
+    normal_line,
+)
 
 log = logging.getLogger(__name__)
 
 MAX_TRIM: Final = 3  # non-move lines trimmed off either end of a candidate
 
 # ---------------------------------------------------------------------------------------
-# The move list
+# One line
 
 # A cheap superset test of "this line could be part of a log" (the parser decides).
 _TAG_LINE = re.compile(r'\[\s*[A-Za-z]\w*\s*".*"\s*\]')
 _PLY_START = re.compile(r"(?:\d+\.(?:\.\.)?\s*)?(?:[A-Za-z@;-])")
 _PLY_CHARS = re.compile(r"[A-Za-z0-9 ;@*.\-]*")
+_NUMBER_ONLY = re.compile(r"\d+\.(?:\.\.)?")
+_INTEGER_ONLY = re.compile(r"\d+")
+_POCKET_SQUARE = re.compile(r"(?<![A-Za-z])([i-z])[18](?![0-9])")
 
 
-def _could_be_log_line(line: str) -> bool:
+_DIGIT_OR_SEMI = re.compile(r"[0-9;]")
+
+
+def could_be_log_line(line: str) -> bool:
     if line.startswith("//") or _TAG_LINE.fullmatch(line):
         return True
     body = line.split("//", 1)[0]
     return (
         _PLY_START.match(body) is not None
         and _PLY_CHARS.fullmatch(body) is not None
-        and any(ch.isdigit() or ch == ";" for ch in body)
+        and _DIGIT_OR_SEMI.search(body) is not None
     )
 
 
-def _trim(lines: list[str]) -> list[str] | None:
-    """Drop up to MAX_TRIM non-move lines at each end; None if lines in between are not moves."""
-    start, end = 0, len(lines)
-    while start < end and start < MAX_TRIM and not _could_be_log_line(lines[start]):
-        start += 1
-    while end > start and len(lines) - end < MAX_TRIM and not _could_be_log_line(lines[end - 1]):
-        end -= 1
-    kept = lines[start:end]
-    if not kept or not all(_could_be_log_line(line) for line in kept):
+# What one line is to the parser.
+BLANK, NOT_MOVE, TAG, NOTE, PLY, BAD = range(6)
+
+
+def _pocket_letters(line: str) -> list[str]:
+    """The ninth-file letters the line's squares use (i1, p8, ...), outside its comment."""
+    return [m.group(1) for m in _POCKET_SQUARE.finditer(line.split("//", 1)[0])]
+
+
+def pocket_letter_in(lines: list[str]) -> str | None:
+    """The ninth-file letter the moves use (i1, p8, ...), if any; the commonest wins."""
+    counts = Counter(letter for line in lines for letter in _pocket_letters(line))
+    return counts.most_common(1)[0][0] if counts else None
+
+
+_kinds: dict[tuple[str, str], int] = {}
+
+
+def line_kind(line: str, letter: str) -> int:
+    """What the real parser makes of one line with pocket file `letter` (memoised)."""
+    if not line:
+        return BLANK
+    if not could_be_log_line(line):
+        return NOT_MOVE
+    key = (line, letter if _pocket_letters(line) else "")
+    kind = _kinds.get(key)
+    if kind is None:
+        try:
+            game = parse_log(line, source="<page>", pocket_file=letter)
+        except (LogSyntaxError, ValueError):
+            kind = BAD
+        else:
+            kind = PLY if game.records else TAG if tag_pair(line) else NOTE
+        if len(_kinds) > 1 << 16:
+            _kinds.clear()
+        _kinds[key] = kind
+    return kind
+
+
+# ---------------------------------------------------------------------------------------
+# The page rendered once per mode
+
+
+@dataclass
+class _Render:
+    """One rendering of the whole page, with per-line facts and their prefix sums."""
+
+    lines: LineBuilder
+    cells: bool  # table cells one per line, with lone "3." cells merged into the next
+    texts: list[str] = field(default_factory=list)  # each line as parsed ("" = not a unit)
+    prefixed: list[int] = field(default_factory=list)  # cells: the merged "3." line, or -1
+    lead: list[int] = field(default_factory=list)  # leading spaces of each raw line
+    body_end: list[int] = field(default_factory=list)  # raw length without trailing spaces
+    next_unit: list[int] = field(default_factory=list)
+    prev_unit: list[int] = field(default_factory=list)
+    could: list[bool] = field(default_factory=list)  # each line could be a log line
+    not_move: list[int] = field(default_factory=list)  # prefix counts
+    maybe_ply: list[int] = field(default_factory=list)
+    length: list[int] = field(default_factory=list)
+    letters: dict[str, list[int]] = field(default_factory=dict)
+    by_letter: dict[str, tuple[list[int], list[int], list[int], list[int]]] = field(
+        default_factory=dict
+    )
+
+    def finish(self) -> None:
+        raw = self.lines.lines
+        normal = [normal_line(line) for line in raw]
+        texts = list(normal)
+        prefixed = [-1] * len(raw)
+        if self.cells:
+            pending = -1
+            for i, text in enumerate(normal):
+                if not text:
+                    continue
+                if _NUMBER_ONLY.fullmatch(text):
+                    pending, texts[i] = i, ""
+                elif _INTEGER_ONLY.fullmatch(text):
+                    texts[i] = ""
+                else:
+                    if pending >= 0:
+                        prefixed[i], texts[i] = pending, f"{normal[pending]} {text}"
+                    pending = -1
+        self.texts, self.prefixed = texts, prefixed
+        self.lead = [len(line) - len(line.lstrip()) for line in raw]
+        self.body_end = [len(line.rstrip()) for line in raw]
+        n = len(texts)
+        self.next_unit = [n] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            self.next_unit[i] = i if texts[i] else self.next_unit[i + 1]
+        self.prev_unit = [-1] * (n + 1)
+        for i in range(n):
+            self.prev_unit[i + 1] = i if texts[i] else self.prev_unit[i]
+        self.could = [bool(t) and could_be_log_line(t) for t in texts]
+        self.not_move = _prefix(
+            1 if t and not could else 0 for t, could in zip(texts, self.could, strict=True)
+        )
+        self.maybe_ply = _prefix(
+            1 if could and not t.startswith(("[", "//")) else 0
+            for t, could in zip(texts, self.could, strict=True)
+        )
+        self.length = _prefix(len(t) for t in texts)
+        seen: dict[str, list[int]] = {}
+        for i, text in enumerate(texts):
+            for letter in _pocket_letters(text) if text else ():
+                seen.setdefault(letter, [0] * n)[i] += 1
+        self.letters = {letter: _prefix(counts) for letter, counts in sorted(seen.items())}
+
+    def kinds(self, letter: str) -> tuple[list[int], list[int], list[int], list[int]]:
+        """Prefix counts of bad lines, plies and tags, and each line's next ply (lazily)."""
+        found = self.by_letter.get(letter)
+        if found is None:
+            kinds = [line_kind(text, letter) for text in self.texts]
+            bad = _prefix(1 if k in (BAD, NOT_MOVE) else 0 for k in kinds)
+            plies = _prefix(1 if k == PLY else 0 for k in kinds)
+            tags = _prefix(1 if k == TAG else 0 for k in kinds)
+            next_ply = [len(kinds)] * (len(kinds) + 1)
+            for i in range(len(kinds) - 1, -1, -1):
+                next_ply[i] = i if kinds[i] == PLY else next_ply[i + 1]
+            found = self.by_letter[letter] = (bad, plies, tags, next_ply)
+        return found
+
+
+def _prefix(values: Iterable[int]) -> list[int]:
+    """Prefix sums: the sum over [a, b) is p[b] - p[a]."""
+    return [0, *accumulate(values)]
+
+
+# ---------------------------------------------------------------------------------------
+# Candidates
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """A line of a candidate outside the whole-line range: a partial line, or a line
+    cut from its merged "3." cell. `line` and `column` say where it starts."""
+
+    text: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class _Lines:
+    """A candidate's lines in one rendering: `front` units, whole lines [a, b), `back`."""
+
+    front: tuple[_Unit, ...]
+    a: int
+    b: int
+    back: tuple[_Unit, ...]
+
+
+def _lines_of(render: _Render, span: tuple[int, int, int, int]) -> _Lines:
+    l0, c0, l1, c1 = span
+    raw = render.lines.lines
+    count = len(raw)
+    front: list[_Unit] = []
+    back: list[_Unit] = []
+    if l0 >= count:
+        return _Lines((), count, count, ())
+    if l0 == l1:
+        if c0 <= render.lead[l0] and c1 >= render.body_end[l0]:
+            a, b = l0, l0 + 1
+        else:
+            a = b = l0 + 1
+            front.append(_Unit(normal_line(raw[l0][c0:c1]), l0, c0))
+    else:
+        if c0 <= render.lead[l0]:
+            a = l0
+        else:
+            a = l0 + 1
+            front.append(_Unit(normal_line(raw[l0][c0:]), l0, c0))
+        if l1 >= count or c1 == 0:
+            b = min(l1, count)
+        elif c1 >= render.body_end[l1]:
+            b = l1 + 1
+        else:
+            b = l1
+            back.append(_Unit(normal_line(raw[l1][:c1]), l1, 0))
+    first = render.next_unit[a] if a < b else b
+    if first < b and render.prefixed[first] >= 0 and render.prefixed[first] < a:
+        # the first line's "3." cell lies outside: the line counts without it
+        text = normal_line(raw[first])
+        front.append(_Unit(text, first, render.lead[first]))
+        a = first + 1
+    return _Lines(tuple(u for u in front if u.text), a, b, tuple(u for u in back if u.text))
+
+
+@dataclass(frozen=True)
+class _Judged:
+    """A candidate's lines after trimming, and what they parse into."""
+
+    units: _Lines
+    plies: int
+    letter: str
+    length: int
+
+
+def _ends(render: _Render, lines: _Lines, from_front: bool) -> list[_Unit | int]:
+    """The first (or last) MAX_TRIM + 1 units of a candidate: `_Unit`s or line indexes."""
+    out: list[_Unit | int] = []
+    if from_front:
+        out.extend(lines.front)
+        i = render.next_unit[lines.a]
+        while i < lines.b and len(out) <= MAX_TRIM:
+            out.append(i)
+            i = render.next_unit[i + 1]
+        out.extend(lines.back)
+    else:
+        out.extend(reversed(lines.back))
+        i = render.prev_unit[lines.b]
+        while i >= lines.a and len(out) <= MAX_TRIM:
+            out.append(i)
+            i = render.prev_unit[i]
+        out.extend(reversed(lines.front))
+    return out[: MAX_TRIM + 1]
+
+
+def _trim(render: _Render, lines: _Lines) -> _Lines | None:
+    """Drop up to MAX_TRIM non-move lines at each end; None if nothing is left."""
+
+    def not_move(unit: _Unit | int) -> bool:
+        if isinstance(unit, _Unit):
+            return not could_be_log_line(unit.text)
+        return not render.could[unit]
+
+    front, a, b, back = list(lines.front), lines.a, lines.b, list(lines.back)
+    for trimmed, unit in enumerate(_ends(render, lines, True)):
+        if trimmed >= MAX_TRIM or not not_move(unit):
+            break
+        if isinstance(unit, _Unit):
+            (front if unit in front else back).remove(unit)
+        else:
+            a = unit + 1
+    current = _Lines(tuple(front), a, max(a, b), tuple(back))
+    for trimmed, unit in enumerate(_ends(render, current, False)):
+        if trimmed >= MAX_TRIM or not not_move(unit):
+            break
+        if isinstance(unit, _Unit):
+            (back if unit in back else front).remove(unit)
+        else:
+            b = unit
+    kept = _Lines(tuple(front), a, max(a, b), tuple(back))
+    if not kept.front and not kept.back and render.next_unit[kept.a] >= kept.b:
         return None
     return kept
 
 
-_POCKET_SQUARE = re.compile(r"(?<![A-Za-z])([i-z])[18](?![0-9])")
+def _judge(render: _Render, lines: _Lines, label_letter: str | None) -> _Judged | None:
+    """The candidate's plies if all its lines (trimmed) parse as a log with a ply."""
+    ply_shaped = render.maybe_ply[max(lines.a, lines.b)] - render.maybe_ply[lines.a]
+    if not lines.front and not lines.back and not ply_shaped:
+        return None  # not one line shaped like a ply: most elements of a page
+    kept = _trim(render, lines)
+    if kept is None:
+        return None
+    a, b = kept.a, kept.b
+    extra = [*kept.front, *kept.back]
+    if render.not_move[b] - render.not_move[a] or any(not could_be_log_line(u.text) for u in extra):
+        return None
+    counts = {letter: prefix[b] - prefix[a] for letter, prefix in render.letters.items()}
+    for unit in extra:
+        for letter in _pocket_letters(unit.text):
+            counts[letter] = counts.get(letter, 0) + 1
+    used = max(sorted(counts), key=lambda k: counts[k]) if any(counts.values()) else None
+    letters = [label_letter or used or "i"]
+    if used is not None and used not in letters:
+        letters.append(used)
+    length = render.length[b] - render.length[a] + sum(len(u.text) for u in extra)
+    for letter in letters:
+        plies = _plies(render, kept, letter)
+        if plies:
+            return _Judged(kept, plies, letter, length)
+    return None
 
 
-def _pocket_letter_in(lines: list[str]) -> str | None:
-    """The ninth-file letter the moves use (i1, p8, ...), if any; the commonest wins."""
-    counts: Counter[str] = Counter()
-    for line in lines:
-        body = line.split("//", 1)[0]
-        counts.update(m.group(1) for m in _POCKET_SQUARE.finditer(body))
-    return counts.most_common(1)[0][0] if counts else None
+def _plies(render: _Render, kept: _Lines, letter: str) -> int:
+    """How many plies the lines hold with this pocket file; 0 if any line is not valid."""
+    bad, plies, tags, next_ply = render.kinds(letter)
+    a, b = kept.a, kept.b
+    if bad[b] - bad[a]:
+        return 0
+    front = [line_kind(u.text, letter) for u in kept.front]
+    back = [line_kind(u.text, letter) for u in kept.back]
+    if any(k in (BAD, NOT_MOVE) for k in front + back):
+        return 0
+    count = plies[b] - plies[a] + front.count(PLY) + back.count(PLY)
+    # Tags come before the first ply: none may follow it.
+    if PLY in front:
+        late_tag = TAG in front[front.index(PLY) :] or tags[b] > tags[a] or TAG in back
+    elif next_ply[a] < b:
+        late_tag = tags[b] > tags[next_ply[a]] or TAG in back
+    else:
+        late_tag = PLY in back and TAG in back[back.index(PLY) :]
+    return 0 if late_tag else count
+
+
+# ---------------------------------------------------------------------------------------
+# The search
 
 
 @dataclass(frozen=True)
-class _MoveList:
+class MoveList:
+    """The move list found: its element, its lines, and where each line stands in the page."""
+
     element: Tag
     lines: tuple[str, ...]
     plies: int
     pocket_file: str
+    positions: tuple[tuple[int, int], ...]  # (line, column) in the page, 1-based
+    rival: Tag | None = None  # another list as good, not nested with this one
 
 
-def _candidates(root: Tag) -> Iterator[tuple[Tag, int]]:
-    """Every element outside SKIP that stands alone, with its depth, in document order."""
-    from bs4.element import Tag
+@dataclass(frozen=True)
+class NearestMiss:
+    """The candidate that came closest when no move list was found: where it breaks."""
 
-    block_texts: dict[int, str] = {}  # one scrape's blocks, by id: each computed once
-    stack: list[tuple[Tag, int]] = [(root, 0)]
-    while stack:
-        element, depth = stack.pop()
-        if depth == 0 or _stands_alone(element, block_texts):
-            yield element, depth
-        children = [c for c in element.children if isinstance(c, Tag) and c.name not in SKIP]
-        stack.extend((child, depth + 1) for child in reversed(children))
-
-
-def _stands_alone(element: Tag, block_texts: dict[int, str]) -> bool:
-    """True unless the element is words inside running text (``<code>`` in a sentence).
-
-    A move list is lines of its own; an inline element counts only when it holds all the
-    text of the block around it. This keeps the rules' examples (``P c5-d6; c6-``) out.
-    `block_texts` caches each block's normalised text by id() for one walk of the tree
-    (the tree is alive and unchanged meanwhile, so no id is reused): recomputing it for
-    every inline element made a block of n spans cost n² (4,000 spans took 21 s).
-    """
-    if element.name in BLOCK or element.name in ("td", "th"):
-        return True
-    block = element.parent
-    while block is not None and block.name not in BLOCK and block.name not in ("td", "th"):
-        block = block.parent
-    if block is None:
-        return True
-    text = block_texts.get(id(block))
-    if text is None:
-        text = block_texts[id(block)] = " ".join(block.get_text().split())
-    return text == " ".join(element.get_text().split())
+    element: Tag
+    plies: int
+    line: int
+    column: int
+    text: str
 
 
 # Elements that hold a list by themselves; a candidate spanning two of them is a merge.
 LIST_CONTAINERS: Final = frozenset({"pre", "textarea", "ol", "ul", "table", "dl", "listing"})
+_CELLS: Final = ("td", "th")
 
 
-def find_move_list(root: Tag, label_letter: str | None) -> _MoveList | None:
-    """The element whose lines parse into the most plies (smallest on ties); None if none.
+class _Page:
+    """The page rendered once in the three modes, with every element's span in each."""
+
+    def __init__(self, root: Tag, soup: BeautifulSoup) -> None:
+        from bs4.element import Tag as TagClass
+
+        self.soup = soup
+        self.pieces: list[list[Piece]] = [[], [], []]
+        modes = [
+            LineBuilder(pieces=self.pieces[0]),
+            LineBuilder(keep_newlines=True, pieces=self.pieces[1]),
+            LineBuilder(cells_as_lines=True, pieces=self.pieces[2]),
+        ]
+        self.renders = [_Render(modes[0], False), _Render(modes[1], False), _Render(modes[2], True)]
+        self._keys: dict[int, list[tuple[int, int]]] = {}
+        self.tags: list[Tag] = [root]
+        self.depth = [0]
+        self.parent = [-1]
+        self.last = [0]  # the last pre-order index in each element's subtree
+        self.block = [-1]  # the nearest block (or cell) above, by index
+        self.has_cells = [root.name in _CELLS]
+        start = [(0, 0)] * 3
+        self.starts: list[list[tuple[int, int]]] = [list(start)]
+        self.ends: list[list[tuple[int, int]]] = [list(start)]
+        self.visible_start = [0]  # non-space characters before the element (first mode)
+        self.visible_end = [0]
+        visible = 0
+        open_: list[int] = [0]
+        pre = 1 if root.name in PREFORMATTED else 0
+        for event, node in events(root):
+            if event == TEXT:
+                value = str(node)
+                for mode in modes:
+                    mode.text(value, pre > 0, node)
+                visible += len("".join(value.split()))
+                continue
+            if not isinstance(node, TagClass):
+                continue
+            name = node.name
+            if event == ENTER:
+                index = len(self.tags)
+                parent = open_[-1]
+                self.tags.append(node)
+                self.depth.append(len(open_))
+                self.parent.append(parent)
+                self.last.append(index)
+                above = self.tags[parent].name
+                self.block.append(
+                    parent if above in BLOCK or above in _CELLS else self.block[parent]
+                )
+                self.has_cells.append(name in _CELLS or name == "tr")
+                for mode in modes:
+                    mode.enter(name)
+                self.starts.append([mode.where for mode in modes])
+                self.ends.append(list(start))
+                self.visible_start.append(visible)
+                self.visible_end.append(visible)
+                open_.append(index)
+                pre += name in PREFORMATTED
+            elif event == EXIT:
+                index = open_.pop()
+                self.ends[index] = [mode.where for mode in modes]
+                self.visible_end[index] = visible
+                self.last[index] = len(self.tags) - 1
+                if self.has_cells[index]:
+                    self.has_cells[open_[-1]] = True
+                for mode in modes:
+                    mode.exit(name)
+                pre -= name in PREFORMATTED
+        self.ends[0] = [mode.where for mode in modes]
+        self.visible_end[0] = visible
+        self.last[0] = len(self.tags) - 1
+        for mode in modes:
+            mode.end_line()
+        for render in self.renders:
+            render.finish()
+
+    def stands_alone(self, index: int) -> bool:
+        """True unless the element is words inside running text (``<code>`` in a sentence).
+
+        A move list is lines of its own; an inline element counts only when it holds all
+        the visible text of the block around it. This keeps the rules' examples out.
+        """
+        name = self.tags[index].name
+        if index == 0 or name in BLOCK or name in _CELLS:
+            return True
+        block = self.block[index]
+        if block < 0:
+            return True
+        inner = self.visible_end[index] - self.visible_start[index]
+        return inner == self.visible_end[block] - self.visible_start[block]
+
+    def nested(self, one: int, other: int) -> bool:
+        """Is one element inside the other (either way)? Pre-order ranges, O(1)."""
+        return other < one <= self.last[other] or one < other <= self.last[one]
+
+    def locate(self, mode: int, line: int, column: int) -> tuple[int, int]:
+        """The page position of the first visible character at or after (line, column)
+        of a rendering: found in the text node it was rendered from."""
+        from bisect import bisect_right
+
+        pieces = self.pieces[mode]
+        keys = self._keys.get(mode)
+        if keys is None:
+            keys = self._keys[mode] = [(piece[0], piece[1]) for piece in pieces]
+        for at in range(max(0, bisect_right(keys, (line, column)) - 1), len(pieces)):
+            at_line, at_column, node, start, value = pieces[at]  # no slice: O(1) a line
+            if at_line > line:
+                break
+            if at_line < line:
+                continue
+            # Visible characters of the piece before `column`, then the next visible one,
+            # counted in the node's own text (the rendering may have collapsed spaces).
+            before = len("".join(value[: max(0, column - at_column)].split()))
+            text = str(node)
+            offset = text_offset(self.soup, node)
+            index = _after_visible(text, start, before)
+            if index is not None and offset is not None:
+                return line_column(self.soup, offset + index)
+        return 1, 1
+
+
+def _after_visible(text: str, start: int, count: int) -> int | None:
+    """The index in `text` of the first visible character after `count` visible ones
+    from `start`; None if there is none."""
+    for index in range(start, len(text)):
+        if not text[index].isspace():
+            if count == 0:
+                return index
+            count -= 1
+    return None
+
+
+def find_move_list(
+    root: Tag, label_letter: str | None, soup: BeautifulSoup | None = None
+) -> MoveList | NearestMiss | None:
+    """The element whose lines parse into the most plies (smallest on ties); when there is
+    none, the candidate that came nearest (`NearestMiss`), or None if nothing looked like
+    a move.
 
     An element that merely wraps two separate lists (a rules example in a ``pre`` next
     to the game's ``pre``) would parse into more plies than either; it is not taken.
     """
-    found: list[tuple[tuple[int, int, int, int], _MoveList]] = []
-    for index, (element, depth) in enumerate(_candidates(root)):
-        if not any(ch.isdigit() for ch in element.get_text()):
+    page = _Page(root, soup if soup is not None else _soup_of(root))
+    found: list[tuple[tuple[int, int, int, int], int, int, _Judged]] = []
+    nearest: tuple[int, int, int, _Lines] | None = None  # (plies, index, mode, lines)
+    for index in range(len(page.tags)):
+        if not page.stands_alone(index):
             continue
-        has_cells = element.name in ("td", "th", "tr") or element.find("td") is not None
-        modes = [(False, False), (True, False)] + ([(False, True)] if has_cells else [])
-        best: tuple[tuple[int, int, int, int], _MoveList] | None = None
-        for keep_newlines, cells in modes:
-            lines = render_lines(element, keep_newlines=keep_newlines, cells_as_lines=cells)
-            kept = _trim(lines)
-            parsed = None if kept is None else _parse_candidate(kept, label_letter)
-            if kept is None or parsed is None:
+        modes = (0, 1, 2) if page.has_cells[index] else (0, 1)
+        best: tuple[tuple[int, int, int, int], int, int, _Judged] | None = None
+        for mode in modes:
+            render = page.renders[mode]
+            span = (*page.starts[index][mode], *page.ends[index][mode])
+            lines = _lines_of(render, span)
+            judged = _judge(render, lines, label_letter)
+            if judged is None:
+                nearest = _nearer(page, nearest, lines, index, mode)
                 continue
-            plies, letter = parsed
-            key = (-plies, sum(len(line) for line in kept), -depth, index)
+            key = (-judged.plies, judged.length, -page.depth[index], index)
             if best is None or key < best[0]:
-                best = (key, _MoveList(element, tuple(kept), plies, letter))
+                best = (key, index, mode, judged)
         if best is not None:
             found.append(best)
-    containers = [m.element for _, m in found if m.element.name in LIST_CONTAINERS]
-    whole = [(key, m) for key, m in found if _lists_inside(m.element, containers) < 2]
-    return min(whole, key=lambda item: item[0])[1] if whole else None
+    if not found:
+        return _miss(page, nearest)
+    containers = {i for _, i, _, _ in found if page.tags[i].name in LIST_CONTAINERS}
+    wraps = _lists_inside(page, containers)
+    whole = [item for item in found if wraps[item[1]] < 2]
+    if not whole:
+        return _miss(page, nearest)
+    key, index, mode, judged = min(whole, key=lambda item: item[0])
+    rival = next(
+        (
+            page.tags[i]
+            for k, i, _, _ in sorted(whole, key=lambda item: item[0])
+            if k[:2] == key[:2] and i != index and not page.nested(i, index)
+        ),
+        None,
+    )
+    return _move_list(page, index, mode, judged, rival)
 
 
-def _lists_inside(element: Tag, containers: list[Tag]) -> int:
-    """How many separate move-list containers `element` wraps (outermost ones only)."""
-    inside = [c for c in containers if c is not element and _within(c, element)]
-    return sum(1 for c in inside if not any(o is not c and _within(c, o) for o in inside))
+def _soup_of(root: Tag) -> BeautifulSoup:
+    from bs4 import BeautifulSoup
+
+    top: PageElement = root
+    while top.parent is not None:
+        top = top.parent
+    assert isinstance(top, BeautifulSoup)
+    return top
 
 
-def _within(element: Tag, ancestor: Tag) -> bool:
-    """Identity, not equality: bs4 tags with the same markup compare equal."""
-    return any(parent is ancestor for parent in element.parents)
+def _lists_inside(page: _Page, containers: set[int]) -> list[int]:
+    """For each element, how many separate list containers it wraps (outermost ones)."""
+    wraps = [0] * len(page.tags)
+    for index in range(len(page.tags) - 1, 0, -1):
+        parent = page.parent[index]
+        wraps[parent] += 1 if index in containers else wraps[index]
+    return wraps
 
 
-def _parse_candidate(lines: list[str], label_letter: str | None) -> tuple[int, str] | None:
-    """(plies, pocket file) if the lines parse as a log with at least one ply."""
-    letters = [label_letter or _pocket_letter_in(lines) or "i"]
-    used = _pocket_letter_in(lines)
-    if used is not None and used not in letters:
-        letters.append(used)
-    text = "\n".join(lines)
-    for letter in letters:
-        try:
-            game = parse_log(text, source="<page>", pocket_file=letter)
-        except (LogSyntaxError, ValueError):
-            continue
-        if game.records:
-            return len(game.records), letter
-    return None
+def _units(render: _Render, kept: _Lines) -> list[_Unit]:
+    """A candidate's kept lines as units, each with where it starts in its rendering."""
+    units = list(kept.front)
+    i = render.next_unit[kept.a]
+    while i < kept.b:
+        start = render.prefixed[i] if render.prefixed[i] >= 0 else i
+        units.append(_Unit(render.texts[i], start, render.lead[start]))
+        i = render.next_unit[i + 1]
+    units.extend(kept.back)
+    return units
+
+
+def _move_list(page: _Page, index: int, mode: int, judged: _Judged, rival: Tag | None) -> MoveList:
+    units = _units(page.renders[mode], judged.units)
+    return MoveList(
+        element=page.tags[index],
+        lines=tuple(u.text for u in units),
+        plies=judged.plies,
+        pocket_file=judged.letter,
+        positions=tuple(page.locate(mode, u.line, u.column) for u in units),
+        rival=rival,
+    )
+
+
+def _nearer(
+    page: _Page,
+    nearest: tuple[int, int, int, _Lines] | None,
+    lines: _Lines,
+    index: int,
+    mode: int,
+) -> tuple[int, int, int, _Lines] | None:
+    """Keep the failed candidate with the most ply lines (the innermost of equals)."""
+    render = page.renders[mode]
+    ply_shaped = render.maybe_ply[max(lines.a, lines.b)] - render.maybe_ply[lines.a]
+    if not lines.front and not lines.back and not ply_shaped:
+        return nearest
+    _, plies, _, _ = render.kinds("i")
+    count = plies[lines.b] - plies[lines.a] if lines.a < lines.b else 0
+    count += sum(1 for u in (*lines.front, *lines.back) if line_kind(u.text, "i") == PLY)
+    if count and (
+        nearest is None
+        or count > nearest[0]
+        or (count == nearest[0] and page.nested(index, nearest[1]) and index > nearest[1])
+    ):
+        return (count, index, mode, lines)
+    return nearest
+
+
+def _miss(page: _Page, nearest: tuple[int, int, int, _Lines] | None) -> NearestMiss | None:
+    if nearest is None:
+        return None
+    plies, index, mode, lines = nearest
+    render = page.renders[mode]
+    units = _units(render, _trim(render, lines) or lines)
+    broken = _first(units, lambda u: line_kind(u.text, "i") in (BAD, NOT_MOVE))
+    unit = broken or units[0]
+    line, column = page.locate(mode, unit.line, unit.column)
+    return NearestMiss(page.tags[index], plies, line, column, unit.text)
+
+
+def _first(units: list[_Unit], test: Callable[[_Unit], bool]) -> _Unit | None:
+    return next((u for u in units if test(u)), None)

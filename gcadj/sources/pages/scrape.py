@@ -38,10 +38,11 @@ from gcadj.notation.parse import LogSyntaxError
 from gcadj.sources.urls import is_url
 
 if TYPE_CHECKING:
-    from bs4 import Tag
+    from bs4 import BeautifulSoup, Tag
 
 from gcadj.sources.pages.board import find_board, pocket_letter_from_labels
-from gcadj.sources.pages.movelist import find_move_list
+from gcadj.sources.pages.html import text_position
+from gcadj.sources.pages.movelist import MoveList, find_move_list
 from gcadj.sources.pages.text import query_value, render_lines, soup_of, tag_value
 
 log = logging.getLogger(__name__)
@@ -54,15 +55,15 @@ class PageError(LogSyntaxError):
     text that is not a log is ("syntax-error", exit code 3), by the same code path.
     """
 
-    def __init__(self, source: str, message: str) -> None:
+    def __init__(self, source: str, message: str, line: int = 1, column: int = 1) -> None:
         self.message = message
-        super().__init__(source, 1, 1, "a Game Courier move list", "", None)
+        super().__init__(source, line, column, "a Game Courier move list", "", None)
 
     def _render(self) -> str:
-        return f"{self.source}: {self.message}"
+        return f"{self.source}:{self.line}:{self.column}: {self.message}"
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.source, self.message))
+        return (type(self), (self.source, self.message, self.line, self.column))
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,12 @@ class ScrapedGame:
     status: str | None = None
     board: str | None = None  # gcadj placement + pockets, e.g. "rnbq.../...[Ii]"
     warnings: tuple[str, ...] = ()
+    positions: tuple[tuple[int, int], ...] = ()  # where each move line stands in the page
+
+    def page_position(self, log_line: int) -> tuple[int, int] | None:
+        """Where line `log_line` (1-based) of `log_text` stands in the page, for a move line."""
+        index = log_line - (self.log_text.count("\n") - len(self.moves)) - 1
+        return self.positions[index] if 0 <= index < len(self.positions) else None
 
     @property
     def log_text(self) -> str:
@@ -204,15 +211,30 @@ def scrape_page(html: str, source: str = "<page>", url: str | None = None) -> Sc
     root = soup.body or soup
     everything = render_lines(root)
     label_letter = pocket_letter_from_labels(everything)
-    found = find_move_list(root, label_letter)
-    if found is None:
+    found = find_move_list(root, label_letter, soup)
+    if not isinstance(found, MoveList):
         viewing = any("viewing game" in line.lower() for line in everything)
         what = "a Game Courier viewing page" if viewing else "the page"
+        if found is None:
+            raise PageError(
+                source,
+                f"no move list found on {what} "
+                "(no element's text lines parse as Game Courier moves)",
+            )
         raise PageError(
             source,
-            f"no move list found on {what} (no element's text lines parse as Game Courier moves)",
+            f"no move list found on {what}: the nearest, {found.plies} "
+            f"{'ply' if found.plies == 1 else 'plies'} in {_named(soup, found.element)}, "
+            f"has a line that is not a move here: {found.text[:80]!r}",
+            found.line,
+            found.column,
         )
     warnings: list[str] = []
+    if found.rival is not None:
+        warnings.append(
+            f"two equally good move lists ({found.plies} plies each): "
+            f"{_named(soup, found.element)} and {_named(soup, found.rival)}; the first is taken"
+        )
     pocket_file = found.pocket_file
     if label_letter is not None and pocket_file != label_letter:
         warnings.append(
@@ -238,4 +260,12 @@ def scrape_page(html: str, source: str = "<page>", url: str | None = None) -> Sc
         status=_status(marked, (game, log_name)),
         board=board,
         warnings=tuple(warnings),
+        positions=found.positions,
     )
+
+
+def _named(soup: BeautifulSoup, element: Tag) -> str:
+    """An element as a reader finds it in the page's source: "a <pre> at line 12:5"."""
+    where = text_position(soup, element)
+    at = f" at line {where[0]}:{where[1]}" if where else ""
+    return f"a <{element.name}>{at}"

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Final
 from urllib.parse import parse_qs, urlsplit
 
+from gcadj.sources.pages.html import parse_html
+
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag
+    from bs4.element import PageElement
 
 log = logging.getLogger(__name__)
 
@@ -47,14 +50,131 @@ def query_value(url: str, key: str) -> str | None:
 
 
 def soup_of(html: str) -> BeautifulSoup:
-    """Parse HTML with the standard library's parser (no lxml needed)."""
-    from bs4 import BeautifulSoup
-
-    return BeautifulSoup(html, "html.parser")
+    """Parse HTML in linear time, keeping where every text stands (`pages.html`)."""
+    return parse_html(html)
 
 
 # ---------------------------------------------------------------------------------------
-# Rendering elements to text lines
+# Walking the tree without recursion
+
+ENTER: Final = 0
+EXIT: Final = 1
+TEXT: Final = 2
+MARK: Final = 3
+
+
+def events(
+    root: Tag, markers: Mapping[int, str] | None = None
+) -> Iterator[tuple[int, PageElement]]:
+    """(ENTER, tag), (TEXT, string), (EXIT, tag) below `root` in document order, and
+    (MARK, tag) for a tag whose id is in `markers` (not entered). An explicit stack, not
+    recursion: a page may nest elements 20,000 deep. Elements in SKIP and comments,
+    doctypes and CDATA are left out."""
+    from bs4.element import NavigableString, PreformattedString, Tag
+
+    stack: list[tuple[Tag, Iterator[PageElement]]] = [(root, iter(root.children))]
+    while stack:
+        tag, children = stack[-1]
+        for child in children:
+            if isinstance(child, NavigableString):
+                if not isinstance(child, PreformattedString):
+                    yield TEXT, child
+                continue
+            if not isinstance(child, Tag) or child.name in SKIP:
+                continue
+            if markers is not None and id(child) in markers:
+                yield MARK, child
+                continue
+            yield ENTER, child
+            stack.append((child, iter(child.children)))
+            break
+        else:
+            stack.pop()
+            if stack:
+                yield EXIT, tag
+
+
+_COLLAPSE: Final = re.compile(r"[ \t\r\n\f]+")
+
+
+Piece = tuple[int, int, "PageElement", int, str]
+"""A text piece of a rendering: (line index, column, its text node, where the piece starts
+in the node's text, the piece as rendered)."""
+
+
+class LineBuilder:
+    """Text pieces into lines, the way a reader sees them (one rendering mode).
+
+    ``keep_newlines`` keeps source newlines everywhere (a ``div`` styled as
+    preformatted); ``cells_as_lines`` puts each table cell on its own line. `where`
+    is the (line index, column) the next piece goes to: an element's text is what lies
+    between `where` at its start and at its end. When `pieces` is a list, each piece
+    is recorded there as a `Piece`.
+    """
+
+    def __init__(
+        self,
+        *,
+        keep_newlines: bool = False,
+        cells_as_lines: bool = False,
+        pieces: list[Piece] | None = None,
+    ) -> None:
+        self.keep_newlines = keep_newlines
+        self.cells_as_lines = cells_as_lines
+        self.lines: list[str] = []
+        self.buf: list[str] = []
+        self.column = 0
+        self.pieces = pieces
+
+    @property
+    def where(self) -> tuple[int, int]:
+        return len(self.lines), self.column
+
+    def end_line(self) -> None:
+        if self.buf:
+            self.lines.append("".join(self.buf))
+            self.buf.clear()
+            self.column = 0
+
+    def put(self, value: str, node: PageElement | None = None, index: int = 0) -> None:
+        if self.pieces is not None and node is not None:
+            self.pieces.append((len(self.lines), self.column, node, index, value))
+        self.buf.append(value)
+        self.column += len(value)
+
+    def text(self, value: str, pre: bool, node: PageElement | None = None) -> None:
+        if pre or self.keep_newlines:
+            value = value.replace("\r\n", "\n").replace("\r", "\n")
+            index = 0
+            for number, part in enumerate(value.split("\n")):
+                if number:
+                    self.end_line()
+                self.put(part, node, index)
+                index += len(part) + 1
+        else:
+            self.put(_COLLAPSE.sub(" ", value), node)
+
+    def enter(self, name: str) -> None:
+        """At the start of an element: blocks (and cells, cell by cell) end the line."""
+        if name == "br" or name in BLOCK or (self.cells_as_lines and name in ("td", "th")):
+            self.end_line()
+        elif name in ("td", "th"):
+            self.put(" ")
+
+    def exit(self, name: str) -> None:
+        if name in BLOCK or (self.cells_as_lines and name in ("td", "th")):
+            self.end_line()
+        elif name in ("td", "th"):
+            self.put(" ")
+
+    def mark(self, line: str) -> None:
+        self.end_line()
+        self.lines.append(line)
+
+
+def normal_line(line: str) -> str:
+    """A rendered line as compared and parsed: stripped, runs of spaces made one space."""
+    return " ".join(line.replace("\u00a0", " ").split())
 
 
 def render_lines(
@@ -71,68 +191,33 @@ def render_lines(
     two plies per row). ``markers`` replaces the elements with those ids by a line of its
     own (used to find what stands between the heading and the board).
     """
-    from bs4.element import NavigableString, PreformattedString, Tag
+    from bs4.element import Tag
 
-    out: list[str] = []
-    buf: list[str] = []
-
-    def end_line() -> None:
-        if buf:
-            out.append("".join(buf))
-            buf.clear()
-
-    def text(value: str, pre: bool) -> None:
-        if pre or keep_newlines:
-            first, *rest = value.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-            buf.append(first)
-            for part in rest:
-                end_line()
-                buf.append(part)
-        else:
-            buf.append(re.sub(r"[ \t\r\n\f]+", " ", value))
-
-    def walk(node: Tag, pre: bool) -> None:
-        for child in node.children:
-            if isinstance(child, NavigableString):
-                if not isinstance(child, PreformattedString):  # comments, doctype, CDATA
-                    text(str(child), pre)
-                continue
-            if not isinstance(child, Tag):
-                continue
-            if markers is not None and id(child) in markers:
-                end_line()
-                out.append(markers[id(child)])
-                continue
-            name = child.name
-            if name in SKIP:
-                continue
-            if name == "br":
-                end_line()
-                continue
-            cell = name in ("td", "th")
-            block = name in BLOCK or (cell and cells_as_lines)
-            if block:
-                end_line()
-            elif cell:
-                buf.append(" ")
-            walk(child, pre or name in PREFORMATTED)
-            if block:
-                end_line()
-            elif cell:
-                buf.append(" ")
-
-    walk(element, element.name in PREFORMATTED)
-    end_line()
-    lines = [" ".join(line.replace("\u00a0", " ").split()) for line in out]
-    lines = [line for line in lines if line]
-    return _merge_number_cells(lines) if cells_as_lines else lines
+    lines = LineBuilder(keep_newlines=keep_newlines, cells_as_lines=cells_as_lines)
+    pre = 1 if element.name in PREFORMATTED else 0
+    for event, node in events(element, markers):
+        if event == TEXT:
+            lines.text(str(node), pre > 0)
+        elif event == MARK and markers is not None:
+            lines.mark(markers[id(node)])
+        elif isinstance(node, Tag):
+            if event == ENTER:
+                lines.enter(node.name)
+                pre += node.name in PREFORMATTED
+            else:
+                lines.exit(node.name)
+                pre -= node.name in PREFORMATTED
+    lines.end_line()
+    out = [normal_line(line) for line in lines.lines]
+    out = [line for line in out if line]
+    return merge_number_cells(out) if cells_as_lines else out
 
 
 _NUMBER_ONLY = re.compile(r"\d+\.(?:\.\.)?")
 _INTEGER_ONLY = re.compile(r"\d+")
 
 
-def _merge_number_cells(lines: list[str]) -> list[str]:
+def merge_number_cells(lines: list[str]) -> list[str]:
     """Cell-by-cell lines: a lone "3." joins the next cell, a lone "3" (a row number) goes."""
     merged: list[str] = []
     prefix = ""
@@ -145,3 +230,58 @@ def _merge_number_cells(lines: list[str]) -> list[str]:
             merged.append(prefix + line)
             prefix = ""
     return merged
+
+
+# ---------------------------------------------------------------------------------------
+# Tables and cells, in time linear in the page however deep tables nest
+
+SMALL: Final = 64  # nodes: a board square or an index cell holds a few
+
+
+def table_rows(root: Tag) -> dict[int, list[Tag]]:
+    """Each table's own rows (the ``tr`` whose nearest table is it), by the table's id().
+
+    One walk of the tree: asking every table for ``find_all("tr")`` and every row for its
+    table made tables nested 3,000 deep cost 3,000 × the page.
+    """
+    from bs4.element import Tag
+
+    rows: dict[int, list[Tag]] = {}
+    stack: list[tuple[Tag, Tag | None]] = [(root, None)]  # (tag, its nearest table above)
+    while stack:
+        tag, table = stack.pop()  # in document order: children are pushed reversed
+        if tag.name == "tr" and table is not None:
+            rows.setdefault(id(table), []).append(tag)
+        inner = tag if tag.name == "table" else table
+        stack.extend((child, inner) for child in reversed(tag.contents) if isinstance(child, Tag))
+    return rows
+
+
+def small_text(tag: Tag) -> str | None:
+    """The tag's text, spaces normalised, if it holds at most SMALL nodes, else None.
+
+    A board square or an index cell holds a few nodes; one that holds a whole nested
+    table is neither, and reading it for every cell would cost depth × page.
+    """
+    from bs4.element import NavigableString, PreformattedString
+
+    parts: list[str] = []
+    for count, node in enumerate(tag.descendants):
+        if count >= SMALL:
+            return None
+        if isinstance(node, NavigableString) and not isinstance(node, PreformattedString):
+            parts.append(str(node))
+    return " ".join("".join(parts).split())
+
+
+def small_images(tag: Tag) -> list[Tag] | None:
+    """The ``img`` elements in a tag of at most SMALL nodes, else None."""
+    from bs4.element import Tag as TagClass
+
+    images: list[Tag] = []
+    for count, node in enumerate(tag.descendants):
+        if count >= SMALL:
+            return None
+        if isinstance(node, TagClass) and node.name == "img":
+            images.append(node)
+    return images
