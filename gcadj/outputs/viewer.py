@@ -21,6 +21,7 @@ escaped, so no log text can close it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import json
@@ -269,7 +270,10 @@ def _facts_html(verdict: Verdict, log: GameLog) -> str:
     return f'<table class="facts">{body}</table>'
 
 
+@functools.cache
 def _legend_html() -> str:
+    """The legend of the 19 letters: the same on every page, so made once per process (an
+    audit writes thousands of viewers)."""
     rows = "".join(
         f'<tr><td class="letter">{_e(r.letter)}</td><td>{_e(r.name)}</td><td>{_e(r.moves)}</td>'
         f"<td>{_e(r.value_class)}</td></tr>"
