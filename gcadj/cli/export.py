@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import Enum
-from typing import IO, TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -119,7 +118,7 @@ def export(
 
     from gcadj.adjudication.verdict import internal_error_verdict
     from gcadj.app.check import CheckOptions, judge_games
-    from gcadj.outputs.export import ExportError, export_games, export_writer
+    from gcadj.outputs.export import ExportError, export_games, export_writer, text_writer
     from gcadj.sources.walk import SourceWalker
 
     check_options("export", pocket_file, fen)
@@ -171,17 +170,17 @@ def export(
     try:
         if fix:
             text = _fixed_text(games[0], fen)
-            writer = _text_writer(text)
+            writer = text_writer(text)
         elif to is ExportFormat.html:
             from gcadj.outputs.viewer import write_viewer
 
             if ply is not None:
                 raise ExportError("--ply applies to fen and svg only; open the viewer at #ply=N")
-            writer = _text_writer(write_viewer(games[0]))
+            writer = text_writer(write_viewer(games[0]))
         elif len(games) == 1:  # streamed: a long game is never held whole as JSON text
             writer = export_writer(games[0], to.value, ply=ply, to_pocket_file=to_pocket_file)
         else:
-            writer = _text_writer(
+            writer = text_writer(
                 export_games(games, to.value, ply=ply, to_pocket_file=to_pocket_file)
             )
         for note in notes:
@@ -241,12 +240,3 @@ def _fixed_text(verdict: Verdict, fen: str | None) -> str:
             err=True,
         )
     return write_fixed_gc(fixed)
-
-
-def _text_writer(text: str) -> Callable[[IO[str]], None]:
-    """A writer of text already made (the formats that are not streamed)."""
-
-    def write(out: IO[str]) -> None:
-        out.write(text)
-
-    return write

@@ -65,7 +65,7 @@ app.command(
 app.command(
     cls=Command,
     epilog=export.EXPORT_EPILOG,
-    short_help="Convert games to PGN, Game Courier text, FEN, JSON or SVG.",
+    short_help="Convert games to PGN, Game Courier text, FEN, JSON, SVG or a viewer.",
 )(export.export)
 app.command(
     cls=Command,

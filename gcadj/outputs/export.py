@@ -53,6 +53,7 @@ __all__ = [
     "export_game",
     "export_games",
     "export_writer",
+    "text_writer",
     "write_fens",
     "write_fixed_gc",
     "write_gc",
@@ -123,6 +124,11 @@ def export_writer(
         text = write_fens(verdict, ply)
     else:
         text = write_svg(verdict, ply, size=size)
+    return text_writer(text)
+
+
+def text_writer(text: str) -> Writer:
+    """A `Writer` of text already made (the formats that are not streamed)."""
 
     def write(out: IO[str]) -> None:
         out.write(text)
