@@ -7,10 +7,11 @@ the fixed examples miss. A failure prints the falsifying example and a
 ``@reproduce_failure`` line to paste above the test; turn it into a plain regression test.
 
 The properties: any bytes into ``gcadj check`` and any text into ``check_text``; random
-literal sub-moves into the judge (tests/test_reliability_properties.py); the judge against
-the brute-force oracle on legal and corrupted plies (tests/test_adjudicator_properties.py);
-any log the grammar generates (tests/test_adjudicator_robust.py); and the parser's two paths
-(tests/test_parse_props.py, scaled through GCADJ_PARSE_EXAMPLES).
+literal sub-moves into the judge (tests/crosslayer/test_reliability_properties.py); the
+judge against the brute-force oracle on legal and corrupted plies
+(tests/adjudication/test_adjudicator_properties.py); any log the grammar generates
+(tests/adjudication/test_adjudicator_robust.py); and the parser's two paths
+(tests/notation/test_parse_props.py, scaled through GCADJ_PARSE_EXAMPLES).
 
 Run: ``python bench/fuzz_long.py [--scale 50] [-k NAME] [--minutes M]``; ``--minutes`` stops
 the run after about that long (pytest's own time-out per test is not used: one slow
@@ -27,10 +28,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROPERTIES = (
-    "tests/test_reliability_properties.py",
-    "tests/test_adjudicator_properties.py",
-    "tests/test_adjudicator_robust.py",
-    "tests/test_parse_props.py",
+    "tests/crosslayer/test_reliability_properties.py",
+    "tests/adjudication/test_adjudicator_properties.py",
+    "tests/adjudication/test_adjudicator_robust.py",
+    "tests/notation/test_parse_props.py",
 )
 
 

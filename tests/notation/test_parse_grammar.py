@@ -17,7 +17,7 @@ from gcadj.notation.grammar import build_lark
 from gcadj.notation.language import WS_CHARS, grammar_path, grammar_text
 from gcadj.notation.parse import parse_log
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_grammar_found_in_the_checkout_or_the_package() -> None:

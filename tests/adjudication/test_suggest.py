@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_adjudicator_properties import corrupt, random_game
+from random_games import corrupt, random_game
 
 from gcadj.adjudication.fix import fix_log
 from gcadj.adjudication.verdict import Finding, Suggestion
@@ -22,7 +22,7 @@ from gcadj.notation.san import write_line
 from gcadj.outputs.export import write_fixed_gc
 from gcadj.outputs.report import render_verdict
 
-LOGS = Path(__file__).resolve().parent.parent / "fixtures" / "logs" / "illegal"
+LOGS = Path(__file__).resolve().parents[2] / "fixtures" / "logs" / "illegal"
 
 EN_PASSANT = "P e2-e4\np a7-a6\nP e4-e5\np d7-d5\n"  # White may take d5 en passant
 KNIGHT_IN_POCKET = "P e2-e4\np e7-e5\nN g1-f3\nn b8-c6\nN f3-i1\np a7-a6\n"  # White holds N

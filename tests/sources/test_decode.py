@@ -24,7 +24,7 @@ from gcadj.app.check import check_source, judge_source
 from gcadj.sources.decode import decode_text, header_charset, meta_charset
 from gcadj.sources.fetch import Fetcher, FetchError, FetchOptions, set_default_fetcher
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GAME = (FIXTURES / "pages" / "pmc_pre.html").read_text(encoding="utf-8")
 # Every label Python knows, plus the ones that crashed gcadj and some nonsense.
 LABELS = sorted(

@@ -2,7 +2,7 @@
 
 Regenerate the goldens after an intended change, then read the diff before committing:
 
-    GCADJ_REGEN=1 pytest tests/test_export.py
+    GCADJ_REGEN=1 pytest tests/outputs/test_export.py
 
 That also re-renders the README picture (docs/ex5.png) from the ex5 diagram.
 """

@@ -26,9 +26,9 @@ Fairy-Stockfish particulars met on the way (each handled where it bites):
   the emulated pocketing needs ("would my King be attacked without this piece?").
 * Each pyffish call costs ~5-10 ms here (it builds a position from the FEN every time),
   so the default run keeps to a few thousand calls; deeper checks are behind
-  GCADJ_PERFT_FULL=1 or ``python tests/test_oracles.py --validate-perft``.
+  GCADJ_PERFT_FULL=1 or ``python tests/crosslayer/test_oracles.py --validate-perft``.
 
-Regenerate the position file with ``python tests/test_oracles.py --regenerate``.
+Regenerate the position file with ``python tests/crosslayer/test_oracles.py --regenerate``.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from gcadj.engine.pieces import KINDS, PIECES, Piece
 from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, POCKET, WHITE, square_name
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]
 ROOT = HERE.parent
 ORACLE_INI = HERE / "data" / "pmc_oracle.ini"
 ORACLE_POSITIONS = HERE / "data" / "oracle_positions.fen"
@@ -573,14 +573,16 @@ def _validate_perft(naive_budget: int, oracle_budget: int) -> None:
 if __name__ == "__main__":
     if sys.argv[1:] == ["--regenerate"]:
         header = (
-            "# Oracle positions for tests/test_oracles.py: random placements of every piece\n"
-            "# kind with random pockets (fixed seed) + random playouts, and random games from\n"
-            "# the start. Raw en passant squares. Regenerate: python tests/test_oracles.py "
-            "--regenerate\n"
+            "# Oracle positions for tests/crosslayer/test_oracles.py: random placements of\n"
+            "# every piece kind with random pockets (fixed seed) + random playouts, and random\n"
+            "# games from the start. Raw en passant squares. Regenerate:\n"
+            "# python tests/crosslayer/test_oracles.py --regenerate\n"
         )
         ORACLE_POSITIONS.write_text(header + "\n".join(generate_oracle_positions()) + "\n")
     elif sys.argv[1:2] == ["--validate-perft"]:
         naive, oracle = (int(x) for x in sys.argv[2:4]) if len(sys.argv) >= 4 else (60_000, 500)
         _validate_perft(naive, oracle)
     else:
-        print("usage: python tests/test_oracles.py --regenerate | --validate-perft [N O]")
+        print(
+            "usage: python tests/crosslayer/test_oracles.py --regenerate | --validate-perft [N O]"
+        )

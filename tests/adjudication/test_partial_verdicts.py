@@ -8,7 +8,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_adjudicator_properties import random_game
+from random_games import random_game
 from typer.testing import CliRunner
 
 from gcadj.app.check import check_text

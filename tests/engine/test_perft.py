@@ -22,7 +22,7 @@ from gcadj.engine.pieces import KINDS
 from gcadj.engine.position import Position
 from gcadj.engine.squares import POCKET
 
-PERFT_FILE = Path(__file__).resolve().parent.parent / "fixtures" / "perft" / "pmc.epd"
+PERFT_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "perft" / "pmc.epd"
 NODE_CAP = 300_000
 FULL = os.environ.get("GCADJ_PERFT_FULL") == "1"
 

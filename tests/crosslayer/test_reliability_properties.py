@@ -20,7 +20,7 @@ import random
 from conftest import budget
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_adjudicator_properties import random_game
+from random_games import random_game
 from typer.testing import CliRunner
 from verdict_shape import assert_verdict_shape
 
