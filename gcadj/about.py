@@ -1,4 +1,5 @@
-"""Facts about gcadj itself, for every layer: its version and its per-user cache folder.
+"""Facts about gcadj itself, for every layer: its version, which build is running, and its
+per-user cache folder.
 
 The bottom of the house: it imports nothing of gcadj, so the parser (Lark's tables) and the
 fetcher (pages, the User-Agent) can both use it without reaching up to the package root.
@@ -8,9 +9,42 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 __version__ = "0.1.0"
+
+# What the build hook (hatch_build.py) writes into a pure-Python wheel: why it is pure.
+BUILD_NOTE = "build-note.txt"
+
+
+def compiled_modules() -> list[str]:
+    """The gcadj modules that run compiled (mypyc) in this installation, by dotted name.
+
+    A module is compiled when an extension module stands beside its source: the import
+    system prefers it. Empty for a pure-Python install and for the source tree.
+    """
+    package = Path(__file__).resolve().parent
+    found = []
+    for path in package.rglob("*"):
+        suffix = next((s for s in EXTENSION_SUFFIXES if path.name.endswith(s)), None)
+        if suffix is not None and path.with_name(path.name[: -len(suffix)] + ".py").is_file():
+            parts = path.relative_to(package).with_name(path.name[: -len(suffix)]).parts
+            found.append(".".join(("gcadj", *parts)))
+    return sorted(found)
+
+
+def build_flavour() -> str:
+    """Which build of gcadj is running, in a few words (for ``gcadj --version``):
+    the compiled core and how many modules it holds, or pure Python and why."""
+    compiled = compiled_modules()
+    if compiled:
+        return f"compiled core (mypyc, {len(compiled)} modules)"
+    note = Path(__file__).resolve().with_name(BUILD_NOTE)
+    try:
+        return note.read_text(encoding="utf-8").strip() or "pure Python"
+    except OSError:
+        return "pure Python"
 
 
 def user_cache_dir() -> Path:

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 from typer.core import TyperCommand
 
-from gcadj.about import __version__
+from gcadj.about import __version__, build_flavour
 from gcadj.cli import audit, check, export, fen, fetch, perft
 
 
@@ -39,7 +39,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"gcadj {__version__}")
+        typer.echo(f"gcadj {__version__}, {build_flavour()}")
         raise typer.Exit()
 
 

@@ -15,10 +15,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+from gcadj.engine.compiled import mypyc_attr
 from gcadj.engine.pieces import PIECE, Piece
 from gcadj.engine.squares import BLACK, WHITE, parse_square, square_name
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a Game Courier code error is one
 class FenError(ValueError):
     """A FEN that cannot be read; `column` is 1-based into the FEN text."""
 

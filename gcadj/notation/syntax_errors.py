@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from gcadj.notation.records import GameLog
 
+from gcadj.engine.compiled import mypyc_attr
 from gcadj.notation.language import (
     BOARD_FILES,
     DEFAULT_POCKET_FILE,
@@ -25,6 +26,7 @@ from gcadj.notation.language import (
 )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a page error is one
 class LogSyntaxError(ValueError):
     """A log that is not Game Courier syntax, with where and why.
 

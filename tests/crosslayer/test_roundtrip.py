@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from conftest import FIXTURES
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gcadj.adjudication.verdict import Verdict
@@ -193,6 +193,9 @@ def game_logs(draw: st.DrawFn) -> str:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game_logs())
 def test_random_games_round_trip(text: str) -> None:
+    # The generator's simplest log is a bare newline: no game at all, whose "error" verdict
+    # has nothing to export (which examples come first depends on the build under test).
+    assume(text.strip())
     assert_round_trip(text, "random.txt")
 
 
