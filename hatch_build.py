@@ -111,7 +111,8 @@ def pure_reason() -> str | None:
     if sys.implementation.name != "cpython":
         return f"mypyc needs CPython, not {sys.implementation.name}"
     if sys.platform != "win32":  # MSVC is found by setuptools itself; elsewhere look first
-        compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+        # The compiler setuptools will run: $CC if set, else the one Python was built with.
+        compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
         if shutil.which(compiler) is None:
             return f"no C compiler ({compiler} not found)"
     include = sysconfig.get_paths().get("include", "")

@@ -14,17 +14,18 @@ from pathlib import Path
 
 __version__ = "0.1.0"
 
+PACKAGE = Path(__file__).resolve().parent
+
 # What the build hook (hatch_build.py) writes into a pure-Python wheel: why it is pure.
 BUILD_NOTE = "build-note.txt"
 
 
-def compiled_modules() -> list[str]:
+def compiled_modules(package: Path = PACKAGE) -> list[str]:
     """The gcadj modules that run compiled (mypyc) in this installation, by dotted name.
 
     A module is compiled when an extension module stands beside its source: the import
     system prefers it. Empty for a pure-Python install and for the source tree.
     """
-    package = Path(__file__).resolve().parent
     found = []
     for path in package.rglob("*"):
         suffix = next((s for s in EXTENSION_SUFFIXES if path.name.endswith(s)), None)
@@ -40,7 +41,7 @@ def build_flavour() -> str:
     compiled = compiled_modules()
     if compiled:
         return f"compiled core (mypyc, {len(compiled)} modules)"
-    note = Path(__file__).resolve().with_name(BUILD_NOTE)
+    note = PACKAGE / BUILD_NOTE
     try:
         return note.read_text(encoding="utf-8").strip() or "pure Python"
     except OSError:
