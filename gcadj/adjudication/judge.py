@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
+from gcadj.engine.compiled import rebuild_args
 from gcadj.engine.move import BOARD_MOVES, Move
 from gcadj.engine.pieces import PIECE, PIECES, Piece, mutation_choices, promotion_choices
 from gcadj.engine.position import LAST_RANK, PAWN_CAPTURES, PAWN_DOUBLE, PAWN_SINGLE, Position
@@ -72,6 +74,9 @@ class IllegalPly:
 
     category: str
     reason: str
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
 
 
 class UnsupportedSquare(ValueError):

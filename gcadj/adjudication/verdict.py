@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from gcadj.adjudication.json_text import json_text
 from gcadj.adjudication.judge import IllegalPly, PlyJudge
+from gcadj.engine.compiled import rebuild_args
 from gcadj.engine.fen import STARTING_FEN, FenError, format_fen
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import Piece
@@ -42,6 +43,9 @@ class Suggestion:
 
     def to_json(self) -> dict[str, str]:
         return {"text": self.text, "san": self.san, "why": self.why}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,9 @@ class Finding:
             "reason": self.reason,
             "suggestions": [s.to_json() for s in self.suggestions],
         }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
 
 
 @dataclass(frozen=True)
@@ -126,6 +133,9 @@ class Verdict:
     def outcome(self) -> str:
         """`status`, or "internal-error" for an error that is gcadj's own (see `outcome_of`)."""
         return outcome_of(self.source, self.status, self.error)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
 
 
 INTERNAL_ERROR: Final = ": internal error: "

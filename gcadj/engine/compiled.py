@@ -1,5 +1,5 @@
 """What mypyc, which compiles the hot modules of the ordinary install, must be told about a
-class; nothing at run time.
+class, and what a compiled class needs to behave like its Python original.
 
 mypyc turns every class of a compiled module into a native class, whose instances its
 compiled callers check by exact type. A class that other modules subclass in Python (the
@@ -7,11 +7,17 @@ error types: a page error is a log syntax error) says so with
 ``@mypyc_attr(allow_interpreted_subclasses=True)``, so compiled code accepts the subclasses
 and calls their overrides. The pure-Python build (and the source tree) runs the stand-in
 below, which leaves the class as it is; the build hook's compiler reads the real one.
+
+A compiled frozen dataclass cannot be unpickled the default way (its state is restored
+by assignments, which a frozen class refuses), so the frozen dataclasses of the compiled
+modules define ``__reduce__`` with `rebuild_args`: pickling then calls the constructor,
+in both builds alike.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import dataclasses
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mypy_extensions import mypyc_attr as mypyc_attr
@@ -22,4 +28,9 @@ else:
         return lambda cls: cls
 
 
-__all__ = ["mypyc_attr"]
+def rebuild_args(obj: Any) -> tuple[Any, ...]:
+    """The constructor arguments that rebuild a dataclass instance: its init fields."""
+    return tuple(getattr(obj, f.name) for f in dataclasses.fields(obj) if f.init)
+
+
+__all__ = ["mypyc_attr", "rebuild_args"]

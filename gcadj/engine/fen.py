@@ -13,7 +13,7 @@ This module only reads and writes text; whether the position makes sense as a ga
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from gcadj.engine.compiled import mypyc_attr
 from gcadj.engine.pieces import PIECE, Piece
@@ -30,6 +30,9 @@ class FenError(ValueError):
         self.message = message
         caret = " " * (column - 1) + "^"
         super().__init__(f"bad FEN at column {column}: {message}\n  {fen}\n  {caret}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.fen, self.column, self.message))  # pickling
 
 
 class FenSetup(NamedTuple):

@@ -10,6 +10,7 @@ code never asks *which* piece it has, only *how* it moves.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from gcadj.engine.squares import (
     BLACK,
@@ -46,6 +47,9 @@ class PieceKind:
 
     def __repr__(self) -> str:
         return f"KIND[{self.letter!r}]"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (kind_by_letter, (self.letter,))  # unpickled as the same singleton
 
 
 def _make_kind(index: int, letter: str, name: str, value_class: int, components: str) -> PieceKind:
@@ -153,6 +157,9 @@ class Piece:
     def __repr__(self) -> str:
         return f"PIECE[{self.symbol!r}]"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (piece_by_symbol, (self.symbol,))  # unpickled as the same singleton
+
 
 def _make_piece(kind: PieceKind, color: int) -> Piece:
     comps = kind.components
@@ -178,6 +185,17 @@ PIECES: tuple[tuple[Piece, ...], tuple[Piece, ...]] = (
 )
 PIECE: dict[str, Piece] = {p.symbol: p for side in PIECES for p in side}
 """Pieces by symbol: 'Q' is the White Queen, 'q' the Black one."""
+
+
+def kind_by_letter(letter: str) -> PieceKind:
+    """The kind of that upper-case letter (how a pickled kind comes back: the singleton)."""
+    return KIND[letter]
+
+
+def piece_by_symbol(symbol: str) -> Piece:
+    """The piece of that symbol (how a pickled piece comes back: the singleton)."""
+    return PIECE[symbol]
+
 
 __all__ = [
     "BLACK",

@@ -28,7 +28,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+from typing import Any
 
+from gcadj.engine.compiled import rebuild_args
 from gcadj.engine.fen import STARTING_FEN, FenError, format_fen, parse_fen
 from gcadj.engine.move import BOARD_MOVES, DROP_MOVES, POCKET_MOVES, Move
 from gcadj.engine.pieces import KINDS, PIECES, Piece, mutation_choices, promotion_choices
@@ -58,6 +60,9 @@ class IllegalMoveError(ValueError):
         self.fen = fen
         super().__init__(f"illegal move: {move.uci()!r} in {fen}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.move, self.fen))  # pickling
+
 
 class Termination(Enum):
     """How a game ends on the board (results from the record are the adjudicator's)."""
@@ -79,6 +84,9 @@ class Outcome:
         if self.winner is None:
             return "1/2-1/2"
         return "1-0" if self.winner == WHITE else "0-1"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
 
 
 # ---------------------------------------------------------------------------------------

@@ -10,7 +10,9 @@ pasted back into Python, so a failing test prints something you can re-run.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Any, TypeAlias
+
+from gcadj.engine.compiled import rebuild_args
 
 __all__ = [
     "CaptureSub",
@@ -32,6 +34,9 @@ class MoveSub:
     origin: str
     target: str
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
+
 
 @dataclass(frozen=True, slots=True)
 class PlaceSub:
@@ -41,6 +46,9 @@ class PlaceSub:
     target: str
     operator: str
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
+
 
 @dataclass(frozen=True, slots=True)
 class ClearSub:
@@ -49,6 +57,9 @@ class ClearSub:
     square: str
     form: str
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
+
 
 @dataclass(frozen=True, slots=True)
 class CaptureSub:
@@ -56,12 +67,18 @@ class CaptureSub:
 
     squares: tuple[str, ...]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
+
 
 @dataclass(frozen=True, slots=True)
 class RemoveSpaceSub:
     """``-d``: remove the space ``target`` from the board (never legal in PMC, but valid syntax)."""
 
     target: str
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
 
 
 SubMove: TypeAlias = MoveSub | PlaceSub | ClearSub | CaptureSub | RemoveSpaceSub
@@ -94,6 +111,9 @@ class MoveRecord:
         """True for White's plies (even indices)."""
         return self.ply % 2 == 0
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
+
 
 @dataclass(frozen=True, slots=True)
 class GameLog:
@@ -116,3 +136,6 @@ class GameLog:
             if key.casefold() == wanted:
                 return value
         return None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
