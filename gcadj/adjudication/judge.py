@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from gcadj.engine.compiled import rebuild_args
-from gcadj.engine.move import BOARD_MOVES, Move
+from gcadj.engine.move import BOARD_MOVES, DROP_MOVES, POCKET_MOVES, Move
 from gcadj.engine.pieces import PIECE, PIECES, Piece, mutation_choices, promotion_choices
 from gcadj.engine.position import LAST_RANK, PAWN_CAPTURES, PAWN_DOUBLE, PAWN_SINGLE, Position
 from gcadj.engine.squares import COLOR_NAMES, POCKET, WHITE, square_name
@@ -88,14 +88,15 @@ class SquareMap:
 
     def __init__(self, pocket_file: str = "i") -> None:
         self.pocket_file = pocket_file
-        self._index = {square_name(sq): sq for sq in range(64)}
-        self._index[f"{pocket_file}1"] = WHITE_POCKET
-        self._index[f"{pocket_file}8"] = BLACK_POCKET
-        self._names = {index: name for name, index in self._index.items()}
+        self.indices = {square_name(sq): sq for sq in range(64)}
+        """Every square name the literal board has -> its index (read-only)."""
+        self.indices[f"{pocket_file}1"] = WHITE_POCKET
+        self.indices[f"{pocket_file}8"] = BLACK_POCKET
+        self._names = {index: name for name, index in self.indices.items()}
 
     def index(self, name: str) -> int:
         try:
-            return self._index[name]
+            return self.indices[name]
         except KeyError:
             raise UnsupportedSquare(name) from None
 
@@ -124,6 +125,7 @@ class PlyJudge:
 
     def __init__(self, pocket_file: str = "i") -> None:
         self.squares = square_map(pocket_file)
+        self._indices = self.squares.indices
 
     # -- the literal board -------------------------------------------------------------
 
@@ -194,10 +196,12 @@ class PlyJudge:
         """Play the legal move this ply made and return it, or say why the ply is illegal
         (and leave the position as it was)."""
         submoves = record.submoves
-        if len(submoves) == 1 and type(submoves[0]) is MoveSub:
-            move = self._plain_board_move(position, submoves[0])
-            if move is not None and position.play_if_legal(move):
-                return move
+        if len(submoves) == 1:
+            sub = submoves[0]
+            if type(sub) is MoveSub:
+                move = self._direct_move(position, sub)
+                if move is not None and position.play_if_legal(move):
+                    return move
         wrong_side = self._first_move_wrong_side(position, record)
         if wrong_side is not None:
             return wrong_side
@@ -213,31 +217,47 @@ class PlyJudge:
             return move
         return self.explain(position, record, diff)
 
-    def _plain_board_move(self, position: Position, sub: MoveSub) -> Move | None:
-        """The fast path for the commonest ply, one sub-move `L o-d` between board squares.
+    def _direct_move(self, position: Position, sub: MoveSub) -> Move | None:
+        """The fast path for the commonest plies, one sub-move ``L o-d``: a board move, a
+        pocketing without mutation (``N g1-i1``) or a drop (``N i1-e4``).
 
         Its literal board is "o emptied, the piece on d", which is exactly the board of the
-        move o→d unless that move is en passant (which also empties the victim's square)
-        or lands on an own piece; in those cases, and for anything else, this returns None
-        and the general path decides. tests/test_adjudicator_properties.py checks both
-        paths against a brute-force reading of the rules.
+        move read off it, unless the board move is en passant (which also empties the
+        victim's square) or lands on an own piece, the pocket is already full, or the drop
+        lands on a piece; in those cases, and for anything else, this returns None and the
+        general path decides (as it does when the move read here is not legal).
+        tests/adjudication/test_adjudicator_properties.py checks both paths against a
+        brute-force reading of the rules.
         """
-        index = self.squares.index
-        o, d = index(sub.origin), index(sub.target)
-        if o >= 64 or d >= 64 or o == d:
+        indices = self._indices
+        o = indices.get(sub.origin, -1)
+        d = indices.get(sub.target, -1)
+        if o < 0 or d < 0 or o == d:  # an unknown square: the general path names it
             return None
-        board = position.board
-        piece = board[o]
-        if piece is None or piece.color != position.turn:
+        us = position.turn
+        label = sub.label
+        if o < 64:
+            piece = position.board[o]
+            if piece is None or piece.color != us or (label is not None and label != piece.symbol):
+                return None
+            if d < 64:
+                target = position.board[d]
+                if target is not None and target.color == us:
+                    return None
+                if piece.pawn and target is None and d == position.ep_square:
+                    return None
+                return BOARD_MOVES[o][d]
+            if d == POCKET_INDEX[us] and position.pockets[us] is None:
+                return POCKET_MOVES[o][piece.kind.index]
             return None
-        if sub.label is not None and sub.label != piece.symbol:
+        if o != POCKET_INDEX[us] or d >= 64:
             return None
-        target = board[d]
-        if target is not None and target.color == piece.color:
+        held = position.pockets[us]
+        if held is None or (label is not None and label != held.symbol):
             return None
-        if piece.pawn and target is None and d == position.ep_square:
+        if position.board[d] is not None:
             return None
-        return BOARD_MOVES[o][d]
+        return DROP_MOVES[held.kind.index][d]
 
     def _first_move_wrong_side(self, position: Position, record: MoveRecord) -> IllegalPly | None:
         """`wrong-side` when the ply's first sub-move moves a piece of the side not to move,

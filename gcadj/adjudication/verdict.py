@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from functools import lru_cache
+from typing import Any, Final, overload
 
 from gcadj.adjudication.json_text import json_text
 from gcadj.adjudication.judge import IllegalPly, PlyJudge
-from gcadj.engine.compiled import rebuild_args
+from gcadj.engine.compiled import mypyc_attr, rebuild_args
 from gcadj.engine.fen import STARTING_FEN, FenError, format_fen
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import Piece
@@ -81,6 +83,38 @@ class Finding:
         return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
 
 
+class MadeOnRead:
+    """A dataclass field holding a text or None, which may be given as a function that makes
+    the text: the function is called when the field is first read, and its text kept.
+
+    `Verdict.final_fen` is one (`Position.fen_later`): formatting the last position's FEN
+    costs as much as judging a few plies, and ``gcadj check`` without ``-v``, or a caller
+    that reads only the status, never asks for it. Reading, comparing, printing and
+    pickling a verdict all see the text.
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._key = f"_{name}_value"
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> None: ...
+    @overload
+    def __get__(self, instance: object, owner: type) -> str | None: ...
+    def __get__(self, instance: object | None, owner: type) -> str | None:
+        if instance is None:
+            return None  # the field's default
+        value: str | Callable[[], str] | None = instance.__dict__[self._key]
+        if callable(value):
+            value = value()
+            instance.__dict__[self._key] = value
+        return value
+
+    def __set__(self, instance: object, value: str | Callable[[], str] | None) -> None:
+        instance.__dict__[self._key] = value
+
+
+# A Python class in the compiled build too: mypyc's own classes know no field descriptors.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Verdict:
     """What gcadj concludes about one game (the schema of `gcadj check --json`)."""
@@ -91,7 +125,7 @@ class Verdict:
     legal_plies: int
     result: str  # "1-0" | "0-1" | "1/2-1/2" | "*"
     termination: str | None
-    final_fen: str | None
+    final_fen: MadeOnRead = MadeOnRead()  # str | None when read
     first_illegal: Finding | None = None
     illegal: tuple[Finding, ...] = ()
     warnings: tuple[str, ...] = ()
@@ -205,13 +239,13 @@ def replay(
     unreadable ply (`Verdict.partial`).
     """
     if fen is not None:
-        start_fen = start_position(fen, log.pocket_file)
+        start_fen, position = _starting(fen, log.pocket_file)
     else:
         try:
-            start_fen = start_position(log.tag("FEN") or STARTING_FEN, log.pocket_file)
+            start_fen, position = _starting(log.tag("FEN") or STARTING_FEN, log.pocket_file)
         except FenError as err:
             return failed_verdict(log.source, "syntax-error", f"{log.source}: [FEN] tag: {err}")
-    return _Replay(log, Position.starting_at(start_fen), start_fen, all_findings).run(unreadable)
+    return _Replay(log, position, start_fen, all_findings).run(unreadable)
 
 
 def replay_readable(
@@ -228,9 +262,19 @@ def replay_readable(
 def start_position(fen: str, pocket_file: str = "i") -> str:
     """gcadj's FEN for a start given as a FEN or a Game Courier code; raises `FenError`
     when it is neither or is no position (no King, side not to move in check, ...)."""
-    gcadj_fen = as_gcadj_fen(fen, pocket_file)
-    Position.starting_at(gcadj_fen)
-    return gcadj_fen
+    return _starting(fen, pocket_file)[0]
+
+
+def _starting(fen: str, pocket_file: str) -> tuple[str, Position]:
+    """`start_position`, and the position itself (the one copy a replay makes)."""
+    gcadj_fen = _as_gcadj_fen(fen, pocket_file)
+    return gcadj_fen, Position.starting_at(gcadj_fen)
+
+
+@lru_cache(maxsize=64)
+def _as_gcadj_fen(fen: str, pocket_file: str) -> str:
+    """`as_gcadj_fen`, remembered: an archive's games start from a few positions."""
+    return as_gcadj_fen(fen, pocket_file)
 
 
 class _Replay:
@@ -340,6 +384,17 @@ class _Replay:
 
     def _note_oddities(self, record: MoveRecord, position: Position) -> None:
         submoves = record.submoves
+        if len(submoves) > 1:  # a legal ply of one sub-move moved a piece: nothing odd
+            self._note_submove_oddities(record, position)
+        if not self.threefold_warned and position.repetition_count() >= 3:
+            self.threefold_warned = True
+            self.warnings.append(
+                f"after ply {record.ply + 1} the position occurred a third time: "
+                "a draw by threefold repetition could have been claimed"
+            )
+
+    def _note_submove_oddities(self, record: MoveRecord, position: Position) -> None:
+        submoves = record.submoves
         for sub in submoves:
             if isinstance(sub, MoveSub) and sub.origin == sub.target:
                 self.warnings.append(
@@ -353,12 +408,6 @@ class _Replay:
             self.warnings.append(
                 f"ply {record.ply + 1} ({record.text!r}, line {record.line}) is legal as {last}, "
                 "but reaches it through more than one move"
-            )
-        if not self.threefold_warned and position.repetition_count() >= 3:
-            self.threefold_warned = True
-            self.warnings.append(
-                f"after ply {record.ply + 1} the position occurred a third time: "
-                "a draw by threefold repetition could have been claimed"
             )
 
     def _continue_from_literal(self, record: MoveRecord) -> bool:
@@ -417,7 +466,7 @@ class _Replay:
             legal_plies=len(self.moves),
             result=result,
             termination=termination,
-            final_fen=self.final_fen or self.position.fen(),
+            final_fen=self.final_fen or self.position.fen_later(),
             first_illegal=findings[0] if findings else None,
             illegal=findings if self.all_findings else findings[:1],
             warnings=tuple(self.warnings),

@@ -27,7 +27,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from gcadj.engine.compiled import rebuild_args
@@ -253,6 +253,21 @@ class Position:
         ep = self.ep_square if self.ep_square is not None and self.has_legal_en_passant() else None
         return format_fen(
             self.board, self.pockets, self.turn, ep, self.halfmove_clock, self.fullmove_number
+        )
+
+    def fen_later(self) -> Callable[[], str]:
+        """`fen()` of the position as it stands now, formatted only when called (a snapshot:
+        later moves do not change it). A verdict's final FEN is one: formatting it costs
+        as much as judging a few plies, and many callers never read it."""
+        ep = self.ep_square if self.ep_square is not None and self.has_legal_en_passant() else None
+        return partial(
+            format_fen,
+            tuple(self.board),
+            (self.pockets[0], self.pockets[1]),
+            self.turn,
+            ep,
+            self.halfmove_clock,
+            self.fullmove_number,
         )
 
     @property
