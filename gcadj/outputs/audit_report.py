@@ -20,7 +20,7 @@ import logging
 import os
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -477,8 +477,16 @@ def _chips(kind: str, counts: Counter[str]) -> str:
     )
 
 
-def _source_cell(source: str, viewer: str | None, common: str) -> str:
-    link = page_link(source)
+TagsOf = Callable[[str], Mapping[str, str]]
+"""A game's tags (lower-case names: white, black, site) known without reading its source."""
+
+
+def _source_cell(source: str, viewer: str | None, common: str, tags_of: TagsOf | None) -> str:
+    if tags_of is None:
+        link = page_link(source)
+    else:
+        site = tags_of(source).get("site")
+        link = source if is_url(source) else (site if site and is_url(site) else None)
     name = _e(source[len(common) :] if common and source.startswith(common) else source)
     if viewer is not None:
         name = f'<a href="{_e(viewer)}">{name}</a>'
@@ -491,7 +499,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= NOTE_LIMIT else text[: NOTE_LIMIT - 1] + "…"
 
 
-def _notes(record: dict[str, Any], first: dict[str, Any]) -> list[str]:
+def _notes(record: dict[str, Any], first: dict[str, Any], tags_of: TagsOf | None) -> list[str]:
     """What a row says besides its columns: error, finding, players, suggestion, warnings."""
     notes: list[str] = []
     if record.get("error"):
@@ -508,7 +516,8 @@ def _notes(record: dict[str, Any], first: dict[str, Any]) -> list[str]:
                 f"did you mean <code>{_e(best.get('text'))}</code> ({_e(best.get('san'))})"
             )
         if record.get("status") == "illegal":
-            header = game_header(str(record.get("source")))
+            source = str(record.get("source"))
+            header = game_header(source) if tags_of is None else tags_of(source)
             who = [
                 f"{side}: {_e(_clip(header[key]))}"
                 for side, key in (("White", "white"), ("Black", "black"))
@@ -523,7 +532,13 @@ def _notes(record: dict[str, Any], first: dict[str, Any]) -> list[str]:
     return notes
 
 
-def _game_row(number: int, record: dict[str, Any], viewer: str | None, common: str) -> str:
+def _game_row(
+    number: int,
+    record: dict[str, Any],
+    viewer: str | None,
+    common: str,
+    tags_of: TagsOf | None = None,
+) -> str:
     first = record.get("first_illegal") or {}
     status = str(record.get("status"))
     category = str(first.get("category") or "")
@@ -537,7 +552,7 @@ def _game_row(number: int, record: dict[str, Any], viewer: str | None, common: s
         ply = "<td></td>"
     cells = [
         f"<td>{number}</td>",
-        f"<td>{_source_cell(str(record.get('source')), viewer, common)}</td>",
+        f"<td>{_source_cell(str(record.get('source')), viewer, common, tags_of)}</td>",
         f'<td class="{_e(status)}">{_e(status)}</td>',
         f"<td>{_e(record.get('plies'))}</td>",
         f"<td>{_e(record.get('legal_plies'))}</td>",
@@ -545,7 +560,7 @@ def _game_row(number: int, record: dict[str, Any], viewer: str | None, common: s
         f"<td>{_e(record.get('termination') or '')}</td>",
         ply,
         f"<td>{_e(category)}</td>",
-        f"<td>{'<br>'.join(_notes(record, first))}</td>",
+        f"<td>{'<br>'.join(_notes(record, first, tags_of))}</td>",
     ]
     return f'<tr data-s="{_e(status)}" data-c="{_e(category)}">{"".join(cells)}</tr>\n'
 
@@ -573,12 +588,17 @@ def write_report(
     *,
     order: Mapping[str, int] | None = None,
     viewers: Path | None = None,
+    tags_of: TagsOf | None = None,
 ) -> None:
     """One self-contained page: the summary with bar charts, then one row per game in the
     order of its source (`order`, as `AuditRun.order` gives it; without it, file order),
     sortable by any column, with a filter box and one-click filters by status and
     category. A game whose viewer is in `viewers` links to it (its first illegal ply to
     that ply). Rows carry no diagram: the viewers have them.
+
+    The players and the Site link of each game are read again from its source (a file's
+    head, a cached page), unless `tags_of` gives them: ``gcadj serve`` does, because its
+    sources are uploads named by the user, never files of the server to open.
     """
     summary = summary or summarize(jsonl)
     made = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -620,7 +640,7 @@ def write_report(
         )
         for number, record in enumerate(_records_at(jsonl, rows.offsets), 1):
             viewer = _viewer_href(str(record.get("source")), viewers, report_dir)
-            out.write(_game_row(number, record, viewer, rows.common))
+            out.write(_game_row(number, record, viewer, rows.common, tags_of))
         out.write(
             "</tbody></table></div>\n"
             '<p class="made">Made by gcadj. Each game\'s viewer shows its diagrams; a game '
