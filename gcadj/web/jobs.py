@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS: Final = 0.2
 SWEEP_SECONDS: Final = 30.0
+START_SECONDS: Final = 30.0
 
 
 class Busy(Exception):
@@ -355,7 +356,9 @@ class JobRunner:
         on, and why it stopped ("end", "source", "check", "died", "cancelled")."""
         timeout = self.settings.source_timeout
         current = start
-        source_deadline = time.monotonic() + timeout
+        # Until the worker has read the uploads (a process to start, zips to list: bounded
+        # work, whatever the input), it has at least START_SECONDS.
+        source_deadline = time.monotonic() + max(timeout, START_SECONDS)
         while True:
             if job.cancel.is_set():
                 return current, "cancelled"
