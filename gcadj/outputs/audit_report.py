@@ -356,7 +356,7 @@ details.summary-box>summary{cursor:pointer;margin:.2em 0}
 #games tbody tr:nth-child(even){background:#fafafa}
 #games tr[hidden]{display:none}
 .c-n{width:2.9em}.c-src{width:14%}.c-st{width:6.2em}.c-pl{width:3.3em}.c-lp{width:3.7em}
-.c-res{width:3.6em}.c-term{width:7.2em}.c-ply{width:10%}.c-cat{width:9.2em}
+.c-res{width:4.1em}.c-term{width:7.2em}.c-ply{width:10%}.c-cat{width:9.2em}
 .note+.note::before{content:" · ";color:#888}
 .view{font-size:.85em;white-space:nowrap}
 .made{color:#777;font-size:.8em}

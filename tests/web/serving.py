@@ -63,7 +63,9 @@ def zip_of(members: dict[str, bytes], *, level: int = 9) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=level) as archive:
         for name, data in members.items():
-            archive.writestr(zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0)), data, zipfile.ZIP_DEFLATED)
+            archive.writestr(
+                zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0)), data, zipfile.ZIP_DEFLATED
+            )
     return out.getvalue()
 
 

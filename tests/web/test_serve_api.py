@@ -106,12 +106,16 @@ def test_options_travel_like_the_cli_options(server: Server) -> None:
 def test_a_body_over_the_limit_is_refused_with_413(server: Server) -> None:
     big = b"P e2-e4\n" * 200_000  # 1.6 MB, over the server's 1 MB
     response = requests.post(server.url + "api/check", data=big, timeout=60)
-    assert response.status_code == 413 and "larger than this server's limit of 1 MB" in response.text
+    assert (
+        response.status_code == 413 and "larger than this server's limit of 1 MB" in response.text
+    )
     # without a declared length (chunked): refused while it streams in
     chunks = (big[i : i + 65536] for i in range(0, len(big), 65536))
     response = requests.post(server.url + "api/check", data=chunks, timeout=60)
     assert response.status_code == 413
-    page_response = requests.post(server.url + "check", files=[("file", ("big.txt", big))], timeout=60)
+    page_response = requests.post(
+        server.url + "check", files=[("file", ("big.txt", big))], timeout=60
+    )
     assert page_response.status_code == 413 and "Too large" in page_response.text
     assert "content-security-policy" in page_response.headers
 
@@ -131,11 +135,15 @@ def test_too_many_files_or_bytes_in_a_zip_are_refused(tmp_path: Path) -> None:
     flags = ("--zip-max-files", "5", "--zip-max-mb", "0.5")
     with running_server(tmp_path / "t", *flags) as small:
         many = zip_of({f"g{i}.txt": b"P e2-e4\n" for i in range(6)})
-        (record,) = lines(requests.post(small.url + "api/check", files=[("file", ("m.zip", many))], timeout=60))
+        (record,) = lines(
+            requests.post(small.url + "api/check", files=[("file", ("m.zip", many))], timeout=60)
+        )
         assert "6 files in the zip, more than the limit of 5" in str(record["error"])
         text = ("P e2-e4\np e7-e5\n" * 20_000).encode()  # 320 KB each, compresses well
         wide = zip_of({"a.txt": text, "b.txt": text})
-        (record,) = lines(requests.post(small.url + "api/check", files=[("file", ("w.zip", wide))], timeout=60))
+        (record,) = lines(
+            requests.post(small.url + "api/check", files=[("file", ("w.zip", wide))], timeout=60)
+        )
         assert "expands to 640 KB, more than the limit of 500 KB" in str(record["error"])
 
 
@@ -150,14 +158,19 @@ def test_names_that_climb_out_of_the_zip_are_refused_and_nothing_is_written(
     by_source = {str(r["source"]): r for r in lines(response)}
     assert "'..' climbs out of the archive" in str(by_source["x.zip/../evil.txt"]["error"])
     assert "absolute path" in str(by_source["x.zip//etc/evil2.txt"]["error"])
-    assert by_source["x.zip/fine/ok.txt"]["status"] == judge_source("x", text=EX1.read_text("utf-8"))[0].status
+    assert (
+        by_source["x.zip/fine/ok.txt"]["status"]
+        == judge_source("x", text=EX1.read_text("utf-8"))[0].status
+    )
     written = {p.name for p in server.tmp.parent.rglob("*")}
     assert "evil.txt" not in written and "evil2.txt" not in written
     assert not (ROOT.parent / "evil.txt").exists()
 
 
 def test_nothing_of_an_api_check_is_kept(server: Server) -> None:
-    requests.post(server.url + "api/check", files=[("file", ("k.txt", EX1.read_bytes()))], timeout=60)
+    requests.post(
+        server.url + "api/check", files=[("file", ("k.txt", EX1.read_bytes()))], timeout=60
+    )
     (private,) = [p for p in server.tmp.iterdir() if p.name.startswith("gcadj-serve-")]
     assert private.stat().st_mode & 0o077 == 0  # the server's folder: its own
     assert list(private.iterdir()) == []
@@ -166,20 +179,32 @@ def test_nothing_of_an_api_check_is_kept(server: Server) -> None:
 def test_a_private_address_is_refused_without_being_asked(server: Server) -> None:
     with FixtureServer({"/game.txt": page(EX1.read_bytes(), "text/plain")}) as site:
         for url in (site.url("/game.txt"), site.url("/game.txt").replace("127.0.0.1", "localhost")):
-            response = requests.post(server.url + "api/check", files={"url": (None, url)}, timeout=60)
+            response = requests.post(
+                server.url + "api/check", files={"url": (None, url)}, timeout=60
+            )
             (record,) = lines(response)
             assert record["source"] == url and record["status"] == "error"
-            assert "loopback address; this server fetches public addresses only" in str(record["error"])
+            assert "loopback address; this server fetches public addresses only" in str(
+                record["error"]
+            )
         assert site.hits("/game.txt") == []  # no request reached it
-    for url in ("http://169.254.169.254/latest/meta-data/", "http://10.1.2.3/x", "file:///etc/passwd"):
-        (record,) = lines(requests.post(server.url + "api/check", files={"url": (None, url)}, timeout=60))
+    for url in (
+        "http://169.254.169.254/latest/meta-data/",
+        "http://10.1.2.3/x",
+        "file:///etc/passwd",
+    ):
+        (record,) = lines(
+            requests.post(server.url + "api/check", files={"url": (None, url)}, timeout=60)
+        )
         assert record["status"] == "error" and "refused" in str(record["error"])
 
 
 def test_a_game_page_is_fetched_and_judged_as_the_cli_judges_it(open_server: Server) -> None:
     with FixtureServer({"/game.txt": page(EX1.read_bytes(), "text/plain")}) as site:
         url = site.url("/game.txt")
-        response = requests.post(open_server.url + "api/check", files={"url": (None, url)}, timeout=60)
+        response = requests.post(
+            open_server.url + "api/check", files={"url": (None, url)}, timeout=60
+        )
         (record,) = lines(response)
         assert record == json.loads(judge_source(url, text=EX1.read_text("utf-8"))[0].json_line())
         assert len(site.hits("/game.txt")) == 1
@@ -189,15 +214,17 @@ def test_a_slow_source_times_out_and_does_not_block_other_checks(tmp_path: Path)
     game = (FIXTURES / "logs" / "legal").glob("*.txt")
     quick = next(iter(game)).read_bytes()
     shuffle = "".join(
-        f"N g1-f3\nn g8-f6\nN f3-g1\nn f6-g8\n" for _ in range(30_000)
-    ).encode()  # 120,000 plies: far longer to judge than the deadline
+        "N g1-f3\nn g8-f6\nN f3-g1\nn f6-g8\n" for _ in range(100_000)
+    ).encode()  # 400,000 plies (4.8 MB): far longer to read and judge than the deadline
     with running_server(tmp_path / "t", "--timeout", "0.5", "--workers", "2") as slow:
         import threading
 
         results: dict[str, requests.Response] = {}
 
         def post(name: str, data: bytes) -> None:
-            results[name] = requests.post(slow.url + f"api/check?name={name}", data=data, timeout=120)
+            results[name] = requests.post(
+                slow.url + f"api/check?name={name}", data=data, timeout=120
+            )
 
         worker = threading.Thread(target=post, args=("long.txt", shuffle))
         worker.start()
@@ -214,14 +241,32 @@ def test_a_slow_source_times_out_and_does_not_block_other_checks(tmp_path: Path)
 def test_hostile_requests_get_clear_answers_never_a_500(server: Server) -> None:
     url = server.url
     cases = [
-        requests.post(url + "api/check", data=b"--x\r\nbroken", headers={"content-type": "multipart/form-data; boundary=x"}, timeout=30),
-        requests.post(url + "api/check", data=b"", headers={"content-type": "multipart/form-data"}, timeout=30),
-        requests.post(url + "check", data=b"text=", headers={"content-type": "application/x-www-form-urlencoded"}, timeout=30),
+        requests.post(
+            url + "api/check",
+            data=b"--x\r\nbroken",
+            headers={"content-type": "multipart/form-data; boundary=x"},
+            timeout=30,
+        ),
+        requests.post(
+            url + "api/check", data=b"", headers={"content-type": "multipart/form-data"}, timeout=30
+        ),
+        requests.post(
+            url + "check",
+            data=b"text=",
+            headers={"content-type": "application/x-www-form-urlencoded"},
+            timeout=30,
+        ),
         requests.get(url + "job/../../etc/passwd", timeout=30),
         requests.get(url + "job/nope/v/..%2f..%2fx.html", timeout=30),
         requests.get(url + "job/nope/results.jsonl", timeout=30),
-        requests.post(url + "api/check", files=[("file", ("z.zip", b"PK\x03\x04garbage"))], timeout=30),
-        requests.post(url + "api/check?name=%3Cscript%3E", data="\ufeff\x00\x01<script>alert(1)</script>".encode(), timeout=30),
+        requests.post(
+            url + "api/check", files=[("file", ("z.zip", b"PK\x03\x04garbage"))], timeout=30
+        ),
+        requests.post(
+            url + "api/check?name=%3Cscript%3E",
+            data="\ufeff\x00\x01<script>alert(1)</script>".encode(),
+            timeout=30,
+        ),
     ]
     for response in cases:
         assert response.status_code < 500, response.text
@@ -242,5 +287,7 @@ def test_gcadj_help_does_not_load_the_web_framework() -> None:
         "('starlette', 'uvicorn', 'python_multipart', 'gcadj') and "
         "(not m.startswith('gcadj') or m.startswith('gcadj.web'))))"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env={**os.environ})
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env={**os.environ}
+    )
     assert done.stdout.strip() == "[]"
