@@ -25,6 +25,7 @@ from gcadj.engine.move import BOARD_MOVES, Move
 from gcadj.engine.pieces import PIECE, PIECES, Piece, mutation_choices, promotion_choices
 from gcadj.engine.position import LAST_RANK, PAWN_CAPTURES, PAWN_DOUBLE, PAWN_SINGLE, Position
 from gcadj.engine.squares import COLOR_NAMES, POCKET, WHITE, square_name
+from gcadj.errors import UnsupportedSquare
 from gcadj.notation.records import (
     CaptureSub,
     ClearSub,
@@ -33,30 +34,9 @@ from gcadj.notation.records import (
     PlaceSub,
     RemoveSpaceSub,
 )
+from gcadj.vocabulary import Category
 
-CATEGORIES = (
-    "wrong-side",
-    "empty-origin",
-    "label-mismatch",
-    "illegal-piece-move",
-    "own-capture",
-    "king-in-check",
-    "en-passant-incomplete",
-    "pocket-full",
-    "pocket-king",
-    "pocket-first-move",
-    "bad-mutation",
-    "missing-promotion",
-    "bad-promotion",
-    "drop-occupied",
-    "drop-last-rank",
-    "drop-not-in-pocket",
-    "castling",
-    "promotion-on-arrival",
-    "extra-submove",
-    "after-game-end",
-    "unsupported",
-)
+CATEGORIES = tuple(category.value for category in Category)
 
 WHITE_POCKET = 64  # literal-board index of i1 (White's pocket)
 BLACK_POCKET = 65  # literal-board index of i8 (Black's pocket)
@@ -72,10 +52,6 @@ class IllegalPly:
 
     category: str
     reason: str
-
-
-class UnsupportedSquare(ValueError):
-    """A square name the literal board does not have (never produced by the parser)."""
 
 
 class SquareMap:

@@ -16,14 +16,14 @@ from typing import Any, Final
 
 from gcadj.adjudication.json_text import json_text
 from gcadj.adjudication.judge import IllegalPly, PlyJudge
-from gcadj.engine.fen import STARTING_FEN, FenError, format_fen
+from gcadj.engine.fen import STARTING_FEN, format_fen
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import Piece
 from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
+from gcadj.errors import FenError, LogSyntaxError
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub
-from gcadj.notation.syntax_errors import LogSyntaxError
 
 SIDE_NAMES = ("white", "black")
 

@@ -38,14 +38,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
 
 from gcadj.adjudication.verdict import Verdict, failed_verdict, internal_error_verdict
-from gcadj.app.audit_files import (
-    AuditError,
-    check_products,
-    is_locked,
-    lock_exclusively,
-    source_key,
-)
+from gcadj.app.audit_files import check_products, is_locked, lock_exclusively, source_key
 from gcadj.app.check import CheckOptions, judge_games
+from gcadj.errors import AuditError
 from gcadj.sources.urls import is_url
 from gcadj.sources.walk import DEFAULT_GAME, SOURCE_SUFFIXES, SourceWalker
 
@@ -422,7 +417,8 @@ def _tasks(specs: Iterable[str], fetcher: Fetcher | None) -> Iterator[Task | _Fe
         if not is_url(spec):
             yield (spec, None)
             continue
-        from gcadj.sources.fetch import FetchError, default_fetcher  # only once a URL is met
+        from gcadj.errors import FetchError
+        from gcadj.sources.fetch import default_fetcher  # only once a URL is met
 
         try:
             text = (fetcher or default_fetcher()).get(spec).text()

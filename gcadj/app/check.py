@@ -29,11 +29,11 @@ from gcadj.adjudication.verdict import (
     replay_readable,
     start_position,
 )
-from gcadj.engine.fen import FenError
-from gcadj.notation.parse import LogSyntaxError, normalise_text
+from gcadj.errors import FenError, InjectedFault, LogSyntaxError, SourceError
+from gcadj.notation.parse import normalise_text
 from gcadj.notation.records import GameLog
 from gcadj.sources.formats import parse_game_text, parse_games
-from gcadj.sources.read import SourceError, game_ref, read_source
+from gcadj.sources.read import game_ref, read_source
 from gcadj.words import plural
 
 log = logging.getLogger(__name__)
@@ -41,10 +41,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 FAULT_ENV: Final = "GCADJ_INJECT_FAULT"
-
-
-class InjectedFault(RuntimeError):
-    """The fault `FAULT_ENV` asks for: stands for any bug while judging a source."""
 
 
 def guarded(source: str, work: Callable[[], Verdict], *, fen: str | None = None) -> Verdict:
