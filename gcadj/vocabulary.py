@@ -31,7 +31,7 @@ class Status(Word):
     ERROR = "error"
 
 
-class Outcome(Word):
+class VerdictKind(Word):
     """What a verdict means for the exit code: its status, or an error that is gcadj's own
     (a bug: exit code 5, never 1)."""
 
@@ -137,12 +137,12 @@ DEFAULT_POCKET_FILE = PocketFile("i")
 __all__ = [
     "DEFAULT_POCKET_FILE",
     "Category",
-    "Outcome",
     "PocketFile",
     "Result",
     "Side",
     "Status",
     "Termination",
+    "VerdictKind",
     "Word",
     "is_pocket_letter",
 ]

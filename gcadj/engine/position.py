@@ -48,7 +48,7 @@ from gcadj.engine.squares import (
     rays_for,
 )
 from gcadj.errors import FenError, IllegalMoveError
-from gcadj.vocabulary import Termination
+from gcadj.vocabulary import Result, Termination
 
 
 @dataclass(frozen=True)
@@ -56,10 +56,10 @@ class Outcome:
     termination: Termination
     winner: int | None  # WHITE, BLACK, or None for a draw
 
-    def result(self) -> str:
+    def result(self) -> Result:
         if self.winner is None:
-            return "1/2-1/2"
-        return "1-0" if self.winner == WHITE else "0-1"
+            return Result.DRAW
+        return Result.WHITE_WINS if self.winner == WHITE else Result.BLACK_WINS
 
 
 # ---------------------------------------------------------------------------------------
