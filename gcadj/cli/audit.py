@@ -261,8 +261,9 @@ def audit(
     import os
     import tempfile
 
-    from gcadj.app.audit import AuditError, AuditPlan, run_audit
+    from gcadj.app.audit import AuditPlan, run_audit
     from gcadj.app.check import CheckOptions
+    from gcadj.errors import AuditError
     from gcadj.outputs.audit_report import summarize, write_csv, write_report
     from gcadj.sources.urls import is_url
 

@@ -118,7 +118,8 @@ def export(
 
     from gcadj.adjudication.verdict import internal_error_verdict
     from gcadj.app.check import CheckOptions, judge_games
-    from gcadj.outputs.export import ExportError, export_games, export_writer, text_writer
+    from gcadj.errors import ExportError
+    from gcadj.outputs.export import export_games, export_writer, text_writer
     from gcadj.sources.walk import SourceWalker
 
     check_options("export", pocket_file, fen)

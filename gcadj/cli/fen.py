@@ -53,7 +53,7 @@ def fen_command(
     pocket_file: PocketFileOption = "i",
 ) -> None:
     """Convert between gcadj's FEN and Game Courier's position code."""
-    from gcadj.engine.fen import FenError
+    from gcadj.errors import FenError
     from gcadj.notation.gccode import fen_to_gc_code, gc_code_to_fen
 
     if (from_gc is None) == (to_gc is None):

@@ -170,7 +170,7 @@ def fail(command: str, message: str, code: int) -> typer.Exit:
 def check_options(command: str, pocket_file: str, fen: str | None = None) -> None:
     """Usage errors (exit 2) for a bad --pocket-file or --fen, before any source is read."""
     from gcadj.adjudication.verdict import start_position
-    from gcadj.engine.fen import FenError
+    from gcadj.errors import FenError
     from gcadj.notation.language import is_pocket_file
 
     if not is_pocket_file(pocket_file):

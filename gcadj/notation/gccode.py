@@ -24,9 +24,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from gcadj.engine.fen import STARTING_FEN, FenError, format_fen, parse_fen
+from gcadj.engine.fen import STARTING_FEN, format_fen, parse_fen
 from gcadj.engine.pieces import KIND, PIECE, Piece
 from gcadj.engine.squares import BLACK, COLOR_NAMES, FILE_NAMES, WHITE
+from gcadj.errors import FenError, GcCodeError
 from gcadj.words import plural
 
 WIDTH = 9  # files a-h and the pocket file
@@ -40,19 +41,6 @@ __all__ = [
     "gc_code_to_fen",
     "is_gc_code",
 ]
-
-
-class GcCodeError(FenError):
-    """A Game Courier code that cannot be read; `column` is 1-based into the code."""
-
-    def __init__(self, code: str, column: int, message: str) -> None:
-        self.fen = code
-        self.column = column
-        self.message = message
-        caret = " " * (column - 1) + "^"
-        ValueError.__init__(
-            self, f"bad Game Courier code at column {column}: {message}\n  {code}\n  {caret}"
-        )
 
 
 class _Cell(NamedTuple):

@@ -23,6 +23,7 @@ from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 from lark.tree import Meta
 
 from gcadj.about import user_cache_dir
+from gcadj.errors import LogSyntaxError
 from gcadj.notation.language import (
     DEFAULT_POCKET_FILE,
     LogBuilder,
@@ -43,7 +44,7 @@ from gcadj.notation.records import (
     RemoveSpaceSub,
     SubMove,
 )
-from gcadj.notation.syntax_errors import LogSyntaxError, syntax_error
+from gcadj.notation.syntax_errors import syntax_error
 
 log = logging.getLogger(__name__)
 

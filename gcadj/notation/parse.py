@@ -48,6 +48,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from gcadj.errors import LogSyntaxError, ParserDeclined
 from gcadj.notation.language import (
     NUMBER_PREFIX,
     WS_CHARS,
@@ -68,7 +69,6 @@ from gcadj.notation.records import (
     RemoveSpaceSub,
     SubMove,
 )
-from gcadj.notation.syntax_errors import LogSyntaxError
 
 __all__ = ["LogSyntaxError", "parse_log", "tag_pair"]
 
@@ -100,19 +100,6 @@ def parse_with_lark(text: str, source: str, pocket_file: str) -> GameLog:
 
 # --------------------------------------------------------------------------
 # The fast path: line by line, memoised, Lark only for unseen ply texts
-
-
-class _Decline(Exception):
-    """The fast path met something it leaves to the reference path.
-
-    ``valid_to`` is how far (an offset in the body, or once raised by `_read_ply` in the
-    line) the text is known to be valid sub-moves ending with a ';': Lark need not read
-    them again.
-    """
-
-    def __init__(self, valid_to: int = 0) -> None:
-        super().__init__(valid_to)
-        self.valid_to = valid_to
 
 
 _TAG_LINE = re.compile(
@@ -185,7 +172,8 @@ def _read_submove(part: str, pocket_file: str) -> SubMove | None:
 
 
 def _read_submoves(body: str, pocket_file: str) -> tuple[SubMove, ...]:
-    """The sub-moves of a body joined by ';'; raises _Decline at the first part that is not one.
+    """The sub-moves of a body joined by ';'; raises ParserDeclined at the first part that
+    is not one.
 
     A ';' cannot stand inside a sub-move, and the grammar puts at most one sub-move between
     two ';', so each part is read alone: by the expressions above, else by Lark (imported
@@ -201,7 +189,7 @@ def _read_submoves(body: str, pocket_file: str) -> tuple[SubMove, ...]:
 
                 read = parse_submoves(part, pocket_file)
                 if read is None or len(read) != 1:
-                    raise _Decline(offset)
+                    raise ParserDeclined(offset)
                 sub = read[0]
             submoves.append(sub)
         offset += len(part) + 1
@@ -209,7 +197,7 @@ def _read_submoves(body: str, pocket_file: str) -> tuple[SubMove, ...]:
 
 
 def _read_body(body: str, pocket_file: str) -> _MemoEntry:
-    """The sub-moves of one ply body (no number, no comment); raises _Decline if not valid.
+    """The sub-moves of one ply body (no number, no comment); raises ParserDeclined if not valid.
 
     The usual forms are read by expressions mirroring the grammar's sub-move rules (its
     lexer skips spaces between tokens, so they allow spaces there); anything else goes to
@@ -217,7 +205,7 @@ def _read_body(body: str, pocket_file: str) -> _MemoEntry:
     from the grammar that both give the same records.
     """
     if not body.strip(WS_CHARS):
-        raise _Decline  # a ply needs a sub-move or a ';': the grammar says what is wrong
+        raise ParserDeclined  # a ply needs a sub-move or a ';': the grammar says what is wrong
     submoves = _read_submoves(body, pocket_file)
     stripped = body.lstrip(WS_CHARS)
     return submoves, len(body) - len(stripped), stripped.rstrip(WS_CHARS)
@@ -241,7 +229,7 @@ def parse_by_lines(
 ) -> GameLog:
     """Parse normalised text line by line.
 
-    A line the expressions cannot read raises _Decline, or with ``lark_lines`` is read by
+    A line the expressions cannot read raises ParserDeclined, or with ``lark_lines`` is read by
     Lark alone (`grammar.parse_line`), which is the reference for that line: it returns
     its tag or ply, or raises the `LogSyntaxError` the whole text would give there, with
     the plies read before it as ``partial``.
@@ -257,14 +245,14 @@ def parse_by_lines(
             if stripped[0] == "[":
                 tag = tag_pair(line)
                 if records or tag is None:
-                    raise _Decline
+                    raise ParserDeclined
                 builder.tags.append(tag)
                 continue
             if stripped.startswith("//"):
                 builder.add_note(comment_text(stripped))
                 continue
             records.append(_read_ply(line, line_no, len(records), memo, pocket_file))
-        except _Decline as decline:
+        except ParserDeclined as decline:
             if not lark_lines:
                 raise
             _read_with_lark(builder, line, line_no, decline.valid_to)
@@ -274,13 +262,13 @@ def parse_by_lines(
 def _read_ply(
     line: str, line_no: int, index: int, memo: dict[str, _MemoEntry], pocket_file: str
 ) -> MoveRecord:
-    """One ply line read by the expressions and the memo; raises _Decline if they cannot."""
+    """One ply line read by the expressions and the memo; raises ParserDeclined if they cannot."""
     number = None
     start = 0
     if line.lstrip(WS_CHARS)[0].isdigit():
         prefix = NUMBER_PREFIX.match(line)
         if prefix is None:
-            raise _Decline
+            raise ParserDeclined
         number, start = prefix[1], prefix.end()
     cut = line.find("//", start)
     body = line[start:cut] if cut >= 0 else line[start:]
@@ -288,8 +276,8 @@ def _read_ply(
     if entry is None:
         try:
             entry = _read_body(body, pocket_file)
-        except _Decline as decline:
-            raise _Decline(start + decline.valid_to if decline.valid_to else 0) from None
+        except ParserDeclined as decline:
+            raise ParserDeclined(start + decline.valid_to if decline.valid_to else 0) from None
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
         memo[body] = entry

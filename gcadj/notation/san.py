@@ -30,6 +30,7 @@ from gcadj.engine.move import Move
 from gcadj.engine.pieces import KIND, PIECES, PieceKind
 from gcadj.engine.position import Position
 from gcadj.engine.squares import COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square, square_name
+from gcadj.errors import SanError
 from gcadj.notation.records import (
     CaptureSub,
     ClearSub,
@@ -51,16 +52,6 @@ __all__ = [
     "submoves_text",
     "write_line",
 ]
-
-
-class SanError(ValueError):
-    """SAN text that is not a legal move in the position: the text, the FEN and why."""
-
-    def __init__(self, san: str, fen: str, reason: str) -> None:
-        self.san = san
-        self.fen = fen
-        self.reason = reason
-        super().__init__(f"{san!r} is not a legal move in {fen}: {reason}")
 
 
 # -- writing SAN -----------------------------------------------------------------------

@@ -23,6 +23,7 @@ from gcadj.adjudication.verdict import Verdict
 from gcadj.engine.fen import parse_fen
 from gcadj.engine.position import Position
 from gcadj.engine.squares import WHITE
+from gcadj.errors import ExportError
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.language import is_pocket_file
 from gcadj.notation.pgn import NOTE_MARK, escape_tag_value
@@ -67,10 +68,6 @@ PLY_FORMATS = ("fen", "svg")
 
 Writer = Callable[[IO[str]], None]
 """Writes a finished export to a text stream."""
-
-
-class ExportError(ValueError):
-    """A conversion the game cannot give (no game, a ply out of range): a usage error."""
 
 
 def export_game(

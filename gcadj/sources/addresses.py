@@ -18,6 +18,8 @@ import ipaddress
 import socket
 from typing import Final
 
+from gcadj.errors import AddressRefused
+
 # Cloud metadata services: link-local or private already, named here so that the message
 # says what they are (and 100.100.100.200, Alibaba's, sits in the shared 100.64/10 block).
 METADATA: Final = frozenset(
@@ -28,10 +30,6 @@ METADATA: Final = frozenset(
         ipaddress.ip_address("fd00:ec2::254"),
     }
 )
-
-
-class AddressRefused(Exception):
-    """A host that resolves to an address this fetcher must not reach; says which and why."""
 
 
 def refused_address(address: str) -> str | None:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
+from gcadj.errors import LogSyntaxError
 from gcadj.notation.language import is_pocket_file
-from gcadj.notation.parse import LogSyntaxError, normalise_text, parse_log
+from gcadj.notation.parse import normalise_text, parse_log
 from gcadj.notation.records import GameLog
 
 GAME_COURIER = "gamecourier"

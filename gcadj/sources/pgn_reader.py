@@ -19,15 +19,16 @@ import functools
 import re
 
 from gcadj.adjudication.judge import PlyJudge
-from gcadj.engine.fen import STARTING_FEN, FenError
+from gcadj.engine.fen import STARTING_FEN
 from gcadj.engine.move import Move
 from gcadj.engine.position import Position
+from gcadj.errors import FenError, LogSyntaxError, SanError
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.language import LogBuilder, check_pocket_file, unescape_tag_value
-from gcadj.notation.parse import LogSyntaxError, normalise_text, parse_log
+from gcadj.notation.parse import normalise_text, parse_log
 from gcadj.notation.pgn import GC_MARK, NOTE_MARK
 from gcadj.notation.records import GameLog, MoveRecord
-from gcadj.notation.san import SAN_EXAMPLES, SanError, looks_like_san, parse_san
+from gcadj.notation.san import SAN_EXAMPLES, looks_like_san, parse_san
 from gcadj.notation.san import gc_submoves as _gc_submoves
 
 __all__ = ["game_spans", "read_pgn", "read_pgn_games"]

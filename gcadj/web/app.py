@@ -45,6 +45,8 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gcadj.app.pipeline import JudgeOptions
+from gcadj.errors import BadRequest as BadInput
+from gcadj.errors import BodyTooLarge as TooLarge
 from gcadj.web import pages
 from gcadj.web.forms import FormError, Part, media_type, parse_form
 from gcadj.web.jobs import Busy, Job, JobRunner, first_record
@@ -58,14 +60,6 @@ PASTED: Final = "pasted text"
 BODY: Final = "<body>"
 _VIEWER_FILE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,80}\.html")
 JSONL_TYPE: Final = "application/x-ndjson; charset=utf-8"
-
-
-class TooLarge(Exception):
-    """A body over the limit (see `read_body`)."""
-
-
-class BadInput(Exception):
-    """A request that cannot be a check: nothing in it, a bad option; says what."""
 
 
 async def read_body(request: Request, limit: int) -> bytes:
@@ -86,7 +80,7 @@ def judge_options(fields: dict[str, str]) -> JudgeOptions:
     """The options a form or query gives (pocket_file, all, fen), checked as the CLI
     checks them; `BadInput` says what is wrong."""
     from gcadj.adjudication.verdict import start_position
-    from gcadj.engine.fen import FenError
+    from gcadj.errors import FenError
     from gcadj.notation.language import is_pocket_file
 
     pocket_file = (fields.get("pocket_file") or "i").strip()

@@ -12,11 +12,9 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import parse_qsl
 
+from gcadj.errors import FormError
+
 MAX_PARTS: Final = 2000
-
-
-class FormError(ValueError):
-    """A body that is not the form it says it is."""
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,8 @@ from typing import IO, Any, Final
 
 from gcadj.adjudication.verdict import failed_verdict
 from gcadj.app.pipeline import JudgeOptions
+from gcadj.errors import ServerBusy as Busy
+from gcadj.vocabulary import Status
 from gcadj.web.limits import ServeSettings
 from gcadj.web.uploads import Upload, ZipLimits
 
@@ -49,10 +51,6 @@ log = logging.getLogger(__name__)
 POLL_SECONDS: Final = 0.2
 SWEEP_SECONDS: Final = 30.0
 START_SECONDS: Final = 30.0
-
-
-class Busy(Exception):
-    """Too many checks are waiting: the server turns new ones away for now."""
 
 
 @dataclass
@@ -252,7 +250,9 @@ class JobRunner:
             job.record(
                 "<server>",
                 failed_verdict(
-                    "<server>", "error", f"<server>: internal error: {type(err).__name__}: {err}"
+                    "<server>",
+                    Status.ERROR,
+                    f"<server>: internal error: {type(err).__name__}: {err}",
                 ).json_line(),
                 "error",
                 None,
@@ -391,7 +391,7 @@ class JobRunner:
                 return current, "end"
 
     def _fail(self, job: Job, name: str, message: str) -> None:
-        verdict = failed_verdict(name, "error", f"{name}: {message}")
+        verdict = failed_verdict(name, Status.ERROR, f"{name}: {message}")
         job.record(name, verdict.json_line(), "error", None, {})
 
     def _write_products(self, job: Job) -> None:

@@ -10,11 +10,8 @@ import socket
 import sys
 import threading
 
+from gcadj.errors import ServeError
 from gcadj.web.limits import ServeSettings
-
-
-class ServeError(Exception):
-    """The server cannot start (the address is taken, or not this machine's)."""
 
 
 def bind(host: str, port: int) -> socket.socket:

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from gcadj.errors import UploadRefused as Refused
 from gcadj.sources.walk import SOURCE_SUFFIXES
 from gcadj.web.limits import size_text
 
@@ -61,10 +62,6 @@ class Planned:
     upload: int
     member: str | None = None
     refusal: str | None = None
-
-
-class Refused(Exception):
-    """A source that will not be read; the message names it and says why."""
 
 
 def is_zip(upload: Upload) -> bool:

@@ -31,6 +31,7 @@ from typing import Final
 from gcadj.adjudication.verdict import Verdict, failed_verdict
 from gcadj.app.pipeline import JudgeOptions, judge_source
 from gcadj.sources.decode import decode_text
+from gcadj.vocabulary import Status
 from gcadj.web.pages import downloads_bar
 from gcadj.web.uploads import Refused, Upload, UploadReader, ZipLimits
 
@@ -135,12 +136,12 @@ def judge_sources(
                 text: str | None = decode_text(reader.read(item))
                 verdicts = judge_source(item.name, options, text=text)
             except Refused as err:
-                verdicts = [failed_verdict(item.name, "error", str(err))]
+                verdicts = [failed_verdict(item.name, Status.ERROR, str(err))]
             except MemoryError:
                 text = None
                 verdicts = [
                     failed_verdict(
-                        item.name, "error", f"{item.name}: too large to judge on this server"
+                        item.name, Status.ERROR, f"{item.name}: too large to judge on this server"
                     )
                 ]
             text = None

@@ -145,6 +145,14 @@ def test_too_many_files_or_bytes_in_a_zip_are_refused(tmp_path: Path) -> None:
             requests.post(small.url + "api/check", files=[("file", ("w.zip", wide))], timeout=60)
         )
         assert "expands to 640 KB, more than the limit of 500 KB" in str(record["error"])
+        # a page's check of several games keeps its report in the server's private folder...
+        two = [("file", ("a.txt", EX1.read_bytes())), ("file", ("b.txt", EX5.read_bytes()))]
+        report = requests.post(small.url + "check", files=two, timeout=60)
+        assert report.status_code == 200 and "gcadj audit report" in report.text
+        (private,) = (tmp_path / "t").glob("gcadj-serve-*")
+        assert len(list(private.iterdir())) == 1
+    assert small.process.returncode == 0
+    assert list((tmp_path / "t").glob("gcadj-serve-*")) == []  # ...deleted when it stops
 
 
 def test_names_that_climb_out_of_the_zip_are_refused_and_nothing_is_written(

@@ -24,10 +24,11 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from gcadj.notation.parse import LogSyntaxError, parse_log
+from gcadj.errors import CopiedPageError, LogSyntaxError
+from gcadj.notation.parse import parse_log
 from gcadj.sources.pages.board import pocket_letter_from_labels
 from gcadj.sources.pages.movelist import could_be_log_line, pocket_letter_in
-from gcadj.sources.pages.scrape import _BLACK, _WHITE, PageError, ScrapedGame, _player
+from gcadj.sources.pages.scrape import _BLACK, _WHITE, ScrapedGame, _player
 
 _HEADING: Final = re.compile(r"^\s*viewing game\s*$", re.IGNORECASE | re.MULTILINE)
 _NOTICE: Final = re.compile(r"uncoded\.?\s+no rules (?:are )?enforced", re.IGNORECASE)
@@ -52,12 +53,6 @@ UNREADABLE_BOARD: Final = (
 
 # A copied page is tens of kilobytes; bigger text is not looked at (it costs a scan).
 MAX_PAGE_TEXT: Final = 2_000_000
-
-
-class CopiedPageError(PageError):
-    """Page text without a move list: no game to judge, so the verdict is an "error"."""
-
-    status = "error"
 
 
 def _landmarks(text: str) -> int:

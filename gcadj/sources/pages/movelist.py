@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import TYPE_CHECKING, Final
 
-from gcadj.notation.parse import LogSyntaxError, parse_log, tag_pair
+from gcadj.errors import LogSyntaxError
+from gcadj.notation.parse import parse_log, tag_pair
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag
