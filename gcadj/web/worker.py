@@ -155,7 +155,7 @@ def judge_sources(
                         index,
                         verdict.source,
                         verdict.json_line(),
-                        verdict.status,
+                        str(verdict.status),
                         viewer,
                         tags_of(verdict),
                     )
