@@ -99,7 +99,9 @@ def write_game_viewer(verdict: Verdict, folder: Path, fen: str | None) -> str | 
     try:
         page = add_bar(write_viewer(verdict), downloads_bar(downloads(verdict, fen)))
         name = viewer_filename(verdict.source)
-        (folder / name).write_text(page, encoding="utf-8")
+        part = folder / f"{name}.part"  # renamed when whole: a killed worker leaves no half page
+        part.write_text(page, encoding="utf-8")
+        os.replace(part, folder / name)
     except Exception:
         log.warning("no viewer for %s", verdict.source, exc_info=True)
         return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -299,3 +300,25 @@ def test_gcadj_help_does_not_load_the_web_framework() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env={**os.environ}
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_a_long_check_shows_its_progress_and_can_be_deleted(server: Server) -> None:
+    """A page's check that outlasts the first seconds answers a progress page (which
+    reloads itself); deleting the check stops it and removes its folder."""
+    shuffle = ("N g1-f3\nn g8-f6\nN f3-g1\nn f6-g8\n" * 28_000).encode()  # 112,000 plies
+    archive = zip_of({f"long{i:02d}.txt": shuffle for i in range(16)})  # about 1 s each
+    files = [("file", ("a.txt", EX1.read_bytes())), ("file", ("long.zip", archive))]
+    started = requests.post(server.url + "check", files=files, timeout=120, allow_redirects=False)
+    assert started.status_code == 303
+    where = server.url + started.headers["location"].lstrip("/")
+    progress = requests.get(where, timeout=30)
+    assert progress.status_code == 200
+    assert '<meta http-equiv="refresh"' in progress.text
+    judged = re.search(r"Judged (\d+) of 17 sources", progress.text)
+    assert judged is not None and 1 <= int(judged[1]) < 17
+    (private,) = [p for p in server.tmp.iterdir() if p.name.startswith("gcadj-serve-")]
+    assert len(list(private.iterdir())) == 1
+    deleted = requests.post(where + "delete", timeout=60)
+    assert deleted.status_code == 200 and "deleted" in deleted.text
+    assert list(private.iterdir()) == []
+    assert requests.get(where, timeout=30).status_code == 404

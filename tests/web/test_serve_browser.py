@@ -268,13 +268,17 @@ def test_on_a_phone_the_viewer_and_the_report_fit_and_open_at_the_top(
         phone.save_screenshot(str(DOCS / "report-phone.png"))
 
 
-def test_the_home_page_fits_a_phone_and_says_its_limits(server: Server, phone: WebDriver) -> None:
-    phone.get(server.url)
-    no_sideways_scroll_and_at_top(phone)
-    text = body_text(phone)
-    assert "1 MB per check" in text and "10,000 files" in text
-    if REGEN:
-        phone.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-        phone.set_window_size(1280, 900)
+def test_the_home_page_fits_a_phone_and_says_its_default_limits(
+    phone: WebDriver, tmp_path: Path
+) -> None:
+    with running_server(tmp_path / "defaults") as server:  # every limit at its default
         phone.get(server.url)
-        phone.save_screenshot(str(DOCS / "serve.png"))
+        no_sideways_scroll_and_at_top(phone)
+        text = body_text(phone)
+        assert "20 MB per check" in text and "10,000 files and 200 MB" in text
+        assert "60 s to judge one file" in text
+        if REGEN:
+            phone.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            phone.set_window_size(1280, 900)
+            phone.get(server.url)
+            phone.save_screenshot(str(DOCS / "serve.png"))
