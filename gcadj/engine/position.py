@@ -413,6 +413,10 @@ class Position:
                 append(row[t])
         board[ksq] = king
         if len(checkers) > 1:
+            # Only the King answers a double check -- or an en passant capture, which can
+            # take the pawn that checks and land on the other checker's line (issue 19.6).
+            if self.ep_square is not None:
+                moves.extend(self._en_passant_moves())
             return moves
 
         targets: set[int] | None = None
