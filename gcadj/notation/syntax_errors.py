@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+
 if TYPE_CHECKING:
     from lark import UnexpectedInput
 
@@ -18,7 +20,6 @@ if TYPE_CHECKING:
 from gcadj.errors import LogSyntaxError
 from gcadj.notation.language import (
     BOARD_FILES,
-    DEFAULT_POCKET_FILE,
     NUMBER_PREFIX,
     WS_CHARS,
     square_pattern,
@@ -193,7 +194,7 @@ def _foreign_notation_hint(ply_text: str, word: str) -> str | None:
     return None
 
 
-def _bad_square_hint(square: str, pocket_file: str) -> str:
+def _bad_square_hint(square: str, pocket_file: PocketFile) -> str:
     """Why a square-like word is not a square of the Pocket Mutation Chess board."""
     file = square[0]
     pockets = f"{pocket_file}1 and {pocket_file}8"
@@ -209,7 +210,7 @@ def _bad_square_hint(square: str, pocket_file: str) -> str:
     )
 
 
-def _bad_square_at(line: str, col0: int, pocket_file: str) -> tuple[int, str] | None:
+def _bad_square_at(line: str, col0: int, pocket_file: PocketFile) -> tuple[int, str] | None:
     """A square-like word (letter and digits) spanning ``col0`` that is not a square.
 
     Such words cannot overlap (only digits follow the letter), so the one spanning
@@ -239,7 +240,7 @@ def _split_ply_line(line: str) -> tuple[int, str]:
 
 
 def syntax_error(
-    error: UnexpectedInput, text: str, source: str, pocket_file: str = DEFAULT_POCKET_FILE
+    error: UnexpectedInput, text: str, source: str, pocket_file: PocketFile = DEFAULT_POCKET_FILE
 ) -> LogSyntaxError:
     """Turn a Lark error on ``text`` into a :class:`LogSyntaxError` with words, caret and hint."""
     lines = text.split("\n")
