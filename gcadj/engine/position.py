@@ -30,10 +30,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from enum import Enum
 from functools import lru_cache
 
-from gcadj.engine.fen import STARTING_FEN, FenError, format_fen, parse_fen
+from gcadj.engine.fen import STARTING_FEN, format_fen, parse_fen
 from gcadj.engine.move import BOARD_MOVES, DROP_MOVES, POCKET_MOVES, Move
 from gcadj.engine.pieces import KINDS, PIECES, Piece, mutation_choices, promotion_choices
 from gcadj.engine.squares import (
@@ -52,26 +51,8 @@ from gcadj.engine.squares import (
     Ray,
     rays_for,
 )
-
-
-class IllegalMoveError(ValueError):
-    """A move that is not legal in the position, with the FEN it was tried in."""
-
-    def __init__(self, move: Move, fen: str) -> None:
-        self.move = move
-        self.fen = fen
-        super().__init__(f"illegal move: {move.uci()!r} in {fen}")
-
-
-class Termination(Enum):
-    """How a game ends on the board (results from the record are the adjudicator's)."""
-
-    CHECKMATE = "checkmate"
-    STALEMATE = "stalemate"
-    FIFTY_MOVES = "fifty-move"
-    FIVEFOLD_REPETITION = "fivefold-repetition"
-    THREEFOLD_REPETITION = "threefold-repetition"  # only with claim_draw=True
-    DEAD_POSITION = "dead-position"
+from gcadj.errors import FenError, IllegalMoveError
+from gcadj.vocabulary import Result, Termination
 
 
 @dataclass(frozen=True)
@@ -79,10 +60,10 @@ class Outcome:
     termination: Termination
     winner: int | None  # WHITE, BLACK, or None for a draw
 
-    def result(self) -> str:
+    def result(self) -> Result:
         if self.winner is None:
-            return "1/2-1/2"
-        return "1-0" if self.winner == WHITE else "0-1"
+            return Result.DRAW
+        return Result.WHITE_WINS if self.winner == WHITE else Result.BLACK_WINS
 
 
 # ---------------------------------------------------------------------------------------

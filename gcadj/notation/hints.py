@@ -36,6 +36,7 @@ from gcadj.notation.language import (
     square_pattern,
     submove_patterns,
 )
+from gcadj.vocabulary import PocketFile
 
 # A rewritten ply longer than this is not shown: a hint is one line, and a ply line may be
 # megabytes long.
@@ -70,14 +71,14 @@ def words(text: str) -> Iterator[str]:
     return (found.group() for found in re.finditer(r"[^\s;]+", text))
 
 
-def is_game_courier_ply(text: str, pocket_file: str) -> bool:
+def is_game_courier_ply(text: str, pocket_file: PocketFile) -> bool:
     """Is `text` sub-moves the grammar reads (what a hint may show as a rewrite)?"""
     parts = [part for part in text.split(";") if part.strip(WS_CHARS)]
     patterns = submove_patterns(pocket_file)
     return bool(parts) and all(any(p.fullmatch(part) for p in patterns) for part in parts)
 
 
-def _rewritten(text: str, pocket_file: str) -> str | None:
+def _rewritten(text: str, pocket_file: PocketFile) -> str | None:
     """`text` tidied, if it is short Game Courier text worth showing; else None."""
     text = " ".join(text.split())
     if len(text) > EXAMPLE_LIMIT or not is_game_courier_ply(text, pocket_file):
@@ -89,7 +90,7 @@ def _write(example: str | None) -> str:
     return f": write '{example}'" if example else ""
 
 
-def _pocket(white: bool, pocket_file: str) -> str:
+def _pocket(white: bool, pocket_file: PocketFile) -> str:
     return f"{pocket_file}{'1' if white else '8'}"
 
 
@@ -98,7 +99,7 @@ def _cased(letter: str, white: bool) -> str:
 
 
 def _pocketing(
-    label: str | None, origin: str, letter: str | None, white: bool, pocket_file: str
+    label: str | None, origin: str, letter: str | None, white: bool, pocket_file: PocketFile
 ) -> tuple[str | None, str]:
     """The pocketing of the piece on `origin` into `white`'s pocket, becoming `letter`.
 
@@ -138,7 +139,7 @@ def _pocketing(
     return f"{moved}; {_cased(chosen.letter, white)}-{pocket}", note
 
 
-def _side_of(label: str | None, target: str, pocket_file: str) -> bool | None:
+def _side_of(label: str | None, target: str, pocket_file: PocketFile) -> bool | None:
     """White (True), Black (False) or unknown, from a label's case or the target square."""
     if target[0] == pocket_file and target[1] in "18":
         return target[1] == "1"
@@ -149,7 +150,7 @@ def _side_of(label: str | None, target: str, pocket_file: str) -> bool | None:
     return None
 
 
-def _later_promotion(white: bool, square: str, pocket_file: str) -> str:
+def _later_promotion(white: bool, square: str, pocket_file: PocketFile) -> str:
     """How a Pawn standing on its rank 8 is promoted: by pocketing it, in a later turn."""
     pocket = _pocket(white, pocket_file)
     pawn, bishop = _cased("P", white), _cased("B", white)
@@ -159,7 +160,7 @@ def _later_promotion(white: bool, square: str, pocket_file: str) -> str:
     )
 
 
-def _suffix_hint(ply_text: str, word: str, pocket_file: str) -> str | None:
+def _suffix_hint(ply_text: str, word: str, pocket_file: PocketFile) -> str | None:
     """'=Q' and the like: a pocketing with mutation, or a promotion on arrival."""
     head = "Game Courier has no '=Q' promotion suffix"
     found = _SUFFIXED_MOVE.search(ply_text) if len(ply_text) <= EXAMPLE_LIMIT else None
@@ -208,7 +209,7 @@ def _suffix_hint(ply_text: str, word: str, pocket_file: str) -> str | None:
     )
 
 
-def _san_pocket_move_hint(ply_text: str, word: str, pocket_file: str) -> str | None:
+def _san_pocket_move_hint(ply_text: str, word: str, pocket_file: PocketFile) -> str | None:
     """gcadj's PGN notation for drops (``I@c4``) and pocketings (``Rh1@=I``) in a log."""
     short = ply_text.strip(WS_CHARS)
     pocketing = _SAN_POCKETING.fullmatch(word)
@@ -243,7 +244,7 @@ def _san_pocket_move_hint(ply_text: str, word: str, pocket_file: str) -> str | N
     )
 
 
-def _missing_hyphen_hint(ply_text: str, pocket_file: str) -> str | None:
+def _missing_hyphen_hint(ply_text: str, pocket_file: PocketFile) -> str | None:
     """``R h1-i1; I i1``: a label and the pocket square after a pocketing, meant as ``I-i1``.
 
     Only after a sub-move that pockets a piece: that is the one place where putting a new
@@ -273,7 +274,7 @@ def _missing_hyphen_hint(ply_text: str, pocket_file: str) -> str | None:
     return None
 
 
-def _hash_hint(ply_text: str, pocket_file: str) -> str | None:
+def _hash_hint(ply_text: str, pocket_file: PocketFile) -> str | None:
     """``#`` lines and ``#`` comments: Game Courier comments start with ``//``."""
     at = ply_text.find("#")
     if at < 0:
@@ -297,7 +298,7 @@ def _hash_hint(ply_text: str, pocket_file: str) -> str | None:
     return hint
 
 
-def foreign_notation_hint(ply_text: str, word: str, pocket_file: str) -> str | None:
+def foreign_notation_hint(ply_text: str, word: str, pocket_file: PocketFile) -> str | None:
     """Recognise notations from other programs by their shape; None if nothing fits.
 
     `ply_text` is the ply (no number, no comment), `word` the word at the error.
@@ -373,7 +374,7 @@ def foreign_notation_hint(ply_text: str, word: str, pocket_file: str) -> str | N
     return None
 
 
-def bad_square_hint(square: str, pocket_file: str) -> str:
+def bad_square_hint(square: str, pocket_file: PocketFile) -> str:
     """Why a square-like word is not a square of the Pocket Mutation Chess board."""
     file = square[0]
     pockets = f"{pocket_file}1 and {pocket_file}8"

@@ -8,86 +8,21 @@ module does not load Lark.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
+
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 if TYPE_CHECKING:
     from lark import UnexpectedInput
 
-    from gcadj.notation.records import GameLog
 
+from gcadj.errors import LogSyntaxError
 from gcadj.notation.hints import bad_square_hint, foreign_notation_hint
 from gcadj.notation.language import (
-    DEFAULT_POCKET_FILE,
     NUMBER_PREFIX,
     WS_CHARS,
     square_pattern,
 )
-
-
-class LogSyntaxError(ValueError):
-    """A log that is not Game Courier syntax, with where and why.
-
-    ``line`` and ``column`` are 1-based; ``expected`` says in words what the
-    grammar wanted there; ``hint`` names a foreign notation or a bad square
-    when one is recognised; ``line_text`` is the offending source line.
-
-    ``partial`` is what could be read before the error when it stands on a ply line after
-    at least one readable ply: the header and those plies, as a `GameLog`, so that the
-    game can be judged up to the unreadable ply. It is None for an error in the header
-    (tags, or the first ply), where there is no game to judge.
-    """
-
-    def __init__(
-        self,
-        source: str,
-        line: int,
-        column: int,
-        expected: str,
-        line_text: str,
-        hint: str | None = None,
-        partial: GameLog | None = None,
-    ) -> None:
-        self.source = source
-        self.line = line
-        self.column = column
-        self.expected = expected
-        self.hint = hint
-        self.line_text = line_text
-        self.partial = partial
-        super().__init__(self._render())
-
-    def _render(self) -> str:
-        head = f"{self.source}:{self.line}:{self.column}: syntax error: expected {self.expected}"
-        shown, caret = _excerpt(self.line_text, self.column - 1)
-        text = f"{head}\n    {shown}\n    {caret}^"
-        return f"{text}\nhint: {self.hint}" if self.hint else text
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle by constructor arguments (errors cross process pools in audits)."""
-        args = (
-            self.source,
-            self.line,
-            self.column,
-            self.expected,
-            self.line_text,
-            self.hint,
-            self.partial,
-        )
-        return (type(self), args)
-
-
-def _excerpt(line_text: str, col0: int, span: int = 60) -> tuple[str, str]:
-    """The line (cut around long lines) and the padding that puts a caret under ``col0``.
-
-    Tabs are copied into the padding so the caret lines up whatever the tab width.
-    """
-    start = max(0, col0 - span)
-    shown = line_text[start : col0 + span]
-    if start:
-        shown = "..." + shown
-    pad = "".join("\t" if ch == "\t" else " " for ch in line_text[start:col0])
-    return shown, ("   " if start else "") + pad
-
 
 _LINE_START: Final = frozenset({"LABEL", "SQUARE", "AT", "MINUS", "CAPTURE", "SEMI"})
 _AFTER_SUBMOVE: Final = frozenset({"SEMI", "COMMENT", "_NL", "$END"})
@@ -196,7 +131,7 @@ def _word_at(text: str, col0: int) -> str:
     return text[start:end]
 
 
-def _bad_square_at(line: str, col0: int, pocket_file: str) -> tuple[int, str] | None:
+def _bad_square_at(line: str, col0: int, pocket_file: PocketFile) -> tuple[int, str] | None:
     """A square-like word (letter and digits) spanning ``col0`` that is not a square.
 
     Such words cannot overlap (only digits follow the letter), so the one spanning
@@ -226,7 +161,7 @@ def _split_ply_line(line: str) -> tuple[int, str]:
 
 
 def syntax_error(
-    error: UnexpectedInput, text: str, source: str, pocket_file: str = DEFAULT_POCKET_FILE
+    error: UnexpectedInput, text: str, source: str, pocket_file: PocketFile = DEFAULT_POCKET_FILE
 ) -> LogSyntaxError:
     """Turn a Lark error on ``text`` into a :class:`LogSyntaxError` with words, caret and hint."""
     lines = text.split("\n")

@@ -45,11 +45,12 @@ import chess.pgn
 import pyffish
 import pytest
 
-from gcadj.engine.fen import FenError, format_fen, parse_fen
+from gcadj.engine.fen import format_fen, parse_fen
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import KINDS, PIECES, Piece
 from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, POCKET, WHITE, square_name
+from gcadj.errors import FenError
 
 HERE = Path(__file__).resolve().parents[1]
 ROOT = HERE.parent

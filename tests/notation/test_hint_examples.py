@@ -22,6 +22,7 @@ import pytest
 
 import gcadj
 from gcadj.notation.parse import LogSyntaxError, parse_log
+from gcadj.vocabulary import PocketFile
 
 STANDARD_AFTER_1_E4_E5 = "P e2-e4\np e7-e5\n"
 WHITE_PAWN_ON_E7 = '[FEN "k7/4P3/8/8/8/8/8/K7[] w - - 0 1"]\n'
@@ -123,7 +124,7 @@ _TAG = re.compile(r'\[[A-Za-z][A-Za-z0-9_]* "[^"]*"\]')
 
 
 def hint_of(case: Case, setup: str) -> str:
-    verdict = gcadj.check_text(setup + case.typed + "\n", pocket_file=case.pocket_file)
+    verdict = judged(setup + case.typed + "\n", case.pocket_file)
     assert verdict.status == "syntax-error", verdict
     assert verdict.error is not None and "\nhint: " in verdict.error, verdict.error
     return verdict.error.split("\nhint: ", 1)[1]
@@ -136,7 +137,7 @@ def quoted_plies(hint: str, pocket_file: str) -> list[str]:
         if _TAG.fullmatch(text):
             continue
         try:
-            log = parse_log(text + "\n", pocket_file=pocket_file)
+            log = parse_log(text + "\n", pocket_file=PocketFile(pocket_file))
         except LogSyntaxError:
             continue
         if any(record.submoves for record in log.records) or (
@@ -147,7 +148,7 @@ def quoted_plies(hint: str, pocket_file: str) -> list[str]:
 
 
 def judged(text: str, pocket_file: str) -> gcadj.Verdict:
-    return gcadj.check_text(text, pocket_file=pocket_file)
+    return gcadj.check_text(text, pocket_file=PocketFile(pocket_file))
 
 
 def assert_legal(text: str, pocket_file: str, plies: int) -> None:
@@ -176,12 +177,12 @@ def test_every_example_in_a_hint_is_judged_legal(case: Case) -> None:
     if rewrite is not None:
         assert rewrite[1] in plies, hint
         before = plies_in(case.setups[0], pocket)
-        adds = len(parse_log(rewrite[1] + "\n", pocket_file=pocket).records)
+        adds = len(parse_log(rewrite[1] + "\n", pocket_file=PocketFile(pocket)).records)
         assert_legal(case.setups[0] + rewrite[1] + "\n", pocket, before + adds)
 
     # Every other ply or comment it quotes: legal where the case says it is typed.
     for text in plies:
-        adds = len(parse_log(text + "\n", pocket_file=pocket).records)
+        adds = len(parse_log(text + "\n", pocket_file=PocketFile(pocket)).records)
         outcomes = []
         for setup in case.setups:
             verdict = judged(setup + text + "\n", pocket)

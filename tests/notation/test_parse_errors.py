@@ -10,8 +10,9 @@ from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gcadj.errors import LogSyntaxError
 from gcadj.notation import syntax_errors
-from gcadj.notation.parse import LogSyntaxError, parse_log
+from gcadj.notation.parse import parse_log
 from gcadj.sources.read import read_log
 
 
