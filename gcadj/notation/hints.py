@@ -228,7 +228,8 @@ def _san_pocket_move_hint(ply_text: str, word: str, pocket_file: PocketFile) -> 
             "this is a pocketing as gcadj's PGN writes it; Game Courier moves the piece "
             f"to the pocket square{_write(examples[0])}{other}{forms[0][1]}"
         )
-    drop = _SAN_DROP.search(short) if len(short) <= EXAMPLE_LIMIT else None
+    # The whole ply for the spaced forms ("I @ c4"); in a long ply, the word at the error.
+    drop = _SAN_DROP.search(short if len(short) <= EXAMPLE_LIMIT else word[:EXAMPLE_LIMIT])
     if drop is None:
         return None
     letter, target = drop.groups()
