@@ -36,6 +36,29 @@ def square_pattern(pocket_file: PocketFile) -> str:
     return rf"[a-h][1-8]|{pocket_file}[18]"
 
 
+@functools.cache
+def submove_patterns(pocket_file: PocketFile) -> tuple[re.Pattern[str], ...]:
+    """One expression per sub-move form of the grammar, as its lexer reads them.
+
+    In the grammar's order: move, place, clear_at, clear_origin, capture, remove_space.
+    Used by the line path of the parser, and by the hints to check that the text they
+    suggest is Game Courier text.
+    """
+    sq = square_pattern(pocket_file)
+    ws = f"{WS_CLASS}*"
+    return tuple(
+        re.compile(ws + pattern + ws)
+        for pattern in (
+            rf"(?:([A-Za-z]){ws})?({sq}){ws}-{ws}({sq})",
+            rf"([A-Za-z]){ws}([-*]){ws}({sq})",
+            rf"@{ws}-{ws}({sq})",
+            rf"({sq}){ws}-",
+            rf"capture((?:{ws}(?:{sq}))+)",
+            rf"-{ws}({sq})",
+        )
+    )
+
+
 def grammar_path() -> Path:
     """Where ``gamecourier.lark`` is: inside the installed package, else in the checkout.
 

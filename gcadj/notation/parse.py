@@ -57,6 +57,7 @@ from gcadj.notation.language import (
     check_pocket_file,
     comment_text,
     square_pattern,
+    submove_patterns,
     unescape_tag_value,
 )
 from gcadj.notation.records import (
@@ -128,27 +129,6 @@ def clear_memo() -> None:
     _memos.clear()
 
 
-@functools.cache
-def _submove_regexes(pocket_file: PocketFile) -> tuple[re.Pattern[str], ...]:
-    """One expression per sub-move form of the grammar, as its lexer reads them.
-
-    In the grammar's order: move, place, clear_at, clear_origin, capture, remove_space.
-    """
-    sq = square_pattern(pocket_file)
-    ws = f"{WS_CLASS}*"
-    return tuple(
-        re.compile(ws + pattern + ws)
-        for pattern in (
-            rf"(?:([A-Za-z]){ws})?({sq}){ws}-{ws}({sq})",
-            rf"([A-Za-z]){ws}([-*]){ws}({sq})",
-            rf"@{ws}-{ws}({sq})",
-            rf"({sq}){ws}-",
-            rf"capture((?:{ws}(?:{sq}))+)",
-            rf"-{ws}({sq})",
-        )
-    )
-
-
 @functools.lru_cache(maxsize=4096)
 def _read_submove(part: str, pocket_file: PocketFile) -> SubMove | None:
     """One sub-move read by the expressions above; None when it is none of them.
@@ -156,7 +136,7 @@ def _read_submove(part: str, pocket_file: PocketFile) -> SubMove | None:
     Cached: a part such as ``P e2-e4`` recurs, and a ply of a million sub-moves then
     holds a million references to a few records rather than a million records.
     """
-    move, place, clear_at, clear_origin, capture, remove_space = _submove_regexes(pocket_file)
+    move, place, clear_at, clear_origin, capture, remove_space = submove_patterns(pocket_file)
     if m := move.fullmatch(part):
         return MoveSub(m[1], m[2], m[3])
     if m := place.fullmatch(part):
