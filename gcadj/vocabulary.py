@@ -113,7 +113,7 @@ class PocketFile(str):
         if isinstance(letter, PocketFile):
             return letter
         if not is_pocket_letter(letter):
-            raise ValueError(f"a pocket file is one letter from i to z, not {letter!r}")
+            raise ValueError(f"pocket_file must be one letter from i to z, not {letter!r}")
         return super().__new__(cls, letter)
 
     @classmethod

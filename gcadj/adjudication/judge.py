@@ -34,7 +34,7 @@ from gcadj.notation.records import (
     PlaceSub,
     RemoveSpaceSub,
 )
-from gcadj.vocabulary import Category
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, Category, PocketFile
 
 CATEGORIES = tuple(category.value for category in Category)
 
@@ -57,7 +57,7 @@ class IllegalPly:
 class SquareMap:
     """Game Courier square names -> literal-board indices, for one pocket-file letter."""
 
-    def __init__(self, pocket_file: str = "i") -> None:
+    def __init__(self, pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> None:
         self.pocket_file = pocket_file
         self._index = {square_name(sq): sq for sq in range(64)}
         self._index[f"{pocket_file}1"] = WHITE_POCKET
@@ -85,7 +85,7 @@ def _the(piece: Piece) -> str:
 
 
 @lru_cache(maxsize=8)
-def square_map(pocket_file: str) -> SquareMap:
+def square_map(pocket_file: PocketFile) -> SquareMap:
     """The square map for a pocket-file letter, built once (it is read-only)."""
     return SquareMap(pocket_file)
 
@@ -93,7 +93,7 @@ def square_map(pocket_file: str) -> SquareMap:
 class PlyJudge:
     """Resolves recorded plies against a `Position`; one per game (it holds the square map)."""
 
-    def __init__(self, pocket_file: str = "i") -> None:
+    def __init__(self, pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> None:
         self.squares = square_map(pocket_file)
 
     # -- the literal board -------------------------------------------------------------

@@ -24,7 +24,16 @@ from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.errors import FenError, LogSyntaxError
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub
-from gcadj.vocabulary import Category, Result, Side, Status, Termination, VerdictKind
+from gcadj.vocabulary import (
+    DEFAULT_POCKET_FILE,
+    Category,
+    PocketFile,
+    Result,
+    Side,
+    Status,
+    Termination,
+    VerdictKind,
+)
 
 SIDE_NAMES = (Side.WHITE, Side.BLACK)
 
@@ -218,7 +227,7 @@ def replay_readable(
     return replay(error.partial, fen=fen, all_findings=all_findings, unreadable=error)
 
 
-def start_position(fen: str, pocket_file: str = "i") -> str:
+def start_position(fen: str, pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> str:
     """gcadj's FEN for a start given as a FEN or a Game Courier code; raises `FenError`
     when it is neither or is no position (no King, side not to move in check, ...)."""
     gcadj_fen = as_gcadj_fen(fen, pocket_file)

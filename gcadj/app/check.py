@@ -34,7 +34,7 @@ from gcadj.notation.parse import normalise_text
 from gcadj.notation.records import GameLog
 from gcadj.sources.formats import parse_game_text, parse_games
 from gcadj.sources.read import game_ref, read_source
-from gcadj.vocabulary import Status
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Status
 from gcadj.words import plural
 
 log = logging.getLogger(__name__)
@@ -93,7 +93,7 @@ def check_text(
     source: str = "<string>",
     *,
     fen: str | None = None,
-    pocket_file: str = "i",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
     all_findings: bool = False,
 ) -> Verdict:
     """Parse and replay a Game Courier log given as text; never raises for bad input.
@@ -165,7 +165,7 @@ def check_source(
     spec: str,
     *,
     fen: str | None = None,
-    pocket_file: str = "i",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
     all_findings: bool = False,
 ) -> Verdict:
     """Read a source as the user named it ('-', a file, ...) and check it; never raises
@@ -187,7 +187,7 @@ def check_games(
     source: str = "<string>",
     *,
     fen: str | None = None,
-    pocket_file: str = "i",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
     all_findings: bool = False,
     only: int | None = None,
 ) -> list[Verdict]:
@@ -215,7 +215,7 @@ def check_source_games(
     spec: str,
     *,
     fen: str | None = None,
-    pocket_file: str = "i",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
     all_findings: bool = False,
     text: str | None = None,
 ) -> list[Verdict]:
@@ -274,7 +274,7 @@ class CheckOptions:
     """How each game is judged (the options of ``gcadj check``); travels to the workers."""
 
     fen: str | None = None
-    pocket_file: str = "i"
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE
     all_findings: bool = False
 
 

@@ -58,10 +58,10 @@ def fen_command(
 
     if (from_gc is None) == (to_gc is None):
         raise fail("fen", "give exactly one of --from-gc CODE and --to-gc FEN", EXIT_USAGE)
-    check_options("fen", pocket_file)
+    letter = check_options("fen", pocket_file)
     try:
         if from_gc is not None:
-            result = gc_code_to_fen(from_gc, turn=(turn or Turn.w).value, pocket_file=pocket_file)
+            result = gc_code_to_fen(from_gc, turn=(turn or Turn.w).value, pocket_file=letter)
         else:
             if turn is not None:
                 raise fail("fen", "--turn applies to --from-gc only", EXIT_USAGE)

@@ -7,7 +7,11 @@ checker and every pinned piece with the squares it may still move to. A move is 
 legal when it is a pseudo-legal move that (a) moves a pinned piece only along its pin,
 (b) answers a check by capturing the checker or blocking its line, or (c) takes the King
 to a square no enemy attacks with the King lifted off the board. En passant is the one
-move tested by playing it on the board, since it empties two squares at once.
+move tested by playing it on the board, since it empties two squares at once; it is
+tried even in double check, where it can take the pawn that checks and land on the other
+checker's line. tests/engine/test_agreement.py checks that this generator and the point
+checks `is_legal`/`play_if_legal` accept the same moves in positions built around
+checks, double checks, pins and en passant squares.
 
 The rules (docs/rules.md §2–§4) that shape this code:
 * pocketing needs an empty pocket, never takes the King, never answers check and never
@@ -394,6 +398,10 @@ class Position:
                 append(row[t])
         board[ksq] = king
         if len(checkers) > 1:
+            # Only the King answers a double check -- or an en passant capture, which can
+            # take the pawn that checks and land on the other checker's line (issue 19.6).
+            if self.ep_square is not None:
+                moves.extend(self._en_passant_moves())
             return moves
 
         targets: set[int] | None = None

@@ -57,6 +57,7 @@ from gcadj.notation.language import (
     check_pocket_file,
     comment_text,
     square_pattern,
+    submove_patterns,
     unescape_tag_value,
 )
 from gcadj.notation.records import (
@@ -69,6 +70,7 @@ from gcadj.notation.records import (
     RemoveSpaceSub,
     SubMove,
 )
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 __all__ = ["LogSyntaxError", "parse_log", "tag_pair"]
 
@@ -91,7 +93,7 @@ def normalise_text(text: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def parse_with_lark(text: str, source: str, pocket_file: str) -> GameLog:
+def parse_with_lark(text: str, source: str, pocket_file: PocketFile) -> GameLog:
     """Parse normalised text with Lark from the top: the reference for every result and error."""
     from gcadj.notation.grammar import parse_whole  # Lark loads only when a log needs it
 
@@ -127,35 +129,14 @@ def clear_memo() -> None:
     _memos.clear()
 
 
-@functools.cache
-def _submove_regexes(pocket_file: str) -> tuple[re.Pattern[str], ...]:
-    """One expression per sub-move form of the grammar, as its lexer reads them.
-
-    In the grammar's order: move, place, clear_at, clear_origin, capture, remove_space.
-    """
-    sq = square_pattern(pocket_file)
-    ws = f"{WS_CLASS}*"
-    return tuple(
-        re.compile(ws + pattern + ws)
-        for pattern in (
-            rf"(?:([A-Za-z]){ws})?({sq}){ws}-{ws}({sq})",
-            rf"([A-Za-z]){ws}([-*]){ws}({sq})",
-            rf"@{ws}-{ws}({sq})",
-            rf"({sq}){ws}-",
-            rf"capture((?:{ws}(?:{sq}))+)",
-            rf"-{ws}({sq})",
-        )
-    )
-
-
 @functools.lru_cache(maxsize=4096)
-def _read_submove(part: str, pocket_file: str) -> SubMove | None:
+def _read_submove(part: str, pocket_file: PocketFile) -> SubMove | None:
     """One sub-move read by the expressions above; None when it is none of them.
 
     Cached: a part such as ``P e2-e4`` recurs, and a ply of a million sub-moves then
     holds a million references to a few records rather than a million records.
     """
-    move, place, clear_at, clear_origin, capture, remove_space = _submove_regexes(pocket_file)
+    move, place, clear_at, clear_origin, capture, remove_space = submove_patterns(pocket_file)
     if m := move.fullmatch(part):
         return MoveSub(m[1], m[2], m[3])
     if m := place.fullmatch(part):
@@ -171,7 +152,7 @@ def _read_submove(part: str, pocket_file: str) -> SubMove | None:
     return None
 
 
-def _read_submoves(body: str, pocket_file: str) -> tuple[SubMove, ...]:
+def _read_submoves(body: str, pocket_file: PocketFile) -> tuple[SubMove, ...]:
     """The sub-moves of a body joined by ';'; raises ParserDeclined at the first part that
     is not one.
 
@@ -196,7 +177,7 @@ def _read_submoves(body: str, pocket_file: str) -> tuple[SubMove, ...]:
     return tuple(submoves)
 
 
-def _read_body(body: str, pocket_file: str) -> _MemoEntry:
+def _read_body(body: str, pocket_file: PocketFile) -> _MemoEntry:
     """The sub-moves of one ply body (no number, no comment); raises ParserDeclined if not valid.
 
     The usual forms are read by expressions mirroring the grammar's sub-move rules (its
@@ -225,7 +206,7 @@ def _lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def parse_by_lines(
-    text: str, source: str, pocket_file: str, *, lark_lines: bool = False
+    text: str, source: str, pocket_file: PocketFile, *, lark_lines: bool = False
 ) -> GameLog:
     """Parse normalised text line by line.
 
@@ -260,7 +241,7 @@ def parse_by_lines(
 
 
 def _read_ply(
-    line: str, line_no: int, index: int, memo: dict[str, _MemoEntry], pocket_file: str
+    line: str, line_no: int, index: int, memo: dict[str, _MemoEntry], pocket_file: PocketFile
 ) -> MoveRecord:
     """One ply line read by the expressions and the memo; raises ParserDeclined if they cannot."""
     number = None
@@ -331,7 +312,9 @@ def _read_with_lark(builder: LogBuilder, line: str, line_no: int, valid_to: int)
 # Public entry points
 
 
-def parse_log(text: str, source: str = "<string>", pocket_file: str = "i") -> GameLog:
+def parse_log(
+    text: str, source: str = "<string>", pocket_file: PocketFile = DEFAULT_POCKET_FILE
+) -> GameLog:
     """Parse a Game Courier log; raises :class:`LogSyntaxError` and nothing else for bad text.
 
     ``source`` names the text in errors and in the result. ``pocket_file`` is

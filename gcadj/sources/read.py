@@ -17,6 +17,7 @@ from gcadj.notation.parse import parse_log
 from gcadj.notation.records import GameLog
 from gcadj.sources.decode import decode_text
 from gcadj.sources.urls import is_url, url_scheme
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 
 def read_source(spec: str) -> str:
@@ -68,7 +69,7 @@ def read_url(url: str) -> str:
         raise SourceError(str(err)) from None
 
 
-def read_log(path: str | Path, pocket_file: str = "i") -> GameLog:
+def read_log(path: str | Path, pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> GameLog:
     """Read and parse a log file (``OSError`` if it cannot be read, else as :func:`parse_log`)."""
     data = Path(path).read_bytes()
     return parse_log(decode_text(data), source=str(path), pocket_file=pocket_file)

@@ -119,7 +119,7 @@ def test_expected_words(text: str, line: int, column: int, expected: str) -> Non
         ("1/2-1/2", 1, "results are not moves"),
         ("P e2-e4 0-1", 9, "results are not moves"),
         ("e2e4", 3, "put '-' between the squares"),
-        ("P e2 e4", 6, "join the two squares with '-': 'P e2-e4'"),
+        ("P e2 e4", 6, "join the two squares with '-': write 'P e2-e4'"),
         ("P E2-E4", 3, "squares are written in lower case: e2"),
     ],
 )

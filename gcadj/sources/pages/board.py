@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 from gcadj.engine.pieces import KIND, KINDS
 from gcadj.errors import UnreadableCell
+from gcadj.vocabulary import PocketFile
 
 if TYPE_CHECKING:
     from bs4 import Tag
@@ -178,7 +179,7 @@ def _codes_in(line: str) -> Iterator[str]:
                 yield "/".join(window)
 
 
-def read_board_code(code: str, pocket_file: str) -> dict[str, str | None] | None:
+def read_board_code(code: str, pocket_file: PocketFile) -> dict[str, str | None] | None:
     """Square -> piece from a Game Courier code: 8 ranks from the top, ``-`` = no cell.
 
     Ranks of 8 cells are the board alone; ranks of 9 have the pocket file last.
@@ -213,7 +214,7 @@ def read_board_code(code: str, pocket_file: str) -> dict[str, str | None] | None
     return squares
 
 
-def board_text(squares: Mapping[str, str | None], pocket_file: str) -> str:
+def board_text(squares: Mapping[str, str | None], pocket_file: PocketFile) -> str:
     """gcadj's FEN placement and pockets for a board read from a page: ``…/RNBQKBNR[Ii]``."""
     rows = []
     for rank in "87654321":
@@ -232,7 +233,7 @@ def board_text(squares: Mapping[str, str | None], pocket_file: str) -> str:
     return "/".join(rows) + f"[{pockets}]"
 
 
-def find_board(root: Tag, pocket_file: str) -> tuple[Tag | None, str | None]:
+def find_board(root: Tag, pocket_file: PocketFile) -> tuple[Tag | None, str | None]:
     """(the board's element, its gcadj placement) from a table or a code; Nones if unread."""
     from bs4 import Tag
 

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Final
 
 from gcadj.errors import PageError
 from gcadj.sources.urls import is_url
+from gcadj.vocabulary import PocketFile
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag
@@ -53,7 +54,7 @@ class ScrapedGame:
     """What a viewing page says about a game; `log_text` is the log gcadj reads."""
 
     moves: tuple[str, ...]  # the move list's lines, as shown
-    pocket_file: str
+    pocket_file: PocketFile
     game: str | None = None
     log_name: str | None = None
     site: str | None = None
