@@ -81,11 +81,12 @@ def judge_options(fields: dict[str, str]) -> JudgeOptions:
     checks them; `BadInput` says what is wrong."""
     from gcadj.adjudication.verdict import start_position
     from gcadj.errors import FenError
-    from gcadj.notation.language import is_pocket_file
+    from gcadj.vocabulary import PocketFile
 
-    pocket_file = (fields.get("pocket_file") or "i").strip()
-    if not is_pocket_file(pocket_file):
-        raise BadInput(f"pocket_file must be one letter from i to z, not {pocket_file!r}")
+    typed = fields.get("pocket_file") or "i"
+    pocket_file = PocketFile.read(typed)
+    if pocket_file is None:
+        raise BadInput(f"pocket_file must be one letter from i to z, not {typed.strip()!r}")
     fen = (fields.get("fen") or "").strip() or None
     if fen is not None:
         try:
