@@ -1,12 +1,14 @@
 """What mypyc, which compiles the hot modules of the ordinary install, must be told about a
 class, and what a compiled class needs to behave like its Python original.
 
-mypyc turns every class of a compiled module into a native class, whose instances its
-compiled callers check by exact type. A class that other modules subclass in Python (the
-error types: a page error is a log syntax error) says so with
-``@mypyc_attr(allow_interpreted_subclasses=True)``, so compiled code accepts the subclasses
-and calls their overrides. The pure-Python build (and the source tree) runs the stand-in
-below, which leaves the class as it is; the build hook's compiler reads the real one.
+mypyc turns every class of a compiled module into a native class: faster, but closed
+(compiled callers check its instances by exact type, so Python subclasses are refused
+unless it says ``@mypyc_attr(allow_interpreted_subclasses=True)``) and blind to Python's
+class machinery beyond dataclasses (a field that is a descriptor, as `Verdict.final_fen`,
+needs ``@mypyc_attr(native_class=False)``: a plain Python class in a compiled module).
+The error types, which Python code subclasses, live in `gcadj.errors`, which is not
+compiled. The pure-Python build (and the source tree) runs the stand-in below, which
+leaves the class as it is; the build hook's compiler reads the real one.
 
 A compiled frozen dataclass cannot be unpickled the default way (its state is restored
 by assignments, which a frozen class refuses), so the frozen dataclasses of the compiled

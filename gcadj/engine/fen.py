@@ -13,26 +13,11 @@ This module only reads and writes text; whether the position makes sense as a ga
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from gcadj.engine.compiled import mypyc_attr
 from gcadj.engine.pieces import PIECE, Piece
 from gcadj.engine.squares import BLACK, WHITE, parse_square, square_name
-
-
-@mypyc_attr(allow_interpreted_subclasses=True)  # a Game Courier code error is one
-class FenError(ValueError):
-    """A FEN that cannot be read; `column` is 1-based into the FEN text."""
-
-    def __init__(self, fen: str, column: int, message: str) -> None:
-        self.fen = fen
-        self.column = column
-        self.message = message
-        caret = " " * (column - 1) + "^"
-        super().__init__(f"bad FEN at column {column}: {message}\n  {fen}\n  {caret}")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.fen, self.column, self.message))  # pickling
+from gcadj.errors import FenError
 
 
 class FenSetup(NamedTuple):

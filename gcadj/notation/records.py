@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from gcadj.engine.compiled import rebuild_args
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 __all__ = [
     "CaptureSub",
@@ -126,7 +127,7 @@ class GameLog:
     tags: tuple[tuple[str, str], ...]
     records: tuple[MoveRecord, ...]
     source: str = "<string>"
-    pocket_file: str = "i"
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE
     leading_comment: str | None = None
 
     def tag(self, name: str) -> str | None:
