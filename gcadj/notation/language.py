@@ -127,6 +127,8 @@ _ESCAPE = re.compile(r"\\(.)")
 
 def unescape_tag_value(quoted: str) -> str:
     """A tag value without quotes; PGN's ``\\"`` and ``\\\\`` undone, any other ``\\`` kept."""
+    if "\\" not in quoted:
+        return quoted[1:-1]
     return _ESCAPE.sub(lambda m: m[1] if m[1] in '"\\' else m[0], quoted[1:-1])
 
 

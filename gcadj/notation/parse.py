@@ -123,10 +123,16 @@ def tag_pair(line: str) -> tuple[str, str] | None:
 _MemoEntry = tuple[tuple[SubMove, ...], int, str]
 _memos: dict[str, dict[str, _MemoEntry]] = {}
 
+# whole ply line (no comment) -> (sub-moves, text, column, move number): the same line
+# recurs across games (``P e2-e4``), and a line read before needs no cutting up again
+_PlyLine = tuple[tuple[SubMove, ...], str, int, str | None]
+_line_memos: dict[str, dict[str, _PlyLine]] = {}
+
 
 def clear_memo() -> None:
     """Forget memoised ply texts (benchmarks use it to time a cold start)."""
     _memos.clear()
+    _line_memos.clear()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -192,17 +198,22 @@ def _read_body(body: str, pocket_file: PocketFile) -> _MemoEntry:
     return submoves, len(body) - len(stripped), stripped.rstrip(WS_CHARS)
 
 
-def _lines(text: str) -> Iterator[tuple[int, str]]:
-    """(1-based number, line) for each line of normalised text, without a list of them all."""
+# Lines are read from pieces of text of about this many characters, each ending at a line end.
+_BLOCK: Final = 1 << 16
+
+
+def _blocks(text: str) -> Iterator[str]:
+    """The text in pieces of about `_BLOCK` characters that end at a line end, so that its
+    lines come from one `str.split` per piece (fast) without a list of every line of a
+    10 MB log. Joined with "\\n" they are the text."""
     start = 0
-    line_no = 1
-    end = text.find("\n")
-    while end >= 0:
-        yield line_no, text[start:end]
+    while True:
+        end = text.find("\n", start + _BLOCK)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start:end]
         start = end + 1
-        line_no += 1
-        end = text.find("\n", start)
-    yield line_no, text[start:]
 
 
 def parse_by_lines(
@@ -216,27 +227,43 @@ def parse_by_lines(
     the plies read before it as ``partial``.
     """
     memo = _memos.setdefault(pocket_file, {})
+    line_memo = _line_memos.setdefault(pocket_file, {})
     builder = LogBuilder(source, pocket_file)
     records = builder.records
-    for line_no, line in _lines(text):
-        stripped = line.strip(WS_CHARS)
-        if not stripped:
-            continue
-        try:
-            if stripped[0] == "[":
-                tag = tag_pair(line)
-                if records or tag is None:
-                    raise ParserDeclined
-                builder.tags.append(tag)
+    line_no = 0
+    for block in _blocks(text):
+        for line in block.split("\n"):
+            line_no += 1
+            seen = line_memo.get(line)
+            if seen is not None:  # a ply line read before: the commonest case
+                submoves, ply_text, column, number = seen
+                records.append(
+                    MoveRecord(len(records), submoves, ply_text, None, line_no, column, number)
+                )
                 continue
-            if stripped.startswith("//"):
-                builder.add_note(comment_text(stripped))
+            stripped = line.strip(WS_CHARS)
+            if not stripped:
                 continue
-            records.append(_read_ply(line, line_no, len(records), memo, pocket_file))
-        except ParserDeclined as decline:
-            if not lark_lines:
-                raise
-            _read_with_lark(builder, line, line_no, decline.valid_to)
+            try:
+                if stripped[0] == "[":
+                    tag = tag_pair(line)
+                    if records or tag is None:
+                        raise ParserDeclined
+                    builder.tags.append(tag)
+                    continue
+                if stripped.startswith("//"):
+                    builder.add_note(comment_text(stripped))
+                    continue
+                record = _read_ply(line, line_no, len(records), memo, pocket_file)
+                records.append(record)
+                if record.comment is None:
+                    if len(line_memo) >= MEMO_LIMIT:
+                        line_memo.clear()
+                    line_memo[line] = (record.submoves, record.text, record.column, record.number)
+            except ParserDeclined as decline:
+                if not lark_lines:
+                    raise
+                _read_with_lark(builder, line, line_no, decline.valid_to)
     return builder.build()
 
 
