@@ -178,6 +178,12 @@ class PlyJudge:
                 move = self._direct_move(position, sub)
                 if move is not None and position.play_if_legal(move):
                     return move
+        elif len(submoves) == 2:
+            sub, then = submoves
+            if type(sub) is MoveSub and type(then) is PlaceSub:
+                move = self._direct_mutation(position, sub, then)
+                if move is not None and position.play_if_legal(move):
+                    return move
         wrong_side = self._first_move_wrong_side(position, record)
         if wrong_side is not None:
             return wrong_side
@@ -234,6 +240,26 @@ class PlyJudge:
         if position.board[d] is not None:
             return None
         return DROP_MOVES[held.kind.index][d]
+
+    def _direct_mutation(self, position: Position, sub: MoveSub, then: PlaceSub) -> Move | None:
+        """The fast path for a pocketing that mutates or promotes, ``R h1-i1; I-i1``: the
+        piece goes into the side's empty pocket and the second sub-move puts the kind it
+        becomes there. Its literal board is that of the move read off it; anything else
+        returns None for the general path (as `_direct_move`)."""
+        indices = self._indices
+        o = indices.get(sub.origin, -1)
+        d = indices.get(sub.target, -1)
+        us = position.turn
+        if not 0 <= o < 64 or d != POCKET_INDEX[us] or indices.get(then.target) != d:
+            return None
+        piece = position.board[o]
+        label = sub.label
+        if piece is None or piece.color != us or (label is not None and label != piece.symbol):
+            return None
+        becomes = PIECE.get(then.label)
+        if becomes is None or becomes.color != us or position.pockets[us] is not None:
+            return None
+        return POCKET_MOVES[o][becomes.kind.index]
 
     def _first_move_wrong_side(self, position: Position, record: MoveRecord) -> IllegalPly | None:
         """`wrong-side` when the ply's first sub-move moves a piece of the side not to move,

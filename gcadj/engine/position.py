@@ -104,6 +104,13 @@ KING_LINE_SPLITS = tuple(
     QUEEN_LINE_SPLITS[sq] + tuple((ray[0], ray[1:], LINE_KNIGHT, -1) for ray in _KNIGHT_RAYS[sq])
     for sq in range(64)
 )
+# Every square on those lines: a piece anywhere else cannot be pinned to a King on `sq`.
+QUEEN_LINE_SQUARES = tuple(
+    frozenset(t for ray, _, _ in QUEEN_LINES[sq] for t in ray) for sq in range(64)
+)
+KING_LINE_SQUARES = tuple(
+    frozenset(t for ray, _, _ in KING_LINES[sq] for t in ray) for sq in range(64)
+)
 
 
 def _pawn_tables(
@@ -865,8 +872,13 @@ class Position:
                 if any(board[t] is None for t in DROP_SQUARES[us]):
                     return True
             elif not (self.pocket_ban and us == WHITE) and len(self.occupied[us]) > 1:
-                pins = self._checks_and_pins(us)[2]
                 king = self.king_squares[us]
+                lines = (KING_LINE_SQUARES if self._nightriders[us ^ 1] else QUEEN_LINE_SQUARES)[
+                    king
+                ]
+                if any(sq != king and sq not in lines for sq in self.occupied[us]):
+                    return True  # a piece off every line out of the King is never pinned
+                pins = self._checks_and_pins(us)[2]
                 if any(sq != king and sq not in pins for sq in self.occupied[us]):
                     return True
         return bool(self.legal_moves())
