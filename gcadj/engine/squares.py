@@ -80,25 +80,23 @@ def _full_ray(sq: int, vector: tuple[int, int]) -> Ray:
 _RAYS_BY_VECTOR: dict[tuple[int, int], tuple[Ray, ...]] = {}
 
 
-def _ray(sq: int, vector: tuple[int, int], limit: int) -> Ray:
-    """Squares from `sq` in direction `vector`, nearest first, at most `limit` of them.
-
-    Each direction's rays are built once and shared: nineteen piece kinds ask for the
-    same few directions, and import time is start-up time.
-    """
+def _rays_along(vector: tuple[int, int]) -> tuple[Ray, ...]:
+    """Per square, its ray in direction `vector` to the edge (built once per direction:
+    nineteen piece kinds ask for the same few directions, and import time is start-up)."""
     table = _RAYS_BY_VECTOR.get(vector)
     if table is None:
         table = _RAYS_BY_VECTOR[vector] = tuple(_full_ray(s, vector) for s in SQUARES)
-    return table[sq][:limit]
+    return table
 
 
 def rays_for(vectors: tuple[tuple[int, int], ...], limit: int = 8) -> tuple[tuple[Ray, ...], ...]:
     """For every square, the non-empty rays in the given directions (limit 1 = a leaper)."""
-    table = []
-    for sq in SQUARES:
-        rays = (_ray(sq, v, limit) for v in vectors)
-        table.append(tuple(ray for ray in rays if ray))
-    return tuple(table)
+    if not vectors:
+        return ((),) * 64
+    tables = [_rays_along(v) for v in vectors]
+    if limit < 7:  # no ray is longer than 7 squares
+        tables = [tuple(ray[:limit] for ray in table) for table in tables]
+    return tuple(tuple(ray for ray in rays if ray) for rays in zip(*tables, strict=True))
 
 
 def steps_for(vectors: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib.resources
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,6 +64,8 @@ def grammar_path() -> Path:
     The wheel ships ``grammars/`` as ``gcadj/grammars/``; an editable install or
     a plain checkout has it next to the package.
     """
+    import importlib.resources  # only for Lark: at start-up it would cost more than a ply
+
     packaged = importlib.resources.files("gcadj") / "grammars" / GRAMMAR_NAME
     if packaged.is_file():
         return Path(str(packaged))

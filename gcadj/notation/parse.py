@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import logging
 import re
 from collections.abc import Iterator
 from typing import Final
@@ -74,7 +73,6 @@ from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 __all__ = ["LogSyntaxError", "parse_log", "tag_pair"]
 
-log = logging.getLogger(__name__)
 
 # A bounded memo: enough for every distinct ply text of a large archive.
 MEMO_LIMIT: Final = 1 << 16
