@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Final, overload
 
-from gcadj.adjudication.json_text import json_text
 from gcadj.adjudication.judge import IllegalPly, PlyJudge
 from gcadj.engine.compiled import mypyc_attr, rebuild_args
 from gcadj.engine.fen import STARTING_FEN, format_fen
@@ -171,6 +170,8 @@ class Verdict:
     def json_line(self) -> str:
         """`to_json` as one line of JSON (no newline at the end) that no line splitter
         breaks: what ``gcadj check --json`` prints and the audit appends."""
+        from gcadj.adjudication.json_text import json_text  # json: not for a plain `check`
+
         return json_text(self.to_json())
 
     @property

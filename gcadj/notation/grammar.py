@@ -16,6 +16,7 @@ import logging
 import os
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import lark
@@ -26,9 +27,6 @@ from gcadj.about import user_cache_dir
 from gcadj.errors import LogSyntaxError
 from gcadj.notation.language import (
     LogBuilder,
-    _Body,
-    _Note,
-    _Ply,
     comment_text,
     grammar_text,
     unescape_tag_value,
@@ -93,6 +91,32 @@ def _lark(pocket_file: PocketFile) -> Lark:
 
 def _strings(children: Iterable[Any]) -> tuple[str, ...]:
     return tuple(str(child) for child in children)
+
+
+# What the transformer builds below a ply (the line-by-line reader never needs them: they
+# are made here, where Lark is loaded, not at every start-up)
+
+
+@dataclass(frozen=True, slots=True)
+class _Body:
+    """The sub-moves of a ply with the exact source span they came from."""
+
+    submoves: tuple[SubMove, ...]
+    text: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Ply:
+    number: str | None
+    body: _Body
+    comment: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Note:
+    comment: str
 
 
 @v_args(meta=True)
