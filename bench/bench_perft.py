@@ -4,9 +4,11 @@
 
 Both engines walk the tree the same way: legal moves counted at the last level, moves
 made and unmade above it (python-chess: ``board.legal_moves.count()`` and push/pop;
-gcadj: `Position.perft`, which does exactly that). Every timing is the median of
-`--repeat` runs; nodes per second = leaf nodes / median seconds. `--shallower N` takes N
-plies off every depth (at least 1 remains): a quick before/after comparison of a change.
+gcadj: `Position.perft`, which does exactly that). Every timing is the median CPU time of
+`--repeat` rounds in which the engines take turns; nodes per second = leaf nodes / median
+seconds. Run it with the interpreter of the build to measure (it prints which).
+`--shallower N` takes N plies off every depth (at least 1 remains): a quick before/after
+comparison of a change.
 
 The positions are orthodox and have no castling rights, but Pocket Mutation Chess still
 has more moves than chess in them (pocketings, then drops), so two gcadj figures are
@@ -31,6 +33,7 @@ from collections.abc import Callable
 
 import chess
 
+from gcadj.about import build_flavour
 from gcadj.engine.position import Position
 
 # (name, FEN without pockets or castling rights, depth)
@@ -71,15 +74,17 @@ def same_tree_perft(pos: Position, depth: int) -> int:
     return total
 
 
-def timed(run: Callable[[], int], repeat: int) -> tuple[int, float]:
-    """(nodes, median seconds) over `repeat` runs."""
-    times = []
-    nodes = 0
+def alternating(runs: dict[str, Callable[[], int]], repeat: int) -> dict[str, tuple[int, float]]:
+    """Each engine's (nodes, median CPU seconds) over `repeat` rounds, the engines taking
+    turns within each round, so that a change in the machine's load hits them alike."""
+    times: dict[str, list[float]] = {engine: [] for engine in runs}
+    nodes: dict[str, int] = {}
     for _ in range(repeat):
-        start = time.perf_counter()
-        nodes = run()
-        times.append(time.perf_counter() - start)
-    return nodes, statistics.median(times)
+        for engine, run in runs.items():
+            start = time.process_time()
+            nodes[engine] = run()
+            times[engine].append(time.process_time() - start)
+    return {engine: (nodes[engine], statistics.median(times[engine])) for engine in runs}
 
 
 def to_gcadj_fen(fen: str) -> str:
@@ -108,7 +113,8 @@ def main() -> None:
 
     print(
         f"{platform.python_implementation()} {platform.python_version()}, {cpu_name()}, "
-        f"{os.cpu_count()} cores, python-chess {chess.__version__}, median of {args.repeat}"
+        f"{os.cpu_count()} cores, python-chess {chess.__version__}, gcadj {build_flavour()}, "
+        f"CPU time, median of {args.repeat} alternating rounds"
     )
     header = f"{'position':16} {'d':>1} {'engine':10} {'nodes':>10} {'seconds':>8} {'nodes/s':>11}"
     print(header)
@@ -124,7 +130,7 @@ def main() -> None:
             "gcadj": lambda f=fen, d=depth: Position(to_gcadj_fen(f)).perft(d),
             "same tree": lambda f=fen, d=depth: same_tree_perft(Position(to_gcadj_fen(f)), d),
         }
-        results = {engine: timed(run, args.repeat) for engine, run in runs.items()}
+        results = alternating(runs, args.repeat)
         if results["same tree"][0] != results["python-chess"][0]:
             raise SystemExit(f"{name}: same-tree node count differs from python-chess's")
         for engine, (nodes, seconds) in results.items():

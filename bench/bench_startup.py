@@ -25,10 +25,14 @@ import sys
 import tempfile
 from pathlib import Path
 
+# Children may write their byte-code caches, as on a user's machine (an environment that
+# forbids it would make every start compile gcadj's sources again).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
 
 def cpu_seconds(args: list[str]) -> float:
     """User + system CPU seconds of one process run to its end (output discarded)."""
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode not in (0, 1):

@@ -47,7 +47,7 @@ def pick_move(position: Position, rng: random.Random, fairy_bias: float) -> Move
     return rng.choice(moves)
 
 
-def long_game(rng: random.Random, plies: int, fairy_bias: float = 0.45) -> tuple[list[str], int]:
+def long_game(rng: random.Random, plies: int, fairy_bias: float = 0.35) -> tuple[list[str], int]:
     """A legal game of up to `plies` plies from the standard array, as Game Courier plies,
     and how many of them are pocket moves or drops. It stops early only where the game
     ends (mate, stalemate, a drawn end)."""
