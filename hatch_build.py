@@ -38,7 +38,8 @@ BUILD_REQUIREMENTS = ["mypy==2.4.1", "setuptools>=70"]
 
 # The modules worth compiling (measured with bench/bench_check.py and bench/bench_long.py):
 # the rules engine, the log reader and the judge. Everything else (Lark, I/O, the CLI,
-# the outputs) runs as Python, where compiling would buy little and cost build time.
+# the outputs, the syntax errors' wording) runs as Python, where compiling would buy
+# little and cost build time (the C compiler takes most of the install's time).
 COMPILED_MODULES = [
     "gcadj/engine/squares.py",
     "gcadj/engine/pieces.py",
@@ -47,7 +48,6 @@ COMPILED_MODULES = [
     "gcadj/engine/position.py",
     "gcadj/notation/records.py",
     "gcadj/notation/language.py",
-    "gcadj/notation/syntax_errors.py",
     "gcadj/notation/parse.py",
     "gcadj/adjudication/judge.py",
     "gcadj/adjudication/verdict.py",
