@@ -196,15 +196,20 @@ GAME_COURIER: Final = "gamecourier"
 
 _SQ: Final = "[a-z][1-8]"
 _WS: Final = "[ \t\u00a0]*"
-_GC_PLY: Final = re.compile(
-    rf"""{_WS}(?:[0-9]+\.(?:\.\.)?{_WS})?
-    (?: [A-Za-z]{_WS}{_SQ}{_WS}-         # L o-d
-      | {_SQ}{_WS}-                      # o-d, o-
-      | [A-Za-z]{_WS}[-*]{_WS}{_SQ}      # L-d, L*d
-      | @{_WS}-                          # @-d
-      | capture(?![A-Za-z])              # capture o ...
-      | -{_WS}{_SQ}                      # -d
-      | //                               # a comment line
+_SUBMOVE: Final = rf"""(?:
+      (?:[A-Za-z]{_WS})?{_SQ}{_WS}-{_WS}{_SQ}     # L o-d, o-d
+    | [A-Za-z]{_WS}[-*]{_WS}{_SQ}                 # L-d, L*d
+    | @{_WS}-{_WS}{_SQ}                           # @-d
+    | {_SQ}{_WS}-                                 # o-
+    | capture(?:[ \t\u00a0]+{_SQ})+             # capture o ...
+    | -{_WS}{_SQ}                                 # -d
+)"""
+_GC_LINE: Final = re.compile(
+    rf"""{_WS}(?:
+        //.*                                                  # a comment line
+      | (?:[0-9]+\.(?:\.\.)?{_WS})?                          # a ply: its number,
+        {_SUBMOVE}(?:{_WS};{_WS}{_SUBMOVE}?)*{_WS};?{_WS}      # its sub-moves,
+        (?://.*)?                                             # its comment
     )""",
     re.VERBOSE,
 )
@@ -222,7 +227,7 @@ def movetext_kind(text: str, start: int = 0) -> str | None:
     """`PGN` or `GAME_COURIER`, by the moves that follow `start` (the end of a header), or
     None when they say neither (no moves, or only text that is no move at all).
 
-    A Game Courier ply (or ``//`` comment) at the start of a line decides for Game
+    A line that is a whole Game Courier ply (or a ``//`` comment line) decides for Game
     Courier, wherever it stands; SAN moves or a result token, with no such line, decide
     for PGN. Comments in braces are passed over, and only the first game's moves, at most
     64 KB of them, are read: this runs for every source.
@@ -231,6 +236,7 @@ def movetext_kind(text: str, start: int = 0) -> str | None:
     in_brace = False
     pgn = False
     for line in sample.split("\n"):
+        whole = not in_brace and "{" not in line  # no comment in braces on this line
         bare, in_brace = _outside_braces(line, in_brace)
         stripped = bare.strip()
         if not stripped or line.startswith("%"):
@@ -239,7 +245,7 @@ def movetext_kind(text: str, start: int = 0) -> str | None:
             if pgn:
                 break  # the next game's tags
             continue
-        if _GC_PLY.match(bare):
+        if whole and _GC_LINE.fullmatch(line.rstrip("\r")):
             return GAME_COURIER
         words = bare.split(";", 1)[0].split()
         pgn = pgn or any(_pgn_word(word) for word in words)

@@ -187,11 +187,31 @@ def after_prefix(verdict: Verdict, legal: int) -> Iterator[tuple[MoveRecord, int
 _PGN_ONLY_TAGS = frozenset({"variant", "setup", "result", "termination"})
 
 
+# Endings the record gives (not the board, nor a Status line the list keeps anyway).
+_RECORDED_ENDINGS = frozenset(
+    {"recorded", "resignation", "time-forfeit", "agreement", "abandoned", "adjudication"}
+)
+
+
+def _recorded_result_tags(verdict: Verdict) -> list[tuple[str, str]]:
+    """A result the verdict took from a PGN's Result tag or result token, as Result (and
+    Termination) tags, so the list reads back with it; nothing when the board or the
+    Status line gives the result."""
+    log = _log(verdict)
+    if verdict.termination not in _RECORDED_ENDINGS or log.tag("Status"):
+        return []
+    tags = [("Result", verdict.result)]
+    if verdict.termination != "recorded":
+        tags.append(("Termination", verdict.termination))
+    return tags
+
+
 def _gc_tags(verdict: Verdict, pocket_file: str) -> list[tuple[str, str]]:
     """The log's tags, with a FEN tag that gives the start the verdict used, and a
     PocketFile tag when the pocket squares are not i1/i8 (gcadj reads it back)."""
     log = _log(verdict)
     tags = [(k, v) for k, v in log.tags if k.casefold() not in _PGN_ONLY_TAGS]
+    tags += _recorded_result_tags(verdict)
     if pocket_file != log.pocket_file:  # another preset: its own tag, or none for i1/i8
         tags = [(k, v) for k, v in tags if k.casefold() != "pocketfile"]
     if pocket_file != "i" and not any(k.casefold() == "pocketfile" for k, _ in tags):

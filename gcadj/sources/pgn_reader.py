@@ -13,9 +13,10 @@ plies after it are counted and can be judged.
 
 **Games.** `game_spans` finds each game without judging any: a game begins at its tag
 section (or its first move), and ends after its result token (``1-0``, ``0-1``,
-``1/2-1/2``, ``*``, outside comments and variations) or before a line that begins the next
-tag section. A ``{`` never closed ends before the next tag section that follows a blank
-line; a ``(`` never closed and a stray ``[`` line end at the next tag section. That game
+``1/2-1/2``, ``*``, outside comments and variations) or before the next tag section: a
+line that begins like a tag pair (``[Name "``) after the game's moves, or after a blank
+line. A ``{`` never closed ends before the next tag section that follows a blank line; a
+``(`` never closed, a stray ``[`` line and a broken tag line end at the next tag section. That game
 then gets a syntax error at its own line and column, and the next game is read on its
 own, so a game's verdict never depends on the others. Text between games that holds a
 move or a stray character is a game of its own (with its syntax error): nothing is lost.
@@ -59,6 +60,7 @@ from gcadj.notation.pgn import (
     SEMI,
     TAG,
     Token,
+    is_san_move,
     is_variant_name,
     tokens,
 )
@@ -87,22 +89,40 @@ def game_spans(text: str, start: int = 0) -> Iterator[Span]:
 
     Nothing is judged here (module docstring): a bad game is still one span, read and
     reported on its own. Text between games holding neither a tag nor a move (blank lines,
-    a comment, a ``%`` line) is no game. Started at the first offset of a game it found,
-    it finds that game and those after it again.
+    a comment, a ``%`` line) is no game; text after a game's result token that starts no
+    game (a stray ``[`` line, characters that are no move) belongs to that game, whose
+    reader then reports it. Started at the first offset of a game it found, it finds that
+    game and those after it again.
     """
     begin: int | None = None  # where the current game began
     last_end = 0  # the end of its last token
     moves = False  # has its movetext begun?
     counts = False  # does it hold a tag, a move or a stray character (else it is no game)?
     depth = 0  # how deep in variations
+    ended = False  # has it read its result token (and nothing but comments since)?
     for token in tokens(text, start):
         kind = token.kind
         if kind == ESCAPE:
             continue
+        value = text[token.start : token.end]
+        tag_like = kind == TAG and starts_like_tag(value)
+        if ended:
+            if kind in (BRACE, SEMI):
+                continue  # a comment between games
+            ended = False
+            if (
+                tag_like
+                or kind == RESULT
+                or (kind == NUMBER and value[0].isdigit())
+                or (kind == MOVE and is_san_move(value))
+            ):
+                assert begin is not None
+                yield begin, last_end  # the next game begins here
+                begin, moves, counts, depth = None, False, False, 0
         if kind == TAG:
-            if moves and starts_like_tag(text[token.start : token.end]):
+            if begin is not None and tag_like and (moves or _after_blank_line(text, token.start)):
                 if counts:
-                    yield begin if begin is not None else token.start, last_end
+                    yield begin, last_end
                 begin, moves, counts, depth = None, False, False, 0
             if begin is None:
                 begin = token.start
@@ -119,10 +139,18 @@ def game_spans(text: str, start: int = 0) -> Iterator[Span]:
         elif kind == CLOSE_VAR and depth > 0:
             depth -= 1
         elif kind == RESULT and depth == 0:
-            yield begin, last_end
-            begin, moves, counts = None, False, False
+            ended = True
     if begin is not None and counts:
         yield begin, last_end
+
+
+def _after_blank_line(text: str, offset: int) -> bool:
+    """Is the line before the one at `offset` blank (white space only)?"""
+    end = text.rfind("\n", 0, offset)
+    if end < 0:
+        return False
+    start = text.rfind("\n", 0, end) + 1
+    return not text[start:end].strip()
 
 
 class _SpanIndex:
@@ -408,6 +436,15 @@ class _GameReader:
     def movetext(self, token: Token) -> None:
         kind = token.kind
         value = self.text[token.start : token.end]
+        if self.result is not None:  # the game is over: comments may follow, nothing else
+            if kind in (BRACE, SEMI, ESCAPE):
+                return
+            raise self.error(
+                token.start,
+                "the next game's tags after the result",
+                f"the game ended with its result {self.result}; what follows it is neither "
+                "a comment nor another game",
+            )
         if kind == OPEN_BRACE:
             raise self.error(
                 token.start,
