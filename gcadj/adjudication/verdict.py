@@ -16,16 +16,26 @@ from typing import Any, Final
 
 from gcadj.adjudication.json_text import json_text
 from gcadj.adjudication.judge import IllegalPly, PlyJudge
-from gcadj.engine.fen import STARTING_FEN, FenError, format_fen
+from gcadj.engine.fen import STARTING_FEN, format_fen
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import Piece
 from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
+from gcadj.errors import FenError, LogSyntaxError
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub
-from gcadj.notation.syntax_errors import LogSyntaxError
+from gcadj.vocabulary import (
+    DEFAULT_POCKET_FILE,
+    Category,
+    PocketFile,
+    Result,
+    Side,
+    Status,
+    Termination,
+    VerdictKind,
+)
 
-SIDE_NAMES = ("white", "black")
+SIDE_NAMES = (Side.WHITE, Side.BLACK)
 
 
 @dataclass(frozen=True)
@@ -51,11 +61,11 @@ class Finding:
 
     ply: int  # 1-based index of the ply in the log
     move_number: int
-    side: str  # "white" | "black"
+    side: Side
     text: str
     line: int
     column: int
-    category: str
+    category: Category
     reason: str
     fen_before: str = field(default="", compare=False)  # the position it was played in
     suggestions: tuple[Suggestion, ...] = ()
@@ -79,11 +89,11 @@ class Verdict:
     """What gcadj concludes about one game (the schema of `gcadj check --json`)."""
 
     source: str
-    status: str  # "legal" | "illegal" | "syntax-error" | "error"
+    status: Status
     plies: int
     legal_plies: int
-    result: str  # "1-0" | "0-1" | "1/2-1/2" | "*"
-    termination: str | None
+    result: Result
+    termination: Termination | None
     final_fen: str | None
     first_illegal: Finding | None = None
     illegal: tuple[Finding, ...] = ()
@@ -115,7 +125,7 @@ class Verdict:
         `legal_plies` (= `plies`) plies were read and are legal; ply `legal_plies + 1` could
         not be read (`error` says where and why); `final_fen` is the position before it.
         """
-        return self.status == "syntax-error" and self.final_fen is not None
+        return self.status is Status.SYNTAX_ERROR and self.final_fen is not None
 
     def json_line(self) -> str:
         """`to_json` as one line of JSON (no newline at the end) that no line splitter
@@ -123,7 +133,7 @@ class Verdict:
         return json_text(self.to_json())
 
     @property
-    def outcome(self) -> str:
+    def outcome(self) -> VerdictKind:
         """`status`, or "internal-error" for an error that is gcadj's own (see `outcome_of`)."""
         return outcome_of(self.source, self.status, self.error)
 
@@ -131,10 +141,10 @@ class Verdict:
 INTERNAL_ERROR: Final = ": internal error: "
 """What the error text of a verdict says when gcadj itself failed on the source."""
 
-OUTCOMES: Final = ("legal", "illegal", "syntax-error", "error", "internal-error")
+OUTCOMES: Final = tuple(kind.value for kind in VerdictKind)
 
 
-def outcome_of(source: object, status: object, error: object) -> str:
+def outcome_of(source: object, status: object, error: object) -> VerdictKind:
     """What a verdict (or its JSON: source, status and error) means for the exit code.
 
     The statuses, plus "internal-error": an "error" verdict whose text is
@@ -142,11 +152,11 @@ def outcome_of(source: object, status: object, error: object) -> str:
     exception inside gcadj (a bug to report), not a source that could not be read, so
     ``gcadj`` exits with its own code for it (5). Any other value is taken as "error".
     """
-    if status in ("legal", "illegal", "syntax-error"):
-        return str(status)
+    if status in (Status.LEGAL, Status.ILLEGAL, Status.SYNTAX_ERROR):
+        return VerdictKind(status)
     if isinstance(error, str) and error.startswith(f"{source}{INTERNAL_ERROR}"):
-        return "internal-error"
-    return "error"
+        return VerdictKind.INTERNAL_ERROR
+    return VerdictKind.ERROR
 
 
 def internal_error_verdict(source: str, err: BaseException) -> Verdict:
@@ -154,18 +164,18 @@ def internal_error_verdict(source: str, err: BaseException) -> Verdict:
     "error", error "<source>: internal error: <type>: <message>"."""
     message = str(err).strip() or "(no message)"
     return failed_verdict(
-        source, "error", f"{source}{INTERNAL_ERROR}{type(err).__name__}: {message}"
+        source, Status.ERROR, f"{source}{INTERNAL_ERROR}{type(err).__name__}: {message}"
     )
 
 
-def failed_verdict(source: str, status: str, message: str) -> Verdict:
+def failed_verdict(source: str, status: Status, message: str) -> Verdict:
     """The verdict for a source that could not be read ("error") or parsed ("syntax-error")."""
     return Verdict(
         source=source,
         status=status,
         plies=0,
         legal_plies=0,
-        result="*",
+        result=Result.UNDECIDED,
         termination=None,
         final_fen=None,
         error=message,
@@ -200,7 +210,9 @@ def replay(
         try:
             start_fen = start_position(log.tag("FEN") or STARTING_FEN, log.pocket_file)
         except FenError as err:
-            return failed_verdict(log.source, "syntax-error", f"{log.source}: [FEN] tag: {err}")
+            return failed_verdict(
+                log.source, Status.SYNTAX_ERROR, f"{log.source}: [FEN] tag: {err}"
+            )
     return _Replay(log, Position.starting_at(start_fen), start_fen, all_findings).run(unreadable)
 
 
@@ -211,11 +223,11 @@ def replay_readable(
     judged (`replay` with `unreadable`), or a plain "syntax-error" when the error is in the
     header or the first ply (no ply could be read)."""
     if error.partial is None:
-        return failed_verdict(error.source, "syntax-error", str(error))
+        return failed_verdict(error.source, Status.SYNTAX_ERROR, str(error))
     return replay(error.partial, fen=fen, all_findings=all_findings, unreadable=error)
 
 
-def start_position(fen: str, pocket_file: str = "i") -> str:
+def start_position(fen: str, pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> str:
     """gcadj's FEN for a start given as a FEN or a Game Courier code; raises `FenError`
     when it is neither or is no position (no King, side not to move in check, ...)."""
     gcadj_fen = as_gcadj_fen(fen, pocket_file)
@@ -247,10 +259,10 @@ class _Replay:
         if unreadable is not None:
             return self._unreadable(unreadable)
         if self.findings:
-            return self._verdict("illegal", "*", None)
+            return self._verdict(Status.ILLEGAL, Result.UNDECIDED, None)
         outcome = self.position.outcome()
         result, termination = self._result(outcome)
-        return self._verdict("legal", result, termination)
+        return self._verdict(Status.LEGAL, result, termination)
 
     def _unreadable(self, error: LogSyntaxError) -> Verdict:
         """The verdict when the text could not be read past the log's last ply."""
@@ -260,8 +272,8 @@ class _Replay:
             self.warnings.append(
                 f"ply {ply} could not be read, so the replay stopped there: {first_line}"
             )
-            return self._verdict("illegal", "*", None)
-        verdict = self._verdict("syntax-error", "*", None)
+            return self._verdict(Status.ILLEGAL, Result.UNDECIDED, None)
+        verdict = self._verdict(Status.SYNTAX_ERROR, Result.UNDECIDED, None)
         return dataclasses.replace(verdict, error=str(error))
 
     def _judge_record(self, record: MoveRecord) -> bool:
@@ -305,7 +317,9 @@ class _Replay:
         if not self.findings:
             self.final_fen = position.fen()
         suggestions: tuple[Suggestion, ...] = ()
-        if illegal.category != "after-game-end":  # no move may follow: nothing to suggest
+        if (
+            illegal.category is not Category.AFTER_GAME_END
+        ):  # no move may follow: nothing to suggest
             # imported here: a legal game (and gcadj's start-up) never needs it, nor SAN
             from gcadj.adjudication.suggest import suggest
 
@@ -379,7 +393,7 @@ class _Replay:
         )
         return False
 
-    def _result(self, outcome: Outcome | None) -> tuple[str, str]:
+    def _result(self, outcome: Outcome | None) -> tuple[Result, Termination]:
         """The result: the board's ending if it shows one, else the record's (the Status
         line, then PGN's Result tag or result token, with its Termination tag); each
         place where the record contradicts the board, or itself, is a warning."""
@@ -400,7 +414,7 @@ class _Replay:
                     f"the recorded result {recorded[0]} disagrees with the board, "
                     f"which shows {ending}"
                 )
-            return board, outcome.termination.value
+            return board, outcome.termination
         if from_status is not None:
             if recorded is not None and recorded[0] != from_status[0]:
                 self.warnings.append(
@@ -413,9 +427,9 @@ class _Replay:
                 f"status line {status!r} was not understood or names neither player; "
                 "no result taken from it"
             )
-        return recorded or ("*", "ongoing")
+        return recorded or (Result.UNDECIDED, Termination.ONGOING)
 
-    def _recorded_result(self) -> tuple[str, str] | None:
+    def _recorded_result(self) -> tuple[Result, Termination] | None:
         """(result, termination) from a PGN record: the Result tag, else the result token,
         with how the Termination tag says it ended; None when neither gives a result. A
         Result tag that is no result, or disagrees with the result token, is a warning."""
@@ -433,8 +447,8 @@ class _Replay:
                 f"the Result tag says {tag} but the moves end with the result {token}; "
                 "the tag is taken"
             )
-        result = tag or token
-        if result is None or result == "*":
+        result = _RESULTS.get(tag or token or "*", Result.UNDECIDED)
+        if result is Result.UNDECIDED:
             return None
         return result, _recorded_termination(log.tag("Termination"), result)
 
@@ -442,20 +456,20 @@ class _Replay:
         """Warn where the record claims an ending on the board that the board does not
         show: a Termination tag saying checkmate (or stalemate, ...), a last move marked
         '#'."""
-        shown = None if outcome is None else outcome.termination.value
+        shown = None if outcome is None else outcome.termination
         claimed = _board_claim(self.log.tag("Termination"))
-        if claimed is not None and claimed != shown:
+        if claimed is not None and claimed is not shown:
             board = "the game has not ended" if shown is None else f"the board shows {shown}"
             self.warnings.append(f"the Termination tag says {claimed}, but {board}")
         records = self.log.records
-        if records and records[-1].text.endswith("#") and shown != "checkmate":
+        if records and records[-1].text.endswith("#") and shown is not Termination.CHECKMATE:
             last = records[-1]
             self.warnings.append(
                 f"ply {last.ply + 1} ({last.text!r}, line {last.line}) is marked as mate, "
                 "but the position after it is not checkmate"
             )
 
-    def _verdict(self, status: str, result: str, termination: str | None) -> Verdict:
+    def _verdict(self, status: Status, result: Result, termination: Termination | None) -> Verdict:
         findings = tuple(self.findings)
         return Verdict(
             source=self.log.source,
@@ -480,7 +494,7 @@ def _after_end(outcome: Outcome) -> IllegalPly:
         ended = f"the game had already ended in a draw by {how}"
     else:
         ended = f"the game had already ended by {how} ({COLOR_NAMES[outcome.winner]} won)"
-    return IllegalPly("after-game-end", f"{ended}; no move may follow")
+    return IllegalPly(Category.AFTER_GAME_END, f"{ended}; no move may follow")
 
 
 def _pocket_problem(piece: Piece | None, owner: int) -> str | None:
@@ -493,37 +507,38 @@ def _pocket_problem(piece: Piece | None, owner: int) -> str | None:
     return None
 
 
-_RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
+_RESULTS: Final = {result.value: result for result in Result}
 
+_DECIDED: Final = (Result.WHITE_WINS, Result.BLACK_WINS)
 # The Termination tag's words (PGN's, lichess's, gcadj's own) for endings that leave the
-# board as it is; any other wording is kept as "recorded": the record gives the result,
-# not how the game ended.
+# board as it is, with the results they go with; any other wording is kept as "recorded":
+# the record gives the result, not how the game ended.
 _TERMINATION_WORDS: Final = (
-    (re.compile(r"resign", re.I), "resignation", ("1-0", "0-1")),
-    (re.compile(r"time|forfeit|flag", re.I), "time-forfeit", _RESULTS),
-    (re.compile(r"agree", re.I), "agreement", ("1/2-1/2",)),
-    (re.compile(r"abandon", re.I), "abandoned", _RESULTS),
-    (re.compile(r"adjudicat", re.I), "adjudication", _RESULTS),
+    (re.compile(r"resign", re.I), Termination.RESIGNATION, _DECIDED),
+    (re.compile(r"time|forfeit|flag", re.I), Termination.TIME_FORFEIT, tuple(Result)),
+    (re.compile(r"agree", re.I), Termination.AGREEMENT, (Result.DRAW,)),
+    (re.compile(r"abandon", re.I), Termination.ABANDONED, tuple(Result)),
+    (re.compile(r"adjudicat", re.I), Termination.ADJUDICATION, tuple(Result)),
 )
 # Words for endings on the board, which the board must then show.
 _BOARD_WORDS: Final = (
-    (re.compile(r"stalemate", re.I), "stalemate"),
-    (re.compile(r"checkmate|\bmate\b|\bmated\b", re.I), "checkmate"),
-    (re.compile(r"fifty|\b50\b", re.I), "fifty-move"),
-    (re.compile(r"fivefold", re.I), "fivefold-repetition"),
-    (re.compile(r"dead|insufficient", re.I), "dead-position"),
+    (re.compile(r"stalemate", re.I), Termination.STALEMATE),
+    (re.compile(r"checkmate|\bmate\b|\bmated\b", re.I), Termination.CHECKMATE),
+    (re.compile(r"fifty|\b50\b", re.I), Termination.FIFTY_MOVES),
+    (re.compile(r"fivefold", re.I), Termination.FIVEFOLD_REPETITION),
+    (re.compile(r"dead|insufficient", re.I), Termination.DEAD_POSITION),
 )
 
 
-def _recorded_termination(termination: str | None, result: str) -> str:
+def _recorded_termination(termination: str | None, result: Result) -> Termination:
     """How a recorded `result` ended, in gcadj's words, from a Termination tag."""
     for pattern, word, results in _TERMINATION_WORDS:
         if termination and pattern.search(termination) and result in results:
             return word
-    return "recorded"
+    return Termination.RECORDED
 
 
-def _board_claim(termination: str | None) -> str | None:
+def _board_claim(termination: str | None) -> Termination | None:
     """The ending on the board a Termination tag claims (checkmate, ...), if any."""
     if not termination or any(p.search(termination) for p, _, _ in _TERMINATION_WORDS):
         return None
@@ -541,7 +556,7 @@ _DRAWN_ON_TIME = re.compile(r"\bdraw(?:n)?\b[^.]*\b(?:time|forfeit)", re.IGNOREC
 
 def _status_result(
     status: str | None, white: str | None, black: str | None
-) -> tuple[str, str] | None:
+) -> tuple[Result, Termination] | None:
     """(result, termination) from a Game Courier status line, or None if it names no one.
 
     Only what the record states is taken: "<Name> has resigned." or "<Name> has lost on
@@ -550,19 +565,22 @@ def _status_result(
     """
     if not status:
         return None
-    for pattern, how in ((_RESIGNED, "resignation"), (_LOST_ON_TIME, "time-forfeit")):
+    for pattern, how in (
+        (_RESIGNED, Termination.RESIGNATION),
+        (_LOST_ON_TIME, Termination.TIME_FORFEIT),
+    ):
         found = pattern.match(status)
         if found:
             name = found.group("name").strip().casefold()
             if white and name == white.strip().casefold():
-                return "0-1", how
+                return Result.BLACK_WINS, how
             if black and name == black.strip().casefold():
-                return "1-0", how
+                return Result.WHITE_WINS, how
             return None
     if _DRAWN_ON_TIME.search(status):
-        return "1/2-1/2", "time-forfeit"
+        return Result.DRAW, Termination.TIME_FORFEIT
     if _DRAW.search(status):
-        return "1/2-1/2", "agreement"
+        return Result.DRAW, Termination.AGREEMENT
     return None
 
 

@@ -14,8 +14,8 @@ that follows a blank line starts one.
 **PGN or Game Courier.** Both may start with tag pairs; the moves tell them apart
 (`movetext_kind`): a line that is a Game Courier ply (``P e2-e4``, ``1. R h1-i1; I-i1``,
 ``e2-e4``) or a ``//`` comment makes the text a Game Courier log, where SAN stays a syntax
-error (docs/rules.md §6.1); SAN moves (``e4``, ``Nf3``, ``O-O``, ``e8=Q``, ``I@c4``) or a
-result token, and no Game Courier ply, make it PGN.
+error (docs/rules.md §6.1); SAN moves (``e4``, ``Nf3``, ``O-O``, ``e8=Q``, ``I@c4``)
+numbered or two on a line, or a result token, and no Game Courier ply, make it PGN.
 
 **The dialect.** ``{gc: <Game Courier text>}`` stands for a ply in Game Courier's notation
 (the first illegal ply and every ply after it, which SAN cannot express); ``{gcadj: ...}``
@@ -228,9 +228,10 @@ def movetext_kind(text: str, start: int = 0) -> str | None:
     None when they say neither (no moves, or only text that is no move at all).
 
     A line that is a whole Game Courier ply (or a ``//`` comment line) decides for Game
-    Courier, wherever it stands; SAN moves or a result token, with no such line, decide
-    for PGN. Comments in braces are passed over, and only the first game's moves, at most
-    64 KB of them, are read: this runs for every source.
+    Courier, wherever it stands; numbered SAN moves (``1. e4``), two SAN moves on a line
+    or a result token, with no such line, decide for PGN. Comments in braces are passed
+    over, and only the first game's moves, at most 64 KB of them, are read: this runs for
+    every source.
     """
     sample = text[start : start + _SAMPLE]
     in_brace = False
@@ -248,7 +249,7 @@ def movetext_kind(text: str, start: int = 0) -> str | None:
         if whole and _GC_LINE.fullmatch(line.rstrip("\r")):
             return GAME_COURIER
         words = bare.split(";", 1)[0].split()
-        pgn = pgn or any(_pgn_word(word) for word in words)
+        pgn = pgn or _pgn_line(words)
     return PGN if pgn else None
 
 
@@ -276,14 +277,29 @@ def _outside_braces(line: str, in_brace: bool) -> tuple[str, bool]:
 _NUMBERED: Final = re.compile(r"[0-9]+\.+(.*)")
 
 
-def _pgn_word(word: str) -> bool:
-    """A word of movetext that only PGN has: a SAN move (``1.e4`` too) or a result token."""
-    if word in RESULTS:
-        return True
-    numbered = _NUMBERED.fullmatch(word)
-    if numbered is not None:
-        word = numbered[1]
-    return bool(word) and is_san_move(word)
+def _pgn_line(words: list[str]) -> bool:
+    """Does a line of movetext hold what only PGN has: a result token, a numbered SAN
+    move (``1. e4``, ``12...Nf6``), or two SAN moves? One SAN move alone on a line is
+    what a player types into a Game Courier log by mistake: not evidence of PGN."""
+    sans = 0
+    numbered = False  # the word before was a move number
+    for word in words:
+        if word in RESULTS:
+            return True
+        if not word.strip("."):
+            continue  # "1. ... e5"
+        number = _NUMBERED.fullmatch(word)
+        if number is not None:
+            if number[1] and is_san_move(number[1]):
+                return True
+            numbered = not number[1]
+            continue
+        if is_san_move(word):
+            if numbered:
+                return True
+            sans += 1
+        numbered = False
+    return sans >= 2
 
 
 def header_end(text: str) -> tuple[int, bool, bool]:

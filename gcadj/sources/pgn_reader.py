@@ -36,14 +36,15 @@ from collections.abc import Iterator
 from typing import Final
 
 from gcadj.adjudication.judge import IllegalPly, PlyJudge
-from gcadj.engine.fen import STARTING_FEN, FenError, format_fen
+from gcadj.engine.fen import STARTING_FEN, format_fen
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import KIND
 from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, WHITE
+from gcadj.errors import FenError, LogSyntaxError, SanError
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.language import LogBuilder, check_pocket_file
-from gcadj.notation.parse import LogSyntaxError, normalise_text, parse_log
+from gcadj.notation.parse import normalise_text, parse_log
 from gcadj.notation.pgn import (
     ANNOTATION,
     BRACE,
@@ -65,9 +66,10 @@ from gcadj.notation.pgn import (
     tokens,
 )
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub, PlaceSub, SubMove
-from gcadj.notation.san import SAN_EXAMPLES, SanError, looks_like_san, parse_san
+from gcadj.notation.san import SAN_EXAMPLES, looks_like_san, parse_san
 from gcadj.notation.san import gc_submoves as _gc_submoves
 from gcadj.notation.tags import starts_like_tag, tag_pair, tag_value_column
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 __all__ = [
     "game_name",
@@ -195,7 +197,11 @@ def game_name(source: str, number: int) -> str:
 
 
 def iter_pgn_games(
-    text: str, source: str = "<string>", pocket_file: str = "i", *, only: int | None = None
+    text: str,
+    source: str = "<string>",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    *,
+    only: int | None = None,
 ) -> Iterator[GameEntry]:
     """Every game of PGN text, in order: its name and its log, or the error that stops it.
 
@@ -230,13 +236,19 @@ def iter_pgn_games(
 
 
 def read_pgn_games(
-    text: str, source: str = "<string>", pocket_file: str = "i", *, only: int | None = None
+    text: str,
+    source: str = "<string>",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    *,
+    only: int | None = None,
 ) -> list[GameEntry]:
     """`iter_pgn_games` as a list (for a caller that wants them all at once)."""
     return list(iter_pgn_games(text, source, pocket_file, only=only))
 
 
-def read_pgn(text: str, source: str = "<string>", pocket_file: str = "i") -> GameLog:
+def read_pgn(
+    text: str, source: str = "<string>", pocket_file: PocketFile = DEFAULT_POCKET_FILE
+) -> GameLog:
     """Read PGN text holding one game into a `GameLog`; raises `LogSyntaxError` with line
     and column (also for text holding more than one game: see `iter_pgn_games`).
 
@@ -270,7 +282,7 @@ def read_pgn(text: str, source: str = "<string>", pocket_file: str = "i") -> Gam
 
 
 def _read_game(
-    text: str, source: str, pocket_file: str, span: Span, line: int
+    text: str, source: str, pocket_file: PocketFile, span: Span, line: int
 ) -> GameLog | LogSyntaxError:
     try:
         return _GameReader(text, source, pocket_file, span, line).read()
@@ -293,7 +305,7 @@ class _GameReader:
     """
 
     def __init__(
-        self, text: str, source: str, pocket_file: str, span: Span, first_line: int
+        self, text: str, source: str, pocket_file: PocketFile, span: Span, first_line: int
     ) -> None:
         self.text = text
         self.source = source
@@ -401,13 +413,13 @@ class _GameReader:
         pocket_file = self.tag("PocketFile")
         if pocket_file is not None:
             try:
-                check_pocket_file(pocket_file)
+                letter = check_pocket_file(pocket_file)
             except ValueError as err:
                 raise self.error(
                     self.tag_offsets["pocketfile"], "a pocket file letter from i to z", str(err)
                 ) from None
-            self.log.pocket_file = pocket_file
-            self.judge = PlyJudge(pocket_file)
+            self.log.pocket_file = letter
+            self.judge = PlyJudge(letter)
         fen = self.tag("FEN")
         if fen is None and (self.tag("SetUp") or "").strip() == "1":
             raise self.error(

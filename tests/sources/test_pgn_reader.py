@@ -43,6 +43,11 @@ def check(text: str, name: str = "db.pgn") -> list[Verdict]:
         (ROSTER + "P e2-e4\np e7-e5\n", GAME_COURIER),  # tags, then Game Courier plies
         (ROSTER + "1. P e2-e4 // a comment\n1... p e7-e5\n", GAME_COURIER),
         (ROSTER + "1. e4\n2. P d2-d4\n", GAME_COURIER),  # SAN typed into a log among plies
+        (ROSTER + "e8=Q\n", GAME_COURIER),  # one SAN move alone: typed into a log
+        (ROSTER + "I @ c4\n", GAME_COURIER),
+        (ROSTER + "1. e4\n", PGN),  # numbered
+        (ROSTER + "1. ... e5\n", PGN),
+        (ROSTER + "e4 e5\n", PGN),  # two on a line
         (ROSTER + "// a note\n1. e4 e5\n", GAME_COURIER),
         ('[Variant "Pocket Mutation Chess"]\nP e2-e4\n', GAME_COURIER),
         (ROSTER, GAME_COURIER),  # tags and no ply: a log of no ply
