@@ -10,6 +10,8 @@ from typing import IO, Annotated
 
 import typer
 
+from gcadj.cli.streams import say
+
 EXIT_OK = 0
 EXIT_ILLEGAL = 1
 EXIT_USAGE = 2
@@ -24,7 +26,7 @@ FenOption = Annotated[
         "--fen",
         metavar="FEN",
         help="Start position of every game, a gcadj FEN or a Game Courier code "
-        "(default: the log's FEN tag, else the standard array).",
+        "(default: the log's FEN tag, else the standard array; '-': read it from stdin).",
     ),
 ]
 PocketFileOption = Annotated[
@@ -66,7 +68,7 @@ def number_parser(
             value = None
         if value is None or value != value or value < minimum or (strict and value == minimum):
             words = _number_words(minimum, whole, strict)
-            typer.echo(f"gcadj: {option} needs {words}, not {str(text)!r}", err=True)
+            say(f"gcadj: {option} needs {words}, not {str(text)!r}", err=True)
             raise typer.Exit(EXIT_USAGE)
         return value
 
@@ -163,7 +165,7 @@ def install_fetcher(
 
 
 def fail(command: str, message: str, code: int) -> typer.Exit:
-    typer.echo(f"gcadj {command}: {message}", err=True)
+    say(f"gcadj {command}: {message}", err=True)
     return typer.Exit(code)
 
 
@@ -198,7 +200,7 @@ def refuse_folder(command: str, option: str, path: str | None) -> None:
 def report_problems(command: str, problems: list[str]) -> int:
     """Print what could not be expanded into sources (see `SourceWalker`); its exit code."""
     for problem in problems:
-        typer.echo(f"gcadj {command}: {problem}", err=True)
+        say(f"gcadj {command}: {problem}", err=True)
     return EXIT_UNREADABLE if problems else EXIT_OK
 
 
