@@ -5,7 +5,7 @@ shows rather than obeys.
 U+0085 (NEXT LINE), U+2028 (LINE SEPARATOR) and U+2029 (PARAGRAPH SEPARATOR) raw, and
 Python's `str.splitlines`, many editors and some JSONL tools break a line there. A verdict
 quoting a log that holds one would then become two or three "lines" of broken JSON. It
-also writes the other C1 controls raw (U+009B is a CSI on some terminals) and the bidi
+also writes DEL and the other C1 controls raw (U+009B is a CSI on some terminals) and the bidi
 embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069), which reorder what a
 terminal shows: `check --json` printed on a terminal must not obey a log. Every JSON gcadj
 writes (`check --json`, the audit's JSONL, `export --to json`) goes through `json_text`,
@@ -20,10 +20,10 @@ import re
 from typing import Any, Final
 
 # What JSON does not escape itself (it escapes every character below U+0020, so \n, \r,
-# \v, \f, ESC and \x1c-\x1e are already safe): the C1 controls (NEXT LINE among them),
+# \v, \f, ESC and \x1c-\x1e are already safe): DEL, the C1 controls (NEXT LINE among them),
 # the two Unicode line separators, and the bidi controls.
 _RAW: Final = [
-    *map(chr, range(0x80, 0xA0)),
+    *map(chr, range(0x7F, 0xA0)),
     "\u2028",
     "\u2029",
     *map(chr, range(0x202A, 0x202F)),

@@ -54,6 +54,7 @@ def test_grammar_is_strict_with_interegular() -> None:
     # interegular is in the test extra, so this runs in CI (it used to be skipped there):
     # with it, strict=True also refuses terminals whose patterns can collide.
     import interegular  # noqa: F401
+
     Lark(grammar_text("i"), parser="lalr", lexer="contextual", strict=True)
 
 
