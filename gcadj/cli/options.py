@@ -89,7 +89,8 @@ EXIT_CODES_HELP = (
     "Exit codes: 0 every game legal; 1 some illegal move found; 3 some game could not be "
     "parsed; 4 some source could not be read (or is empty, or a folder holds no game); 5 "
     "gcadj failed on some source (an internal error: a bug, please report it); 2 usage. "
-    "When several apply, the highest wins."
+    "When several apply, the highest wins. 141: the reader of the output stopped before "
+    "gcadj finished (| head)."
 )
 INTERNAL_ERROR_HINT = "this is a bug in gcadj, not a fault of the game; please report it"
 
