@@ -26,6 +26,7 @@ from gcadj.cli.options import (
     write_output,
 )
 from gcadj.cli.streams import say
+from gcadj.vocabulary import PocketFile
 from gcadj.words import plural
 
 if TYPE_CHECKING:
@@ -120,12 +121,17 @@ def export(
 
     from gcadj.adjudication.verdict import internal_error_verdict
     from gcadj.app.check import CheckOptions, judge_games
-    from gcadj.outputs.export import ExportError, export_games, export_writer, text_writer
+    from gcadj.errors import ExportError
+    from gcadj.outputs.export import export_games, export_writer, text_writer
     from gcadj.sources.walk import SourceWalker
 
     sources = sources or []  # the command line gives at least one (see gcadj.cli.habits)
-    check_options("export", pocket_file, fen)
+    letter = check_options("export", pocket_file, fen)
     refuse_folder("export", "-o", output)
+    target = None if to_pocket_file is None else PocketFile.read(to_pocket_file)
+    if to_pocket_file is not None and target is None:
+        message = f"--to-pocket-file must be one letter from i to z, not {to_pocket_file!r}"
+        raise fail("export", message, EXIT_USAGE)
     if fix and to is not ExportFormat.gc:
         raise fail("export", f"--fix applies to --to gc only, not {to.value}", EXIT_USAGE)
     if len(sources) > 1 and to is not ExportFormat.pgn:
@@ -140,7 +146,7 @@ def export(
     notes = []  # printed once the export is known to be possible
     for spec in walker:
         # never raises: a bad source, or a bug on one, is that source's verdict
-        for verdict in judge_games(spec, CheckOptions(fen=fen, pocket_file=pocket_file)):
+        for verdict in judge_games(spec, CheckOptions(fen=fen, pocket_file=letter)):
             # a game read up to an unreadable ply is exported up to it (its legal prefix)
             if verdict.partial:
                 if not quiet:  # -q drops notes (the export itself says where it stops)
@@ -183,11 +189,9 @@ def export(
                 raise ExportError("--ply applies to fen and svg only; open the viewer at #ply=N")
             writer = text_writer(write_viewer(games[0]))
         elif len(games) == 1:  # streamed: a long game is never held whole as JSON text
-            writer = export_writer(games[0], to.value, ply=ply, to_pocket_file=to_pocket_file)
+            writer = export_writer(games[0], to.value, ply=ply, to_pocket_file=target)
         else:
-            writer = text_writer(
-                export_games(games, to.value, ply=ply, to_pocket_file=to_pocket_file)
-            )
+            writer = text_writer(export_games(games, to.value, ply=ply, to_pocket_file=target))
         for note in notes:
             say(note, err=True)
         if output is None:

@@ -5,7 +5,8 @@
   (``cat g.txt | gcadj check``), as pgn-extract and most filters do (`READS_STDIN`).
 * ``-`` wherever a FEN or a text is expected reads it from standard input
   (`TEXT_FROM_STDIN`): ``echo startpos | gcadj fen --to-gc -``.
-* Letters in options are read in either case (`LETTER_OPTIONS`): ``--pocket-file P``.
+* Letters in options are read in either case: ``--pocket-file P`` (`PocketFile.read`),
+  ``--to PGN`` and ``--turn B`` (their choices are declared ``case_sensitive=False``).
 * Flags that contradict each other are refused in words (`CONTRADICTIONS`).
 * A negative number where a count is expected is refused in words: ``perft startpos -1``
   says that DEPTH needs a whole number ≥ 0, not "No such option: -1" (`is_negative_number`).
@@ -30,8 +31,6 @@ from typer.core import TyperOption
 READS_STDIN: Final = frozenset({"check", "export"})
 # Parameters holding a FEN or a text: "-" reads it from standard input.
 TEXT_FROM_STDIN: Final = ("fen", "to_gc", "from_gc")
-# Parameters holding letters, read in either case (a pocket file is a lower-case letter).
-LETTER_OPTIONS: Final = ("pocket_file", "to_pocket_file")
 # (parameter, parameter): both given is a usage error, said in words.
 CONTRADICTIONS: Final = (
     ("quiet", "verbose"),
@@ -74,9 +73,6 @@ def apply_habits(command: str, params: Sequence[Any], values: dict[str, Any]) ->
     problem = contradiction(params, values)
     if problem is not None:
         raise fail(command, problem, EXIT_USAGE)
-    for name in LETTER_OPTIONS:
-        if isinstance(values.get(name), str):
-            values[name] = values[name].lower()
     if command in READS_STDIN and "sources" in values and not values["sources"]:
         if stdin_is_terminal():
             message = "name at least one source, or pipe a game into standard input ('-')"
@@ -142,7 +138,6 @@ def close_options(typed: str, options: Iterable[str]) -> list[str]:
 
 __all__ = [
     "CONTRADICTIONS",
-    "LETTER_OPTIONS",
     "READS_STDIN",
     "TEXT_FROM_STDIN",
     "apply_habits",

@@ -32,9 +32,10 @@ from gcadj.about import GENERATOR_META
 from gcadj.adjudication.verdict import Finding, Verdict
 from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
+from gcadj.errors import ExportError
 from gcadj.notation.records import GameLog
 from gcadj.notation.san import write_line
-from gcadj.outputs.export import ExportError, after_prefix
+from gcadj.outputs.export import after_prefix
 from gcadj.outputs.legend import piece_legend
 from gcadj.outputs.pgn_writer import user_comment_lines
 from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, marks
