@@ -10,8 +10,9 @@ one rule for every human-readable line gcadj prints (the CLI's `say`, and anythi
 terminal shows); data formats (JSON, CSV, PGN, Game Courier text, HTML) keep their own
 escaping.
 
-At the bottom of the house beside `gcadj.words`, so any layer that words a line for a
-person can use it without reaching up.
+At the very bottom of the house (it imports nothing of gcadj), so any layer that words
+a line for a person can use it without reaching up: `gcadj.errors` pads the caret under
+a quoted line by the width each character takes once made visible.
 """
 
 from __future__ import annotations

@@ -22,6 +22,8 @@ from conftest import FIXTURES, ROOT
 from httpserver import FixtureServer, page, play_path
 
 from gcadj.adjudication.json_text import json_text
+from gcadj.engine.position import Position
+from gcadj.errors import FenError
 from gcadj.notation.parse import LogSyntaxError, parse_log
 from gcadj.terminal import visible
 
@@ -63,6 +65,22 @@ def test_a_syntax_error_excerpt_shown_safe_keeps_its_caret_in_place() -> None:
     assert not RAW.search("\n".join(lines))
     column = caught.value.column
     assert len(caret) - 4 == column and excerpt[4 + column - 1] == "␛"  # caret under ESC
+
+
+def test_the_caret_stays_under_its_column_after_c1_and_bidi_controls_too() -> None:
+    with pytest.raises(LogSyntaxError) as caught:
+        parse_log('[White "a\x9b\u202e\x1b\tb" x]\nP e2-e4\n', "g.txt")
+    _, excerpt, caret = visible(str(caught.value)).splitlines()[:3]
+    at = len(caret) - 1  # the caret's index, a tab counted as one, as in the excerpt
+    assert caret[:-1].strip(" \t") == "" and caret.count("\t") == 1
+    assert excerpt[at:].startswith("x]"), (excerpt, caret)
+
+
+def test_a_fen_error_caret_points_at_the_control_as_printed() -> None:
+    with pytest.raises(FenError) as caught:
+        Position("rnbqkbnr/\x9bpppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w - - 0 1")
+    _, fen, caret = visible(str(caught.value)).splitlines()[:3]
+    assert fen[len(caret) - 1 :].startswith("\\x9bpppp"), (fen, caret)
 
 
 def test_json_escapes_what_a_terminal_would_obey_and_keeps_the_value() -> None:
