@@ -192,6 +192,11 @@ class FetchError(GcadjError):
         return (type(self), (self.url, self.reason, self.status))
 
 
+class AddressRefused(GcadjError):
+    """A host that resolves (or connected) to an address a server must not fetch from:
+    loopback, private, link-local, metadata; says which and why."""
+
+
 class RetryableFetch(GcadjError):
     """A failure worth another attempt; `wait` overrides the backoff (Retry-After).
     Never leaves `gcadj.sources.fetch`."""
@@ -248,12 +253,44 @@ class InjectedFault(GcadjError, RuntimeError):
     so it is handled as an unexpected exception would be (an internal-error verdict)."""
 
 
+# -- gcadj serve (gcadj.web) -----------------------------------------------------------
+
+
+class UploadRefused(GcadjError):
+    """An upload or a zip member that will not be read; the message names it and says why
+    (it becomes that source's "error" verdict)."""
+
+
+class FormError(GcadjError, ValueError):
+    """A request body that is not the form it says it is."""
+
+
+class BodyTooLarge(GcadjError):
+    """A request body over the server's limit (answered with 413)."""
+
+
+class BadRequest(GcadjError):
+    """A request that cannot be a check: nothing in it, a bad option; says what."""
+
+
+class ServerBusy(GcadjError):
+    """Too many checks are waiting: the server turns new ones away for now."""
+
+
+class ServeError(GcadjError):
+    """The server cannot start (the address is taken, or not this machine's)."""
+
+
 __all__ = [
+    "AddressRefused",
     "AuditError",
+    "BadRequest",
+    "BodyTooLarge",
     "CopiedPageError",
     "ExportError",
     "FenError",
     "FetchError",
+    "FormError",
     "GcCodeError",
     "GcadjError",
     "IllegalMoveError",
@@ -263,9 +300,12 @@ __all__ = [
     "ParserDeclined",
     "RetryableFetch",
     "SanError",
+    "ServeError",
+    "ServerBusy",
     "SourceError",
     "UnreadableCell",
     "UnsupportedSquare",
+    "UploadRefused",
     "caret_padding",
     "excerpt",
 ]
