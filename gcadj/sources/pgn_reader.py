@@ -62,6 +62,7 @@ from gcadj.notation.pgn import (
     TAG,
     Token,
     is_san_move,
+    is_unknown_roster_tag,
     is_variant_name,
     tokens,
 )
@@ -399,8 +400,9 @@ class _GameReader:
                 else "a line that starts with '[' is no tag pair"
             )
             raise self.error(at, 'a tag like [White "Alice"]', hint)
-        name = pair[0]
-        self.log.tags.append(pair)
+        name, value = pair
+        if not is_unknown_roster_tag(name, value):  # [Event "?"] says nothing
+            self.log.tags.append(pair)
         self.tag_offsets.setdefault(name.casefold(), token.start + tag_value_column(line))
 
     def tag(self, name: str) -> str | None:
