@@ -333,11 +333,32 @@ def big_corpus(folder: Path, count: int) -> None:
         (folder / f"g{number:05d}.txt").write_bytes(text)
 
 
+def feed_when_read(fifo: Path, data: bytes, process: subprocess.Popen[bytes]) -> None:
+    """Write `data` into `fifo` once `process` opens it for reading (or has ended)."""
+    deadline = time.monotonic() + 300
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)  # fails while no one reads it
+        except OSError:
+            time.sleep(0.01)
+            continue
+        try:
+            os.set_blocking(fd, True)
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+        return
+
+
 def test_a_second_audit_on_the_same_out_exits_2_while_the_first_runs(tmp_path: Path) -> None:
     folder, out = tmp_path / "games", tmp_path / "audit.jsonl"
     big_corpus(folder, 3000)
+    # The first audit's last source is a named pipe that holds it, lock and all, until the
+    # test writes the game into it: however fast the judging, it is still running.
+    fifo = tmp_path / "last.txt"
+    os.mkfifo(fifo)
     first = subprocess.Popen(
-        [*GCADJ, "audit", str(folder), "--out", str(out), "--jobs", "1", "--quiet"],
+        [*GCADJ, "audit", str(folder), str(fifo), "--out", str(out), "--jobs", "1", "--quiet"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         cwd=ROOT,
@@ -353,10 +374,12 @@ def test_a_second_audit_on_the_same_out_exits_2_while_the_first_runs(tmp_path: P
             assert "another audit holds" in second.stderr, second.stderr
         assert first.poll() is None, "the lock must be tested while the first audit runs"
     finally:
+        feed_when_read(fifo, EX1.read_bytes(), first)
         assert first.wait(timeout=300) == 0
     lines = out.read_text().splitlines()
     sources = [json.loads(line)["source"] for line in lines]
-    assert len(sources) == len(set(sources)) == 3000  # nothing interleaved
+    assert len(sources) == len(set(sources)) == 3001  # nothing interleaved
+    assert sources[-1] == str(fifo)
     assert gcadj("audit", str(folder), "--out", str(out), "--resume", "--quiet").returncode == 0
 
 
