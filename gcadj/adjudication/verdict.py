@@ -92,6 +92,8 @@ class Finding:
         return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
 
 
+# A Python class in the compiled build too: mypyc's own classes are no descriptors.
+@mypyc_attr(native_class=False)
 class MadeOnRead:
     """A dataclass field holding a text or None, which may be given as a function that makes
     the text: the function is called when the field is first read, and its text kept.
