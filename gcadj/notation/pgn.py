@@ -349,9 +349,10 @@ def header_end(text: str) -> tuple[int, bool, bool]:
             if not starts_like_tag(line):
                 break
             tags = True
-            pair = tag_pair(line.rstrip("\r"))
-            if pair is not None and pair[0].casefold() == "variant":
-                variant = variant or is_variant_name(pair[1])
+            if "variant" in line.casefold():  # only a Variant tag is read whole here
+                pair = tag_pair(line.rstrip("\r"))
+                if pair is not None and pair[0].casefold() == "variant":
+                    variant = variant or is_variant_name(pair[1])
         offset = end + 1
     return min(offset, size), tags, variant
 

@@ -54,9 +54,10 @@ def parse_game_text(
     (`gcadj.sources.pages.copied`).
     """
     text = normalise_text(text)  # CR-only or CRLF line ends: the header scans below need "\n"
-    if detect_format(text) == HTML:
+    kind = detect_format(text)
+    if kind == HTML:
         return _parse_page(text, source, pocket_file)
-    return _parse_text(text, source, pocket_file)
+    return _parse_text(text, source, pocket_file, kind)
 
 
 def _parse_page(html: str, source: str, pocket_file: PocketFile) -> GameLog:
@@ -81,8 +82,12 @@ def _lead(text: str) -> int:
     return len(text) - len(text.lstrip(" \t\u00a0"))
 
 
-def _parse_text(text: str, source: str, pocket_file: PocketFile) -> GameLog:
-    kind = detect_format(text)
+def _parse_text(
+    text: str, source: str, pocket_file: PocketFile, kind: str | None = None
+) -> GameLog:
+    """The game of a text that is no page; `kind` is its `detect_format` when known (the
+    detection reads the header, and a game's text is read once per game)."""
+    kind = kind or detect_format(text)
     tagged = pocket_file_tag(text, source)
     pocket_file = PocketFile(tagged) if tagged else pocket_file
     if kind == PGN:
