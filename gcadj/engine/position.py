@@ -615,7 +615,17 @@ class Position:
             if t == PAWN_SINGLE[us][f]:
                 return True
             return t == PAWN_DOUBLE[us][f] and board[PAWN_SINGLE[us][f]] is None
-        return self.blocker(f, t) is None and self.can_reach(f, t)
+        kind = p.kind
+        if t in kind.leaps[f]:
+            return True
+        for ray in kind.rays[f]:  # `can_reach` and `blocker` in one walk
+            if t in ray:
+                for s in ray:
+                    if s == t:
+                        return True
+                    if board[s] is not None:
+                        return False
+        return False
 
     def can_reach(self, f: int, t: int) -> bool:
         """Is `t` on one of the lines or leaps of the piece on `f` (ignoring blockers)?"""

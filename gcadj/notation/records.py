@@ -10,6 +10,7 @@ pasted back into Python, so a failing test prints something you can re-run.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, TypeAlias
 
 from gcadj.engine.compiled import rebuild_args
@@ -137,11 +138,17 @@ class GameLog:
 
     def tag(self, name: str) -> str | None:
         """The value of the first tag called ``name`` (case-insensitive), None if absent."""
-        wanted = name.casefold()
-        for key, value in self.tags:
-            if key.casefold() == wanted:
-                return value
-        return None
+        return _tag_index(self.tags).get(name.casefold())
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
+
+
+@lru_cache(maxsize=64)
+def _tag_index(tags: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """Tag values by case-folded name, the first of each name kept: a replay asks a log
+    for several tags, and the last few logs' indexes are remembered (read-only)."""
+    index: dict[str, str] = {}
+    for key, value in tags:
+        index.setdefault(key.casefold(), value)
+    return index

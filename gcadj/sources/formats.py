@@ -150,6 +150,8 @@ def pocket_file_tag(text: str, source: str = "<string>") -> str | None:
     Only lines before the first ply count (tags come first); a value that is not one
     letter from i to z is a syntax error pointing at the tag.
     """
+    if "PocketFile" not in text:  # the usual case, found without reading the lines
+        return None
     offset, number = 0, 0
     while offset < len(text):
         end = text.find("\n", offset)
