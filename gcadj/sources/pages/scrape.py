@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -80,7 +81,7 @@ class ScrapedGame:
     status: str | None = None
     board: str | None = None  # gcadj placement + pockets, e.g. "rnbq.../...[Ii]"
     warnings: tuple[str, ...] = ()
-    positions: tuple[tuple[int, int], ...] = ()  # where each move line stands in the page
+    positions: Sequence[tuple[int, int]] = ()  # where each move line stands in the page
 
     def page_position(self, log_line: int) -> tuple[int, int] | None:
         """Where line `log_line` (1-based) of `log_text` stands in the page, for a move line."""
@@ -211,9 +212,10 @@ def scrape_page(html: str, source: str = "<page>", url: str | None = None) -> Sc
     root = soup.body or soup
     everything = render_lines(root)
     label_letter = pocket_letter_from_labels(everything)
+    viewing = any("viewing game" in line.lower() for line in everything)
+    del everything  # a page's worth of lines, not kept while the move list is sought
     found = find_move_list(root, label_letter, soup)
     if not isinstance(found, MoveList):
-        viewing = any("viewing game" in line.lower() for line in everything)
         what = "a Game Courier viewing page" if viewing else "the page"
         if found is None:
             raise PageError(
