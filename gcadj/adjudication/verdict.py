@@ -26,6 +26,10 @@ from gcadj.notation.records import GameLog, MoveRecord, MoveSub
 from gcadj.notation.syntax_errors import LogSyntaxError
 
 SIDE_NAMES = ("white", "black")
+MAX_FINDINGS: Final = 1000
+"""With ``--all``, the illegal plies listed in a verdict; the others are only counted (a
+warning says how many), so a log of a million illegal plies gives a verdict of a
+thousand findings, not a 300 MB JSON line, and costs no suggestions past them."""
 
 
 @dataclass(frozen=True)
@@ -235,6 +239,7 @@ class _Replay:
         self.all_findings = all_findings
         self.judge = PlyJudge(log.pocket_file)
         self.findings: list[Finding] = []
+        self.unlisted = 0  # illegal plies found past MAX_FINDINGS: counted, not kept
         self.warnings: list[str] = []
         self.moves: list[Move] = []
         self.final_fen: str | None = None
@@ -302,6 +307,9 @@ class _Replay:
 
     def _add_finding(self, record: MoveRecord, illegal: IllegalPly) -> None:
         position = self.position
+        if len(self.findings) >= MAX_FINDINGS:
+            self.unlisted += 1
+            return
         if not self.findings:
             self.final_fen = position.fen()
         suggestions: tuple[Suggestion, ...] = ()
@@ -400,6 +408,12 @@ class _Replay:
 
     def _verdict(self, status: str, result: str, termination: str | None) -> Verdict:
         findings = tuple(self.findings)
+        if self.unlisted:
+            self.warnings.append(
+                f"{self.unlisted:,} more illegal {'ply' if self.unlisted == 1 else 'plies'} "
+                f"after the first {MAX_FINDINGS:,} not listed (--all lists at most "
+                f"{MAX_FINDINGS:,})"
+            )
         return Verdict(
             source=self.log.source,
             status=status,
