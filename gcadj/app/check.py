@@ -33,7 +33,7 @@ from gcadj.engine.fen import FenError
 from gcadj.notation.parse import LogSyntaxError, normalise_text
 from gcadj.notation.records import GameLog
 from gcadj.sources.formats import parse_game_text, parse_games
-from gcadj.sources.read import SourceError, game_ref, read_source
+from gcadj.sources.read import DEFAULT_MAX_BYTES, SourceError, game_ref, read_source
 from gcadj.words import plural
 
 log = logging.getLogger(__name__)
@@ -170,14 +170,16 @@ def check_source(
     fen: str | None = None,
     pocket_file: str = "i",
     all_findings: bool = False,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> Verdict:
     """Read a source as the user named it ('-', a file, ...) and check it; never raises
-    for bad input: an unreadable source gives an "error" verdict naming it."""
+    for bad input: an unreadable source (or one over `max_bytes`) gives an "error"
+    verdict naming it."""
     name = "<stdin>" if spec == "-" else spec
 
     def work() -> Verdict:
         try:
-            text = read_source(spec)
+            text = read_source(spec, max_bytes)
         except SourceError as err:
             return failed_verdict(spec, "error", str(err))
         return check_text(text, name, fen=fen, pocket_file=pocket_file, all_findings=all_findings)
@@ -221,6 +223,7 @@ def check_source_games(
     pocket_file: str = "i",
     all_findings: bool = False,
     text: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> list[Verdict]:
     """`check_source` for a source of any number of games: a verdict per game, in order.
 
@@ -232,7 +235,7 @@ def check_source_games(
     whole, only = ref if ref is not None else (spec, None)
     if text is None:
         try:
-            text = read_source(whole)
+            text = read_source(whole, max_bytes)
         except SourceError as err:
             return [failed_verdict(spec, "error", str(err))]
     name = "<stdin>" if whole == "-" else whole
@@ -279,6 +282,7 @@ class CheckOptions:
     fen: str | None = None
     pocket_file: str = "i"
     all_findings: bool = False
+    max_bytes: int = DEFAULT_MAX_BYTES  # the most a file or stdin may hold (--max-bytes)
 
 
 def judge_source(spec: str, options: CheckOptions = CheckOptions()) -> Verdict:
@@ -293,6 +297,7 @@ def judge_source(spec: str, options: CheckOptions = CheckOptions()) -> Verdict:
                 fen=options.fen,
                 pocket_file=options.pocket_file,
                 all_findings=options.all_findings,
+                max_bytes=options.max_bytes,
             )
         ),
         fen=options.fen,
@@ -312,6 +317,7 @@ def judge_games(
             pocket_file=options.pocket_file,
             all_findings=options.all_findings,
             text=text,
+            max_bytes=options.max_bytes,
         )
         return [with_page_checks(verdict) for verdict in verdicts]
 

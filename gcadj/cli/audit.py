@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from gcadj.cli.options import (
+    DEFAULT_MAX_BYTES,
     EXIT_OK,
     EXIT_UNREADABLE,
     EXIT_USAGE,
@@ -16,6 +17,7 @@ from gcadj.cli.options import (
     CacheOption,
     DelayOption,
     FenOption,
+    MaxBytesOption,
     MaxSizeOption,
     NoCacheOption,
     PocketFileOption,
@@ -256,6 +258,7 @@ def audit(
     timeout: TimeoutOption = 30.0,
     retries: RetriesOption = 3,
     max_kb: MaxSizeOption = 5120,
+    max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Judge a whole archive in parallel: resumable JSONL, summary, CSV and HTML report."""
     import os
@@ -296,7 +299,9 @@ def audit(
         out=out_path,
         index_urls=tuple(index or ()),
         game=game,
-        check=CheckOptions(fen=fen, pocket_file=pocket_file, all_findings=all_findings),
+        check=CheckOptions(
+            fen=fen, pocket_file=pocket_file, all_findings=all_findings, max_bytes=max_bytes
+        ),
         jobs=jobs or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1),
         resume=resume,
         force=force,

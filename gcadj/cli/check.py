@@ -7,11 +7,13 @@ from typing import Annotated
 import typer
 
 from gcadj.cli.options import (
+    DEFAULT_MAX_BYTES,
     EXIT_CODES_HELP,
     EXIT_OK,
     INTERNAL_ERROR_HINT,
     STATUS_EXIT,
     FenOption,
+    MaxBytesOption,
     PocketFileOption,
     QuietOption,
     VerboseOption,
@@ -47,6 +49,7 @@ def check(
     pocket_file: PocketFileOption = "i",
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
+    max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Replay each game: report its first illegal move, or how it ended."""
     from gcadj.app.check import CheckOptions, judge_games
@@ -54,7 +57,9 @@ def check(
     from gcadj.sources.walk import SourceWalker
 
     check_options("check", pocket_file, fen)
-    options = CheckOptions(fen=fen, pocket_file=pocket_file, all_findings=all_findings)
+    options = CheckOptions(
+        fen=fen, pocket_file=pocket_file, all_findings=all_findings, max_bytes=max_bytes
+    )
     walker = SourceWalker(tuple(sources))
     worst = EXIT_OK
     for spec in walker:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gcadj.cli.options import (
+    DEFAULT_MAX_BYTES,
     EXIT_INTERNAL,
     EXIT_OK,
     EXIT_UNREADABLE,
@@ -15,6 +16,7 @@ from gcadj.cli.options import (
     INTERNAL_ERROR_HINT,
     STATUS_EXIT,
     FenOption,
+    MaxBytesOption,
     PocketFileOption,
     QuietOption,
     VerboseOption,
@@ -111,6 +113,7 @@ def export(
     ] = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
+    max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Convert games: PGN-like text (one or many games), Game Courier text, FEN, JSON, SVG
     or an HTML viewer."""
@@ -137,7 +140,8 @@ def export(
     notes = []  # printed once the export is known to be possible
     for spec in walker:
         # never raises: a bad source, or a bug on one, is that source's verdict
-        for verdict in judge_games(spec, CheckOptions(fen=fen, pocket_file=pocket_file)):
+        options = CheckOptions(fen=fen, pocket_file=pocket_file, max_bytes=max_bytes)
+        for verdict in judge_games(spec, options):
             # a game read up to an unreadable ply is exported up to it (its legal prefix)
             if verdict.partial:
                 notes.append(
