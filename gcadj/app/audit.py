@@ -46,7 +46,7 @@ from gcadj.app.audit_files import (
     source_key,
 )
 from gcadj.app.check import CheckOptions, judge_games
-from gcadj.sources.urls import is_url
+from gcadj.sources.urls import is_url, source_name
 from gcadj.sources.walk import DEFAULT_GAME, SOURCE_SUFFIXES, SourceWalker
 
 if TYPE_CHECKING:
@@ -82,8 +82,8 @@ def judge_batch(
         try:
             verdicts = judge_games(spec, options, text)  # guarded: a bug costs one source
         except Exception as err:  # defence in depth: never the audit
-            log.exception("internal error judging %s", spec)
-            verdicts = [internal_error_verdict(spec, err)]
+            log.exception("internal error judging %s", source_name(spec))
+            verdicts = [internal_error_verdict(source_name(spec), err)]
         if viewers is not None:
             for verdict in verdicts:
                 _write_viewer(verdict, viewers)
@@ -399,8 +399,9 @@ def _unique(
     every distinct source met, seen or not."""
     for spec in specs:
         key = source_key(spec)
-        if order is not None and spec not in order:
-            order[spec] = len(order)
+        name = source_name(spec)  # as its verdicts name it: a URL without credentials
+        if order is not None and name not in order:
+            order[name] = len(order)
         if key not in seen:
             seen.add(key)
             yield spec
@@ -427,13 +428,13 @@ def _tasks(specs: Iterable[str], fetcher: Fetcher | None) -> Iterator[Task | _Fe
         try:
             text = (fetcher or default_fetcher()).get(spec).text()
         except FetchError as err:
-            verdict = failed_verdict(spec, "error", str(err))
-            yield _FetchFailed((spec, verdict_line(verdict), verdict.outcome))
+            verdict = failed_verdict(source_name(spec), "error", str(err))
+            yield _FetchFailed((verdict.source, verdict_line(verdict), verdict.outcome))
             continue
         except Exception as err:  # a bug on one page costs that page, never the audit
-            log.debug("internal error fetching %s", spec, exc_info=True)
-            verdict = internal_error_verdict(spec, err)
-            yield _FetchFailed((spec, verdict_line(verdict), verdict.outcome))
+            log.debug("internal error fetching %s", source_name(spec), exc_info=True)
+            verdict = internal_error_verdict(source_name(spec), err)
+            yield _FetchFailed((verdict.source, verdict_line(verdict), verdict.outcome))
             continue
         yield (spec, text)
 

@@ -26,7 +26,7 @@ from typing import Final
 
 from gcadj.about import is_gcadj_html
 from gcadj.outputs.audit_report import is_audit_csv
-from gcadj.sources.urls import is_url
+from gcadj.sources.urls import is_url, redact_url
 from gcadj.sources.walk import is_walked
 
 HEAD_BYTES: Final = 4096  # enough for the CSV header row and an HTML <head>
@@ -38,8 +38,9 @@ class AuditError(Exception):
 
 
 def source_key(spec: str) -> str:
-    """What identifies a source across spellings: a URL as written, a path resolved."""
-    return spec if is_url(spec) else os.path.realpath(spec)
+    """What identifies a source across spellings: a URL as its verdicts name it (without
+    credentials, `redact_url`), a path resolved."""
+    return redact_url(spec) if is_url(spec) else os.path.realpath(spec)
 
 
 def _head(path: Path) -> str | None:

@@ -34,6 +34,7 @@ from gcadj.notation.parse import LogSyntaxError, normalise_text
 from gcadj.notation.records import GameLog
 from gcadj.sources.formats import parse_game_text, parse_games
 from gcadj.sources.read import DEFAULT_MAX_BYTES, SourceError, game_ref, read_source
+from gcadj.sources.urls import redact_url, source_name
 from gcadj.words import plural
 
 log = logging.getLogger(__name__)
@@ -175,13 +176,13 @@ def check_source(
     """Read a source as the user named it ('-', a file, ...) and check it; never raises
     for bad input: an unreadable source (or one over `max_bytes`) gives an "error"
     verdict naming it."""
-    name = "<stdin>" if spec == "-" else spec
+    name = source_name(spec)  # a URL without its credentials
 
     def work() -> Verdict:
         try:
             text = read_source(spec, max_bytes)
         except SourceError as err:
-            return failed_verdict(spec, "error", str(err))
+            return failed_verdict(redact_url(spec), "error", str(err))
         return check_text(text, name, fen=fen, pocket_file=pocket_file, all_findings=all_findings)
 
     return guarded(name, work, fen=fen)
@@ -237,8 +238,8 @@ def check_source_games(
         try:
             text = read_source(whole, max_bytes)
         except SourceError as err:
-            return [failed_verdict(spec, "error", str(err))]
-    name = "<stdin>" if whole == "-" else whole
+            return [failed_verdict(redact_url(spec), "error", str(err))]
+    name = source_name(whole)  # a URL without its credentials
     verdicts = check_games(
         text, name, fen=fen, pocket_file=pocket_file, all_findings=all_findings, only=only
     )
@@ -246,8 +247,9 @@ def check_source_games(
         return verdicts
     if not verdicts:
         count = len(parse_games(text, name, pocket_file))
-        return [failed_verdict(spec, "error", f"{spec}: {name} holds {plural(count, 'game')}")]
-    return [dataclasses.replace(verdicts[0], source=spec)]
+        shown = redact_url(spec)
+        return [failed_verdict(shown, "error", f"{shown}: {name} holds {plural(count, 'game')}")]
+    return [dataclasses.replace(verdicts[0], source=redact_url(spec))]
 
 
 def with_page_checks(verdict: Verdict) -> Verdict:
@@ -288,7 +290,7 @@ class CheckOptions:
 def judge_source(spec: str, options: CheckOptions = CheckOptions()) -> Verdict:
     """`check_source` plus the page checks: what ``gcadj check`` and the audit report.
     Never raises, whatever the source holds (see `guarded`)."""
-    name = "<stdin>" if spec == "-" else spec
+    name = source_name(spec)  # a URL without its credentials
     return guarded(
         name,
         lambda: with_page_checks(
@@ -321,7 +323,7 @@ def judge_games(
         )
         return [with_page_checks(verdict) for verdict in verdicts]
 
-    name = "<stdin>" if spec == "-" else spec
+    name = source_name(spec)  # a URL without its credentials
     return guarded_call(name, work, lambda verdict: [verdict], fen=options.fen)
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from gcadj.app.check import CheckOptions, judge_text
 from gcadj.sources.fetch import default_fetcher
 from gcadj.sources.pages.scrape import scrape_page
+from gcadj.sources.urls import redact_url
 
 
 @dataclass(frozen=True)
@@ -25,5 +26,6 @@ def fetch_log(url: str) -> FetchedLog:
     that differs from the replay, a scraper warning) reach the user before it is saved.
     """
     page = default_fetcher().get(url)
-    text = scrape_page(page.text(), source=url).log_text
-    return FetchedLog(text, judge_text(text, url, CheckOptions()).warnings)
+    name = redact_url(url)  # shown: without the URL's credentials
+    text = scrape_page(page.text(), source=name, url=url).log_text
+    return FetchedLog(text, judge_text(text, name, CheckOptions()).warnings)

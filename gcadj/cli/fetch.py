@@ -71,7 +71,9 @@ def fetch(
         typer.echo(f"gcadj fetch: {err}", err=True)
         raise typer.Exit(EXIT_SYNTAX) from None
     except Exception as err:  # a bug on this page: exit 5 naming it, never a traceback
-        message = internal_error_verdict(url, err).error
+        from gcadj.sources.urls import redact_url
+
+        message = internal_error_verdict(redact_url(url), err).error
         typer.echo(f"gcadj fetch: {message}; {INTERNAL_ERROR_HINT}", err=True)
         raise typer.Exit(EXIT_INTERNAL) from None
     for warning in fetched.warnings:

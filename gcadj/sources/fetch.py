@@ -42,7 +42,7 @@ import urllib3
 
 from gcadj.about import __version__
 from gcadj.sources.decode import decode_text
-from gcadj.sources.urls import SCHEMES, is_url
+from gcadj.sources.urls import SCHEMES, is_url, redact_text, redact_url
 
 log = logging.getLogger(__name__)
 
@@ -55,13 +55,14 @@ CHUNK: Final = 64 * 1024
 
 
 class FetchError(Exception):
-    """A page that could not be fetched; the message names the URL and the reason."""
+    """A page that could not be fetched; the message names the URL and the reason, both
+    without credentials (`redact_text`): the message is shown, the password is not."""
 
     def __init__(self, url: str, reason: str, status: int | None = None) -> None:
-        self.url = url
-        self.reason = reason
+        self.url = redact_url(url)
+        self.reason = redact_text(reason)
         self.status = status
-        super().__init__(f"{url}: {reason}")
+        super().__init__(f"{self.url}: {self.reason}")
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.url, self.reason, self.status))
@@ -149,7 +150,7 @@ class Fetcher:
         if cache is not None and not fresh:
             cached = _cache_read(cache, url)
             if cached is not None:
-                log.debug("cache hit for %s", url)
+                log.debug("cache hit for %s", redact_url(url))
                 return cached
         page = self._get_with_retries(url)
         if cache is not None:
@@ -184,7 +185,13 @@ class Fetcher:
                         f"more than the {opts.max_retry_after:g} s we wait",
                     ) from None
                 attempt += 1
-                log.info("%s: %s; retry %d in %.2f s", url, retry.reason, attempt, wait)
+                log.info(
+                    "%s: %s; retry %d in %.2f s",
+                    redact_url(url),
+                    redact_text(retry.reason),
+                    attempt,
+                    wait,
+                )
                 time.sleep(wait)
 
     def _follow(self, url: str) -> Page:
@@ -204,7 +211,7 @@ class Fetcher:
                             url, f"malformed redirect to {location!r} ({err})"
                         ) from None
                     _check_scheme(url, target, redirect=True)
-                    log.debug("%s redirects to %s", current, target)
+                    log.debug("%s redirects to %s", redact_url(current), redact_url(target))
                     current = target
                     continue
                 return self._read(url, current, response)
@@ -366,7 +373,9 @@ def _short(err: Exception) -> str:
 
 
 def _cache_path(cache_dir: Path, url: str) -> Path:
-    key = hashlib.sha256(url.encode("utf-8")).hexdigest()
+    """A page's file in the cache, keyed by its URL without credentials (`redact_url`):
+    no password reaches the disk, and a new password finds the page already there."""
+    key = hashlib.sha256(redact_url(url).encode("utf-8")).hexdigest()
     return cache_dir / key[:2] / f"{key}.page"
 
 
@@ -382,12 +391,14 @@ def _cache_read(cache_dir: Path, url: str) -> Page | None:
         meta = json.loads(head) if sep else None
     except ValueError:
         meta = None
-    if not isinstance(meta, dict) or meta.get("url") != url or meta.get("length") != len(body):
+    shown = redact_url(url)
+    if not isinstance(meta, dict) or meta.get("url") != shown or meta.get("length") != len(body):
         log.warning("ignoring damaged cache entry %s", path)
         return None
     page = Page(
         url=url,
-        final_url=str(meta.get("final_url", url)),
+        # stored without credentials: where it was not redirected, the URL asked for
+        final_url=url if meta.get("final_url", shown) == shown else str(meta["final_url"]),
         content_type=str(meta.get("content_type", "")),
         body=body,
         from_cache=True,
@@ -405,8 +416,8 @@ def _cache_write(cache_dir: Path, page: Page) -> None:
     """
     path = _cache_path(cache_dir, page.url)
     meta = {
-        "url": page.url,
-        "final_url": page.final_url,
+        "url": redact_url(page.url),
+        "final_url": redact_url(page.final_url),
         "content_type": page.content_type,
         "length": len(page.body),
         "fetched": time.time(),
@@ -422,7 +433,7 @@ def _cache_write(cache_dir: Path, page: Page) -> None:
             Path(tmp).unlink(missing_ok=True)
             raise
     except OSError as err:
-        log.warning("could not cache %s in %s: %s", page.url, cache_dir, err)
+        log.warning("could not cache %s in %s: %s", redact_url(page.url), cache_dir, err)
 
 
 _default: Fetcher | None = None

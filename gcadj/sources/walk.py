@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, BinaryIO, Final
 
 # Start-up matters (`gcadj check` of one game): json loads only for a JSONL, fetch for an index.
 from gcadj.about import is_gcadj_html
-from gcadj.sources.urls import is_url
+from gcadj.sources.urls import is_url, redact_url
 
 if TYPE_CHECKING:
     from gcadj.sources.fetch import Fetcher
@@ -198,7 +198,7 @@ class SourceWalker:
             return []
         entries = index_entries(page.text(), page.final_url, self.game)
         if not entries:
-            self._problem(f"index {url}: lists no game of {self.game!r}")
+            self._problem(f"index {redact_url(url)}: lists no game of {self.game!r}")
         return [entry.url for entry in entries]
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from gcadj.notation.parse import LogSyntaxError
-from gcadj.sources.urls import is_url
+from gcadj.sources.urls import is_url, redact_url
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag
@@ -181,19 +181,20 @@ def _names(root: Tag, url: str | None) -> tuple[str | None, str | None]:
 
 
 def _site(root: Tag, url: str | None) -> str | None:
-    """The page's address: the URL it was fetched from, else its canonical link."""
+    """The page's address: the URL it was fetched from, else its canonical link; without
+    credentials (`redact_url`): a Site tag is shown everywhere."""
     from bs4 import Tag
 
     if url:
-        return url
+        return redact_url(url)
     for link in root.find_all("link", href=True):
         rel = link.get("rel") if isinstance(link, Tag) else None
         href = link.get("href") if isinstance(link, Tag) else None
         if rel and "canonical" in rel and isinstance(href, str) and is_url(href):
-            return href
+            return redact_url(href)
     meta = root.find("meta", attrs={"property": "og:url"})
     content = meta.get("content") if isinstance(meta, Tag) else None
-    return content if isinstance(content, str) and is_url(content) else None
+    return redact_url(content) if isinstance(content, str) and is_url(content) else None
 
 
 # ---------------------------------------------------------------------------------------
@@ -208,6 +209,7 @@ def scrape_page(html: str, source: str = "<page>", url: str | None = None) -> Sc
     """
     if url is None and is_url(source):
         url = source
+    source = redact_url(source)  # it names the page in every message
     soup = soup_of(html)
     root = soup.body or soup
     everything = render_lines(root)
