@@ -101,7 +101,7 @@ def read_file_bytes(
             size = os.fstat(handle.fileno()).st_size
             if size > max_bytes:  # said at once, nothing read (a 6 GB sparse file)
                 raise too_large(spec, max_bytes, size)
-            return read_stream(handle, spec, max_bytes)  # it may have grown since
+            return read_stream(handle, spec, max_bytes, size)  # it may have grown since
     except OSError as err:
         raise SourceError(f"{spec}: cannot read: {err.strerror or err}") from None
 
@@ -113,16 +113,25 @@ _KINDS: Final = {
 }
 
 
-def read_stream(stream: BinaryIO, spec: str, max_bytes: int) -> bytes:
+def read_stream(
+    stream: BinaryIO, spec: str, max_bytes: int, expected: int | None = None
+) -> bytes:
     """Everything `stream` holds, or `SourceError` once it has given more than `max_bytes`
-    (at most `max_bytes` + 1 bytes are read)."""
+    (at most `max_bytes` + 1 bytes are read). `expected` is the size a file says it has:
+    read in one call when right (asking for the cap at once would allocate the cap)."""
+    chunks: list[bytes] = []
+    held = 0
+    want = CHUNK if expected is None else expected + 1
     try:
-        data = stream.read(max_bytes + 1)
+        while chunk := stream.read(min(want, max_bytes + 1 - held)):
+            chunks.append(chunk)
+            held += len(chunk)
+            if held > max_bytes:
+                raise too_large(spec, max_bytes)
+            want = CHUNK
     except OSError as err:
         raise SourceError(f"{spec}: cannot read: {err.strerror or err}") from None
-    if len(data) > max_bytes:
-        raise too_large(spec, max_bytes)
-    return data
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def _read_fifo(spec: str, max_bytes: int, timeout: float) -> bytes:
