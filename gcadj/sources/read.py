@@ -113,9 +113,7 @@ _KINDS: Final = {
 }
 
 
-def read_stream(
-    stream: BinaryIO, spec: str, max_bytes: int, expected: int | None = None
-) -> bytes:
+def read_stream(stream: BinaryIO, spec: str, max_bytes: int, expected: int | None = None) -> bytes:
     """Everything `stream` holds, or `SourceError` once it has given more than `max_bytes`
     (at most `max_bytes` + 1 bytes are read). `expected` is the size a file says it has:
     read in one call when right (asking for the cap at once would allocate the cap)."""
