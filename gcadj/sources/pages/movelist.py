@@ -123,9 +123,10 @@ Counts: TypeAlias = "array[int]"  # prefix sums and per-line integers, 4 bytes e
 
 
 def int_code(page_size: int) -> str:
-    """The array type code that holds every count of a page: "i" (4 bytes) for any page
-    under 2 GiB (a count of lines, columns or characters is never larger than the page)."""
-    return "i" if page_size < 2**31 - 1 else "q"
+    """The array type code that holds every count of a page: "i" (4 bytes, up to 2**31)
+    for any page under 1 GiB (a rendering holds at most the page's characters and a space
+    per table cell, so no count of lines, columns or characters reaches twice the page)."""
+    return "i" if page_size < 2**30 else "q"
 
 
 @dataclass
