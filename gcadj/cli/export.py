@@ -27,6 +27,8 @@ from gcadj.cli.options import (
     report_problems,
     write_output,
 )
+from gcadj.cli.streams import say
+from gcadj.vocabulary import PocketFile
 from gcadj.words import plural
 
 if TYPE_CHECKING:
@@ -65,14 +67,15 @@ EXPORT_EPILOG = (
 
 
 def export(
+    to: Annotated[ExportFormat, typer.Option("--to", case_sensitive=False, help="Output format.")],
     sources: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(
             metavar="SOURCES...",
-            help="Games: files, folders, URLs, an audit's .jsonl, or '-' for standard input.",
+            help="Games: files, folders, URLs, an audit's .jsonl, or '-' for standard input "
+            "(read when none is named and it is not a terminal).",
         ),
-    ],
-    to: Annotated[ExportFormat, typer.Option("--to", help="Output format.")],
+    ] = None,
     output: Annotated[
         str | None,
         typer.Option(
@@ -121,11 +124,17 @@ def export(
 
     from gcadj.adjudication.verdict import internal_error_verdict
     from gcadj.app.check import CheckOptions, judge_games
-    from gcadj.outputs.export import ExportError, export_games, export_writer, text_writer
+    from gcadj.errors import ExportError
+    from gcadj.outputs.export import export_games, export_writer, text_writer
     from gcadj.sources.walk import SourceWalker
 
-    check_options("export", pocket_file, fen)
+    sources = sources or []  # the command line gives at least one (see gcadj.cli.habits)
+    letter = check_options("export", pocket_file, fen)
     refuse_folder("export", "-o", output)
+    target = None if to_pocket_file is None else PocketFile.read(to_pocket_file)
+    if to_pocket_file is not None and target is None:
+        message = f"--to-pocket-file must be one letter from i to z, not {to_pocket_file!r}"
+        raise fail("export", message, EXIT_USAGE)
     if fix and to is not ExportFormat.gc:
         raise fail("export", f"--fix applies to --to gc only, not {to.value}", EXIT_USAGE)
     if len(sources) > 1 and to is not ExportFormat.pgn:
@@ -140,18 +149,20 @@ def export(
     notes = []  # printed once the export is known to be possible
     for spec in walker:
         # never raises: a bad source, or a bug on one, is that source's verdict
-        options = CheckOptions(fen=fen, pocket_file=pocket_file, max_bytes=max_bytes)
+        options = CheckOptions(fen=fen, pocket_file=letter, max_bytes=max_bytes)
         for verdict in judge_games(spec, options):
             # a game read up to an unreadable ply is exported up to it (its legal prefix)
             if verdict.partial:
-                notes.append(
-                    f"gcadj export: note: {verdict.source}: ply {verdict.legal_plies + 1} could "
-                    f"not be read; the export holds the {verdict.legal_plies} legal plies before it"
-                )
+                if not quiet:  # -q drops notes (the export itself says where it stops)
+                    notes.append(
+                        f"gcadj export: note: {verdict.source}: ply {verdict.legal_plies + 1} "
+                        f"could not be read; the export holds the {verdict.legal_plies} legal "
+                        "plies before it"
+                    )
             elif verdict.status in ("syntax-error", "error"):
-                typer.echo(verdict.error or f"{verdict.source}: {verdict.status}", err=True)
+                say(verdict.error or f"{verdict.source}: {verdict.status}", err=True)
                 if verdict.outcome == "internal-error":
-                    typer.echo(f"gcadj export: {INTERNAL_ERROR_HINT}", err=True)
+                    say(f"gcadj export: {INTERNAL_ERROR_HINT}", err=True)
                 worst = max(worst, STATUS_EXIT[verdict.outcome])
                 continue
             games.append(verdict)
@@ -182,13 +193,11 @@ def export(
                 raise ExportError("--ply applies to fen and svg only; open the viewer at #ply=N")
             writer = text_writer(write_viewer(games[0]))
         elif len(games) == 1:  # streamed: a long game is never held whole as JSON text
-            writer = export_writer(games[0], to.value, ply=ply, to_pocket_file=to_pocket_file)
+            writer = export_writer(games[0], to.value, ply=ply, to_pocket_file=target)
         else:
-            writer = text_writer(
-                export_games(games, to.value, ply=ply, to_pocket_file=to_pocket_file)
-            )
+            writer = text_writer(export_games(games, to.value, ply=ply, to_pocket_file=target))
         for note in notes:
-            typer.echo(note, err=True)
+            say(note, err=True)
         if output is None:
             writer(sys.stdout)
             sys.stdout.flush()
@@ -203,7 +212,7 @@ def export(
         raise fail("export", f"{problem}; {INTERNAL_ERROR_HINT}", EXIT_INTERNAL) from None
     if verbose:
         where = output or "standard output"
-        typer.echo(f"gcadj export: wrote {plural(len(games), 'game')} to {where}", err=True)
+        say(f"gcadj export: wrote {plural(len(games), 'game')} to {where}", err=True)
     raise typer.Exit(worst)
 
 
@@ -226,7 +235,7 @@ def _fixed_text(verdict: Verdict, fen: str | None) -> str:
     assert verdict.log is not None  # a parsed game
     fixed = fix_log(verdict.log, fen=fen)
     for f in fixed.fixes:
-        typer.echo(
+        say(
             f"gcadj export: {verdict.source}: ply {f.ply}: {f.typed!r} -> {f.text!r} ({f.why})",
             err=True,
         )
@@ -238,7 +247,7 @@ def _fixed_text(verdict: Verdict, fen: str | None) -> str:
             why = "no single strong suggestion"
         else:
             why = "no close legal ply"
-        typer.echo(
+        say(
             f"gcadj export: {verdict.source}: stopped at ply {stop.ply} ({stop.text!r}, "
             f"[{stop.category}]): {why}; it and the plies after it are kept as typed",
             err=True,

@@ -11,6 +11,9 @@ from typing import IO, Annotated
 
 import typer
 
+from gcadj.cli.streams import say
+from gcadj.vocabulary import PocketFile
+
 EXIT_OK = 0
 EXIT_ILLEGAL = 1
 EXIT_USAGE = 2
@@ -25,7 +28,7 @@ FenOption = Annotated[
         "--fen",
         metavar="FEN",
         help="Start position of every game, a gcadj FEN or a Game Courier code "
-        "(default: the log's FEN tag, else the standard array).",
+        "(default: the log's FEN tag, else the standard array; '-': read it from stdin).",
     ),
 ]
 PocketFileOption = Annotated[
@@ -67,7 +70,7 @@ def number_parser(
             value = None
         if value is None or value != value or value < minimum or (strict and value == minimum):
             words = _number_words(minimum, whole, strict)
-            typer.echo(f"gcadj: {option} needs {words}, not {str(text)!r}", err=True)
+            say(f"gcadj: {option} needs {words}, not {str(text)!r}", err=True)
             raise typer.Exit(EXIT_USAGE)
         return value
 
@@ -88,7 +91,8 @@ EXIT_CODES_HELP = (
     "Exit codes: 0 every game legal; 1 some illegal move found; 3 some game could not be "
     "parsed; 4 some source could not be read (or is empty, or a folder holds no game); 5 "
     "gcadj failed on some source (an internal error: a bug, please report it); 2 usage. "
-    "When several apply, the highest wins."
+    "When several apply, the highest wins. 141: the reader of the output stopped before "
+    "gcadj finished (| head)."
 )
 INTERNAL_ERROR_HINT = "this is a bug in gcadj, not a fault of the game; please report it"
 
@@ -198,17 +202,18 @@ def install_fetcher(
 
 
 def fail(command: str, message: str, code: int) -> typer.Exit:
-    typer.echo(f"gcadj {command}: {message}", err=True)
+    say(f"gcadj {command}: {message}", err=True)
     return typer.Exit(code)
 
 
-def check_options(command: str, pocket_file: str, fen: str | None = None) -> None:
-    """Usage errors (exit 2) for a bad --pocket-file or --fen, before any source is read."""
+def check_options(command: str, pocket_file: str, fen: str | None = None) -> PocketFile:
+    """The --pocket-file as a `PocketFile` (either case: ``P`` is ``p``), checked with --fen
+    before any source is read; a usage error (exit 2) for a bad one."""
     from gcadj.adjudication.verdict import start_position
-    from gcadj.engine.fen import FenError
-    from gcadj.notation.language import is_pocket_file
+    from gcadj.errors import FenError
 
-    if not is_pocket_file(pocket_file):
+    letter = PocketFile.read(pocket_file)
+    if letter is None:
         message = (
             "--pocket-file needs one letter from i to z (i on the 2009 preset, p on the "
             f"newer one), not {pocket_file!r}"
@@ -216,9 +221,10 @@ def check_options(command: str, pocket_file: str, fen: str | None = None) -> Non
         raise fail(command, message, EXIT_USAGE)
     if fen is not None:
         try:
-            start_position(fen, pocket_file)
+            start_position(fen, letter)
         except FenError as err:
             raise fail(command, f"--fen: {err}", EXIT_USAGE) from None
+    return letter
 
 
 def refuse_folder(command: str, option: str, path: str | None) -> None:
@@ -233,7 +239,7 @@ def refuse_folder(command: str, option: str, path: str | None) -> None:
 def report_problems(command: str, problems: list[str]) -> int:
     """Print what could not be expanded into sources (see `SourceWalker`); its exit code."""
     for problem in problems:
-        typer.echo(f"gcadj {command}: {problem}", err=True)
+        say(f"gcadj {command}: {problem}", err=True)
     return EXIT_UNREADABLE if problems else EXIT_OK
 
 

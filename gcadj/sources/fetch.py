@@ -15,6 +15,11 @@ Game Courier is a volunteer-run site; an audit may ask it for thousands of pages
   and refused; the cap applies to decoded bytes, so a compressed bomb is caught too);
 * http and https only, at every redirect hop (redirects are followed by hand so each
   Location is checked before it is requested);
+* with ``public_only`` (a server fetching for others: ``gcadj serve``), public addresses
+  only: each hop's host is resolved and refused if any of its addresses is loopback,
+  private, link-local or a cloud's metadata service, and every socket's peer is checked
+  again once connected (`gcadj.sources.addresses`); proxies from the environment are
+  then not used (the peer would be the proxy);
 * an on-disk cache of successful responses, written atomically (temporary file and
   rename), so a re-run or resumed audit does not download the same page again; an
   empty or whitespace-only body is a failure ("empty"), never cached.
@@ -30,17 +35,24 @@ import json
 import logging
 import os
 import re
+import socket
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 from urllib.parse import urljoin, urlsplit
 
 import requests
+import requests.adapters
 import urllib3
+import urllib3.connection
+import urllib3.connectionpool
 
 from gcadj.about import __version__
+from gcadj.errors import FetchError, RetryableFetch
+from gcadj.sources.addresses import AddressRefused, check_host, refused_address
 from gcadj.sources.decode import decode_text
 from gcadj.sources.urls import SCHEMES, is_url, redact_text, redact_url
 
@@ -54,27 +66,10 @@ MAX_REDIRECTS: Final = 10
 CHUNK: Final = 64 * 1024
 
 
-class FetchError(Exception):
-    """A page that could not be fetched; the message names the URL and the reason, both
-    without credentials (`redact_text`): the message is shown, the password is not."""
-
-    def __init__(self, url: str, reason: str, status: int | None = None) -> None:
-        self.url = redact_url(url)
-        self.reason = redact_text(reason)
-        self.status = status
-        super().__init__(f"{self.url}: {self.reason}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.url, self.reason, self.status))
-
-
-class _Retry(Exception):
-    """A failure worth another attempt; `wait` overrides the backoff (Retry-After)."""
-
-    def __init__(self, reason: str, wait: float | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.wait = wait
+def _failed(url: str, reason: str, status: int | None = None) -> FetchError:
+    """The `FetchError` of `url`, its URL and reason without credentials (`redact_url`,
+    `redact_text`): every fetch failure is made here, and its message is shown."""
+    return FetchError(redact_url(url), redact_text(reason), status)
 
 
 def default_cache_dir() -> Path:
@@ -90,6 +85,7 @@ class FetchOptions:
 
     ``cache_dir`` None disables the cache. ``delay`` is the minimum pause between the
     start of two requests to one host. ``retries`` counts attempts after the first.
+    ``public_only`` refuses hosts that are not public addresses (see the module docstring).
     """
 
     connect_timeout: float = 10.0
@@ -103,6 +99,7 @@ class FetchOptions:
     max_bytes: int = 5 * 1024 * 1024
     cache_dir: Path | None = None
     user_agent: str = USER_AGENT
+    public_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -121,13 +118,31 @@ class Page:
 
 
 class Fetcher:
-    """One session, one cache, one politeness clock per host; reuse it for every request."""
+    """One session, one cache, one politeness clock per host; reuse it for every request.
 
-    def __init__(self, options: FetchOptions | None = None) -> None:
+    `clock` and `sleep` are where the fetcher reads the time and waits (the politeness
+    delay, the backoff, a Retry-After, the deadline of a body): `time.monotonic` and
+    `time.sleep`, or a test's own, which then sees every wait exactly, with no stopwatch.
+    """
+
+    def __init__(
+        self,
+        options: FetchOptions | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.options = options or FetchOptions()
+        self.clock = clock
+        self.sleep = sleep
         self.session = requests.Session()
         self.session.headers["User-Agent"] = self.options.user_agent
         self.session.max_redirects = MAX_REDIRECTS
+        if self.options.public_only:
+            self.session.trust_env = False  # no proxy from the environment: see the docstring
+            adapter = PublicOnlyAdapter()
+            self.session.mount("http://", adapter)
+            self.session.mount("https://", adapter)
         self._last_request: dict[str, float] = {}
         self.requests_made = 0
 
@@ -170,16 +185,16 @@ class Fetcher:
         while True:
             try:
                 return self._follow(url)
-            except _Retry as retry:
+            except RetryableFetch as retry:
                 if attempt >= opts.retries:
                     tries = "attempt" if attempt == 0 else "attempts"
                     reason = f"{retry.reason} (gave up after {attempt + 1} {tries})"
-                    raise FetchError(url, reason) from None
+                    raise _failed(url, reason) from None
                 wait = retry.wait
                 if wait is None:
                     wait = min(opts.max_backoff, opts.backoff * 2**attempt)
                 elif wait > opts.max_retry_after:
-                    raise FetchError(
+                    raise _failed(
                         url,
                         f"{retry.reason}; the server asks to wait {wait:g} s, "
                         f"more than the {opts.max_retry_after:g} s we wait",
@@ -192,30 +207,30 @@ class Fetcher:
                     attempt,
                     wait,
                 )
-                time.sleep(wait)
+                self.sleep(wait)
 
     def _follow(self, url: str) -> Page:
         """One attempt: request, following redirects by hand (each hop checked)."""
         current = url
         for _ in range(MAX_REDIRECTS + 1):
+            if self.options.public_only:
+                _check_public(url, current)
             response = self._request(url, current)
             with response:
                 if response.status_code in REDIRECT_CODES:
                     location = response.headers.get("Location")
                     if not location:
-                        raise FetchError(url, f"HTTP {response.status_code} without a Location")
+                        raise _failed(url, f"HTTP {response.status_code} without a Location")
                     try:
                         target = urljoin(current, location)
                     except ValueError as err:
-                        raise FetchError(
-                            url, f"malformed redirect to {location!r} ({err})"
-                        ) from None
+                        raise _failed(url, f"malformed redirect to {location!r} ({err})") from None
                     _check_scheme(url, target, redirect=True)
                     log.debug("%s redirects to %s", redact_url(current), redact_url(target))
                     current = target
                     continue
                 return self._read(url, current, response)
-        raise FetchError(url, f"more than {MAX_REDIRECTS} redirects")
+        raise _failed(url, f"more than {MAX_REDIRECTS} redirects")
 
     def _request(self, url: str, current: str) -> requests.Response:
         opts = self.options
@@ -229,39 +244,41 @@ class Fetcher:
                 stream=True,
             )
         except requests.exceptions.ConnectTimeout:
-            raise _Retry(f"connect timed out after {opts.connect_timeout:g} s") from None
+            raise RetryableFetch(f"connect timed out after {opts.connect_timeout:g} s") from None
         except requests.exceptions.ReadTimeout:
-            raise _Retry(
+            raise RetryableFetch(
                 f"no response within the read timeout of {opts.read_timeout:g} s"
             ) from None
         except requests.exceptions.ConnectionError as err:
-            raise _Retry(f"connection failed ({_short(err)})") from None
+            raise RetryableFetch(f"connection failed ({_short(err)})") from None
+        except AddressRefused as err:  # the connected peer, checked by PublicOnlyAdapter
+            raise _failed(url, str(err)) from None
         except requests.exceptions.RequestException as err:
-            raise FetchError(url, f"request failed ({_short(err)})") from None
+            raise _failed(url, f"request failed ({_short(err)})") from None
         except ValueError as err:
             # requests parses a redirect's Location even with allow_redirects=False, and
             # urllib.parse raises a bare ValueError ("Invalid IPv6 URL") for a malformed one
             # (our own URL passed _check_scheme, so it is the Location that is malformed).
-            raise FetchError(url, f"malformed redirect Location ({err})") from None
+            raise _failed(url, f"malformed redirect Location ({err})") from None
 
     def _read(self, url: str, current: str, response: requests.Response) -> Page:
         opts = self.options
         status = response.status_code
         if status in RETRY_CODES:
             wait = _retry_after(response.headers.get("Retry-After"))
-            raise _Retry(f"HTTP {status} {response.reason}", wait)
+            raise RetryableFetch(f"HTTP {status} {response.reason}", wait)
         if status != 200:
-            raise FetchError(url, f"HTTP {status} {response.reason}", status)
+            raise _failed(url, f"HTTP {status} {response.reason}", status)
         declared = response.headers.get("Content-Length")
         if declared is not None and declared.isdigit() and int(declared) > opts.max_bytes:
-            raise FetchError(
+            raise _failed(
                 url, f"the page is {int(declared)} bytes, over the cap of {opts.max_bytes}"
             )
-        body = self._read_body(url, response, time.monotonic() + opts.total_timeout)
+        body = self._read_body(url, response, self.clock() + opts.total_timeout)
         encoded = response.headers.get("Content-Encoding", "identity").lower()
         identity = encoded == "identity" and declared is not None and declared.isdigit()
         if identity and declared is not None and len(body) < int(declared):
-            raise _Retry(f"truncated response: got {len(body)} of {declared} bytes")
+            raise RetryableFetch(f"truncated response: got {len(body)} of {declared} bytes")
         page = Page(
             url=url,
             final_url=current,
@@ -270,7 +287,7 @@ class Fetcher:
         )
         empty = _emptiness(page)
         if empty is not None:  # never cached, never judged as a game of 0 plies
-            raise FetchError(url, f"empty: the server sent HTTP 200 with {empty}", status)
+            raise _failed(url, f"empty: the server sent HTTP 200 with {empty}", status)
         return page
 
     def _read_body(self, url: str, response: requests.Response, deadline: float) -> bytearray:
@@ -284,37 +301,37 @@ class Fetcher:
         body = bytearray()
         try:
             while True:
-                if time.monotonic() > deadline:
-                    raise _Retry(f"no complete response within {opts.total_timeout:g} s")
+                if self.clock() > deadline:
+                    raise RetryableFetch(f"no complete response within {opts.total_timeout:g} s")
                 chunk = raw.read1(CHUNK, decode_content=True)
                 if not chunk:
                     return body
                 body += chunk
                 if len(body) > opts.max_bytes:
-                    raise FetchError(
+                    raise _failed(
                         url, f"the page is over the cap of {opts.max_bytes} bytes (stopped reading)"
                     )
         except urllib3.exceptions.ReadTimeoutError:
-            raise _Retry(
+            raise RetryableFetch(
                 f"connection broken while reading (no data within {opts.read_timeout:g} s)"
             ) from None
         except urllib3.exceptions.ProtocolError as err:  # the connection closed mid-body
-            raise _Retry(f"truncated response ({_short(err)})") from None
+            raise RetryableFetch(f"truncated response ({_short(err)})") from None
         except urllib3.exceptions.DecodeError as err:
-            raise FetchError(url, f"the body does not decompress ({_short(err)})") from None
+            raise _failed(url, f"the body does not decompress ({_short(err)})") from None
         except (urllib3.exceptions.HTTPError, OSError) as err:
-            raise _Retry(f"connection broken while reading ({_short(err)})") from None
+            raise RetryableFetch(f"connection broken while reading ({_short(err)})") from None
 
     def _be_polite(self, url: str) -> None:
         """Sleep until `delay` seconds have passed since the last request to this host."""
         host = urlsplit(url).netloc.lower()
         last = self._last_request.get(host)
-        now = time.monotonic()
+        now = self.clock()
         if last is not None:
             pause = self.options.delay - (now - last)
             if pause > 0:
-                time.sleep(pause)
-                now = time.monotonic()
+                self.sleep(pause)
+                now = self.clock()
         self._last_request[host] = now
 
 
@@ -333,10 +350,70 @@ def _check_scheme(url: str, target: str, *, redirect: bool = False) -> None:
         scheme = urlsplit(target).scheme.lower()
     except ValueError as err:  # urllib.parse's "Invalid IPv6 URL" and the like
         what = f"redirect to {target!r}" if redirect else "URL"
-        raise FetchError(url, f"malformed {what} ({err})") from None
+        raise _failed(url, f"malformed {what} ({err})") from None
     if scheme not in SCHEMES:
         what = f"redirect to {target!r}" if redirect else "URL"
-        raise FetchError(url, f"{what} refused: only http and https are fetched, not {scheme!r}")
+        raise _failed(url, f"{what} refused: only http and https are fetched, not {scheme!r}")
+
+
+def _check_public(url: str, target: str) -> None:
+    """Refuse `target` (the URL or a redirect's) when its host is not a public address."""
+    parts = urlsplit(target)
+    host = parts.hostname or ""
+    try:
+        port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+    except ValueError as err:
+        raise _failed(url, f"malformed URL {target!r} ({err})") from None
+    try:
+        check_host(host, port)
+    except AddressRefused as err:
+        where = "" if target == url else f" (redirect to {target})"
+        raise _failed(url, f"{err}{where}") from None
+
+
+def _public_peer(sock: socket.socket) -> socket.socket:
+    """The socket if its peer is a public address; else closed, and `AddressRefused`."""
+    try:
+        peer = str(sock.getpeername()[0])
+    except OSError:
+        peer = ""
+    kind = refused_address(peer)
+    if kind is not None:
+        sock.close()
+        raise AddressRefused(
+            f"refused: connected to {peer}, {kind}; this server fetches public addresses only"
+        )
+    return sock
+
+
+class _PublicHTTPConnection(urllib3.connection.HTTPConnection):
+    def _new_conn(self) -> socket.socket:
+        return _public_peer(super()._new_conn())
+
+
+class _PublicHTTPSConnection(urllib3.connection.HTTPSConnection):
+    def _new_conn(self) -> socket.socket:
+        return _public_peer(super()._new_conn())
+
+
+class _PublicHTTPPool(urllib3.connectionpool.HTTPConnectionPool):
+    ConnectionCls = _PublicHTTPConnection
+
+
+class _PublicHTTPSPool(urllib3.connectionpool.HTTPSConnectionPool):
+    ConnectionCls = _PublicHTTPSConnection
+
+
+class PublicOnlyAdapter(requests.adapters.HTTPAdapter):
+    """requests' adapter whose connections check the peer they reached (DNS rebinding: the
+    name may resolve to another address than the one `check_host` saw)."""
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {
+            "http": _PublicHTTPPool,
+            "https": _PublicHTTPSPool,
+        }
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -462,6 +539,7 @@ __all__ = [
     "FetchOptions",
     "Fetcher",
     "Page",
+    "PublicOnlyAdapter",
     "default_cache_dir",
     "default_fetcher",
     "is_url",

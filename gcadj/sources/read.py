@@ -29,18 +29,16 @@ import time
 from pathlib import Path
 from typing import BinaryIO, Final
 
+from gcadj.errors import SourceError
 from gcadj.notation.parse import parse_log
 from gcadj.notation.records import GameLog
 from gcadj.sources.decode import decode_text
 from gcadj.sources.urls import is_url, url_scheme
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 DEFAULT_MAX_BYTES: Final = 64 * 1024 * 1024
 PIPE_TIMEOUT: Final = 30.0  # seconds a FIFO may stay silent before it is given up
 CHUNK: Final = 1024 * 1024
-
-
-class SourceError(Exception):
-    """A source that could not be read; the message names it and says why."""
 
 
 def size_words(count: int) -> str:
@@ -193,7 +191,8 @@ def read_url(url: str) -> str:
     requests is imported here, not at start-up. Any other scheme is refused by
     `read_source` (and by the fetcher, at every redirect too) with a message naming it.
     """
-    from gcadj.sources.fetch import FetchError, default_fetcher
+    from gcadj.errors import FetchError
+    from gcadj.sources.fetch import default_fetcher
 
     try:
         return default_fetcher().get(url).text()
@@ -202,7 +201,9 @@ def read_url(url: str) -> str:
 
 
 def read_log(
-    path: str | Path, pocket_file: str = "i", max_bytes: int = DEFAULT_MAX_BYTES
+    path: str | Path,
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> GameLog:
     """Read and parse a log file (`SourceError` if it cannot be read or is larger than
     `max_bytes`, else as :func:`parse_log`)."""

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, ROOT
-from httpserver import FixtureServer, page, play_path, status
+from httpserver import FixtureServer, page, play_path, redirect, status
 
-from gcadj.sources.fetch import FetchError
+from gcadj.sources.fetch import Fetcher, FetchError, FetchOptions
 from gcadj.sources.urls import is_secret_key, redact_text, redact_url, source_name
 
 PASSWORD = "s3cretPW"
@@ -39,6 +39,7 @@ def server() -> Iterator[FixtureServer]:
         GAME: page((PAGES / "pmc_pre.html").read_bytes()),
         f"{MISSING}&token={TOKEN}": status(404),
         f"{NO_MOVES}&token={TOKEN}": page((PAGES / "no_moves.html").read_bytes()),
+        f"/hop?sig={TOKEN}": redirect(f"ftp://bob:{PASSWORD}@example.org/log.txt"),
     }
     with FixtureServer(routes) as running:
         yield running
@@ -236,6 +237,19 @@ def test_one_function_names_sources() -> None:
         redact_text(message)
         == "Max retries exceeded with url: /play.php?log=x&token=*** (Caused by ...)"
     )
-    error = FetchError("http://a:pw@h/x?sig=1", "redirect to 'http://b:pw2@h/y' refused")
-    assert str(error) == "http://a:***@h/x?sig=***: redirect to 'http://b:***@h/y' refused"
-    assert "pw" not in repr(error.__reduce__())  # what travels to another process
+
+
+def test_every_fetch_failure_is_said_without_credentials(server: FixtureServer) -> None:
+    fetcher = Fetcher(FetchOptions(retries=0, delay=0.0, connect_timeout=2, read_timeout=2))
+    host = server.base.removeprefix("http://")
+    with pytest.raises(FetchError) as caught:
+        fetcher.get(f"http://a:{PASSWORD}@{host}/elsewhere?sig={TOKEN}")
+    assert str(caught.value) == f"http://a:***@{host}/elsewhere?sig=***: HTTP 404 Not Found"
+    assert caught.value.url == f"http://a:***@{host}/elsewhere?sig=***"
+    assert_no_secret("what travels to another process", repr(caught.value.__reduce__()))
+    with pytest.raises(FetchError) as caught:  # a redirect to a URL with its own password
+        fetcher.get(f"http://a:{PASSWORD}@{host}/hop?sig={TOKEN}")
+    assert caught.value.reason == (
+        "redirect to 'ftp://bob:***@example.org/log.txt' refused: only http and https are "
+        "fetched, not 'ftp'"
+    )
