@@ -284,7 +284,7 @@ class _Reader:
         if self.position is not None:
             verdict = self.judge.resolve(self.position, record)
             if isinstance(verdict, Move):
-                self.position._push(verdict)
+                self.position.push_trusted(verdict)  # the judge found it legal
             else:
                 self.position = None
                 self.lost_at = line
@@ -321,7 +321,7 @@ class _Reader:
             )
         )
         self.number = None
-        position._push(move)
+        position.push_trusted(move)  # parse_san returns legal moves only
 
 
 def _with_comment(record: MoveRecord, text: str) -> MoveRecord:
