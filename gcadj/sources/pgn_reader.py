@@ -26,7 +26,7 @@ from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.language import LogBuilder, check_pocket_file, unescape_tag_value
 from gcadj.notation.parse import LogSyntaxError, normalise_text, parse_log
 from gcadj.notation.pgn import GC_MARK, NOTE_MARK
-from gcadj.notation.records import GameLog, MoveRecord
+from gcadj.notation.records import GameLog, MoveRecord, UnreadText
 from gcadj.notation.san import SAN_EXAMPLES, SanError, looks_like_san, parse_san
 from gcadj.notation.san import gc_submoves as _gc_submoves
 
@@ -127,6 +127,8 @@ class _Reader:
         self.lost_at: int | None = None  # line of the gc ply after which SAN has no board
         self.number: str | None = None  # a move number waiting for its ply
         self.tag_offsets: dict[str, int] = {}
+        self.token_at = self.span[0]  # where the movetext token being read begins
+        self.number_at = self.span[0]  # where the waiting move number begins
 
     # -- positions and errors
 
@@ -137,9 +139,22 @@ class _Reader:
         end = self.text.find("\n", start)
         return index + 1, offset - start + 1, self.text[start : end if end >= 0 else None]
 
-    def error(self, offset: int, expected: str, hint: str | None = None) -> LogSyntaxError:
+    def error(
+        self, offset: int, expected: str, hint: str | None = None, *, partial: bool = True
+    ) -> LogSyntaxError:
+        """The syntax error at `offset`; after a readable ply it carries the plies read so
+        far and the unread rest of the game from the ply that could not be read, its move
+        number included (`GameLog.unread`): the game is judged up to that ply, and writers
+        keep the rest as typed."""
         line, column, line_text = self.where(offset)
-        return LogSyntaxError(self.source, line, column, expected, line_text, hint)
+        error = LogSyntaxError(self.source, line, column, expected, line_text, hint)
+        if partial and self.log.records:
+            start = min(self.number_at if self.number is not None else self.token_at, offset)
+            at_line, at_column, _ = self.where(start)
+            rest = self.text[start : self.span[1]]
+            unread = UnreadText(at_line, at_column, rest, str(error))
+            error.partial = dataclasses.replace(self.log.build(), unread=unread)
+        return error
 
     # -- the header
 
@@ -190,7 +205,7 @@ class _Reader:
                 raise self.error(
                     self.tag_offsets["pocketfile"], "a pocket file letter from i to z", str(err)
                 ) from None
-            self.pocket_file = pocket_file
+            self.pocket_file = self.log.pocket_file = pocket_file
         fen = self.tag("FEN")
         try:
             self.position = Position(as_gcadj_fen(fen) if fen else STARTING_FEN)
@@ -209,6 +224,7 @@ class _Reader:
         stop = self.span[1]
         while offset < stop:
             match = _TOKEN.match(text, offset, stop)
+            self.token_at = offset
             if match is None:
                 raise self.unexpected(offset)
             kind = match.lastgroup
@@ -225,9 +241,11 @@ class _Reader:
                         match.end() + skip,
                         "the end of the game after the result",
                         "read_pgn reads one game; read_pgn_games (and gcadj check) read each",
+                        partial=False,  # the game was read whole: the text holds another
                     )
                 return
             elif kind == "number":
+                self.number_at = offset
                 self.number = value.replace(" ", "").replace("\t", "")
             elif kind == "san":
                 self.san(value, offset)
