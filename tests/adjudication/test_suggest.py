@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 from random_games import corrupt, random_game
 
 from gcadj.adjudication.fix import fix_log
+from gcadj.adjudication.plies import judged_plies
 from gcadj.adjudication.verdict import Finding, Suggestion
 from gcadj.app.check import check_text
 from gcadj.notation.parse import parse_log
-from gcadj.notation.san import write_line
-from gcadj.outputs.export import write_fixed_gc
 from gcadj.outputs.report import render_verdict
+from gcadj.outputs.writers.gc import write_fixed_gc
 
 LOGS = Path(__file__).resolve().parents[2] / "fixtures" / "logs" / "illegal"
 
@@ -73,7 +73,7 @@ def test_the_first_suggestion_restores_the_move_behind_each_kind_of_slip(
     assert why in suggestion.why
     fixed = check_text(log + suggestion.text + "\n")
     assert fixed.status == "legal", fixed.first_illegal
-    assert write_line(fixed.start_fen, fixed.moves)[-1].san == suggestion.san
+    assert [p.san for p in judged_plies(fixed)][-1] == suggestion.san
 
 
 def test_a_forgotten_promotion_lists_every_choice_and_picks_none() -> None:
@@ -189,7 +189,7 @@ def test_every_suggestion_is_a_legal_ply_with_its_san(seed: int, plies: int) -> 
     for suggestion in bad.suggestions:
         verdict = check_text("\n".join([*before, suggestion.text]) + "\n")
         assert verdict.status == "legal", (before, suggestion, verdict.first_illegal)
-        assert write_line(verdict.start_fen, verdict.moves)[-1].san == suggestion.san
+        assert [p.san for p in judged_plies(verdict)][-1] == suggestion.san
 
 
 def finding_or_none(text: str, ply: int) -> Finding | None:

@@ -19,8 +19,9 @@ from gcadj.about import GENERATOR_META
 from gcadj.adjudication.verdict import Suggestion, Verdict
 from gcadj.app.check import check_text
 from gcadj.engine.pieces import KINDS
-from gcadj.outputs.export import ExportError, write_fens
+from gcadj.outputs.export import ExportError
 from gcadj.outputs.viewer import write_viewer
+from gcadj.outputs.writers.fen import write_fens
 
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver
