@@ -191,8 +191,11 @@ class JudgedPly:
     def fen_after(self) -> str | None:
         """gcadj's FEN after a legal ply, else None."""
         if self.move is not None and self._fen_after is None:
-            with self.after() as after:
-                self._fen_after = after.fen()
+            if self._walk.inside_after and self._walk.visit == self._visit:
+                self._fen_after = self._walk.position.fen()  # asked inside `after()`
+            else:
+                with self.after() as after:
+                    self._fen_after = after.fen()
         return self._fen_after
 
     @contextmanager
