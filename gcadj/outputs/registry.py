@@ -32,6 +32,7 @@ __all__ = [
     "Writer",
     "check_ply",
     "several",
+    "text_writer",
     "writer_for",
     "writers",
 ]
@@ -178,3 +179,12 @@ def check_ply(verdict: Verdict, ply: int) -> None:
     if verdict.first_illegal is not None:
         detail += f" (ply {verdict.first_illegal.ply} is illegal)"
     raise ExportError(f"ply {ply} is out of range: {detail}; ply 0 is the start")
+
+
+def text_writer(text: str) -> WriteTo:
+    """What writes a text already made (a format whose output is one piece: SVG, a page)."""
+
+    def write(out: IO[str]) -> None:
+        out.write(text)
+
+    return write

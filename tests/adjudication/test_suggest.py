@@ -292,3 +292,23 @@ def test_check_json_carries_the_suggestions(tmp_path: Path) -> None:
         "san": "exd6",
         "why": "the en passant victim stands on d5",
     }
+
+
+def test_export_fix_keeps_an_unreadable_ply_and_the_rest_with_a_note(tmp_path: Path) -> None:
+    """Issue 19.2: --fix of a log cut at ply 7 (``I @c4``) writes every ply, the fixed ones
+    corrected, then gcadj's note and the unread text as typed; it reads back cut at ply 7."""
+    source = tmp_path / "cut.txt"
+    typed = "I @c4 // the drop, typed with a stray space\np a7-a6\n"
+    source.write_text("P e2-e4\np e7-e5\nB g1-f3\np d7-d6\nB f1-c4\nn g8-f6\n" + typed)
+    out = tmp_path / "fixed.txt"
+    run = gcadj("export", str(source), "--to", "gc", "--fix", "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    assert "ply 3: 'B g1-f3' -> 'N g1-f3'" in run.stderr
+    assert "ply 7 could not be read" in run.stderr
+    text = out.read_text()
+    lines = text.splitlines()
+    assert "2. N g1-f3 // gcadj: was 'B g1-f3'" in lines
+    assert lines[-3].startswith("// gcadj: the log stops being readable at ply 7")
+    assert text.endswith(typed)  # the unread text, exactly as typed
+    back = check_text(text, "fixed.txt")
+    assert (back.status, back.legal_plies, back.partial) == ("syntax-error", 6, True)

@@ -4,21 +4,15 @@ browser; several games make one page with a game list (``#game=G&ply=N`` opens a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import IO
 
-from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo
+from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo, text_writer
 from gcadj.outputs.viewer import write_games_viewer
 
 __all__ = ["WRITER"]
 
 
 def _prepare(games: Sequence[ExportGame], options: ExportOptions) -> WriteTo:
-    page = write_games_viewer([game.verdict for game in games], size=options.size)
-
-    def write(out: IO[str]) -> None:
-        out.write(page)
-
-    return write
+    return text_writer(write_games_viewer([game.verdict for game in games], size=options.size))
 
 
 WRITER = Writer(

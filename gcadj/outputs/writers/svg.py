@@ -6,11 +6,17 @@ legal plies."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import IO
 
 from gcadj.adjudication.plies import JudgedGame
 from gcadj.adjudication.verdict import Verdict
-from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo, check_ply
+from gcadj.outputs.registry import (
+    ExportGame,
+    ExportOptions,
+    Writer,
+    WriteTo,
+    check_ply,
+    text_writer,
+)
 from gcadj.outputs.svg import marked_cells, render_svg
 
 __all__ = ["WRITER", "write_svg"]
@@ -35,12 +41,7 @@ def write_svg(verdict: Verdict, ply: int | None = None, *, size: int = 48) -> st
 
 
 def _prepare(games: Sequence[ExportGame], options: ExportOptions) -> WriteTo:
-    text = write_svg(games[0].verdict, options.ply, size=options.size)
-
-    def write(out: IO[str]) -> None:
-        out.write(text)
-
-    return write
+    return text_writer(write_svg(games[0].verdict, options.ply, size=options.size))
 
 
 WRITER = Writer(
