@@ -33,9 +33,11 @@ from gcadj.adjudication.verdict import Finding, Verdict
 from gcadj.engine.move import Move
 from gcadj.engine.position import Position
 from gcadj.engine.squares import WHITE
+from gcadj.errors import NoGame, StaleVisit
 from gcadj.notation.pgn import NOTE_MARK
 from gcadj.notation.records import GameLog, MoveRecord, UnreadText
 from gcadj.notation.san import gc_text, move_san
+from gcadj.vocabulary import PocketFile
 
 __all__ = [
     "JudgedGame",
@@ -48,14 +50,6 @@ __all__ = [
 ]
 
 PlyStatus = Literal["legal", "illegal", "unjudged"]
-
-
-class NoGame(ValueError):
-    """A verdict without a game to walk: a source that could not be read or parsed."""
-
-
-class StaleVisit(RuntimeError):
-    """A ply's position was asked for after the walk moved past the ply."""
 
 
 def player_comment_lines(comment: str | None) -> list[str]:
@@ -106,7 +100,7 @@ class JudgedPly:
         status: PlyStatus,
         move: Move | None,
         finding: Finding | None,
-        pocket_file: str,
+        pocket_file: PocketFile,
     ) -> None:
         self._walk = walk
         self._visit = walk.visit
@@ -218,7 +212,7 @@ class JudgedGame:
     legal plies (default: the log's own; another one converts to that preset).
     """
 
-    def __init__(self, verdict: Verdict, *, pocket_file: str | None = None) -> None:
+    def __init__(self, verdict: Verdict, *, pocket_file: PocketFile | None = None) -> None:
         if verdict.log is None:
             raise NoGame(f"{verdict.source}: no game ({verdict.status})")
         self.verdict = verdict
@@ -286,6 +280,6 @@ class JudgedGame:
         return position
 
 
-def judged_plies(verdict: Verdict, *, pocket_file: str | None = None) -> Iterator[JudgedPly]:
+def judged_plies(verdict: Verdict, *, pocket_file: PocketFile | None = None) -> Iterator[JudgedPly]:
     """`JudgedGame(verdict, pocket_file=...).plies()`: the one pass every writer makes."""
     return JudgedGame(verdict, pocket_file=pocket_file).plies()

@@ -38,16 +38,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
 
 from gcadj.adjudication.verdict import Verdict, failed_verdict, internal_error_verdict
-from gcadj.app.audit_files import (
-    AuditError,
-    check_products,
-    is_locked,
-    lock_exclusively,
-    source_key,
-)
+from gcadj.app.audit_files import check_products, is_locked, lock_exclusively, source_key
 from gcadj.app.check import CheckOptions, judge_games
+from gcadj.errors import AuditError
 from gcadj.sources.urls import is_url
 from gcadj.sources.walk import DEFAULT_GAME, SOURCE_SUFFIXES, SourceWalker
+from gcadj.vocabulary import Status, VerdictKind
 
 if TYPE_CHECKING:
     from gcadj.sources.fetch import Fetcher
@@ -69,7 +65,7 @@ def verdict_line(verdict: Verdict) -> str:
 # A task is (source, text): text None means the worker reads the source itself.
 Task = tuple[str, "str | None"]
 # A result is one game's (source, JSON line, status); a file of several games gives several.
-Result = tuple[str, str, str]
+Result = tuple[str, str, VerdictKind]
 
 
 def judge_batch(
@@ -422,12 +418,13 @@ def _tasks(specs: Iterable[str], fetcher: Fetcher | None) -> Iterator[Task | _Fe
         if not is_url(spec):
             yield (spec, None)
             continue
-        from gcadj.sources.fetch import FetchError, default_fetcher  # only once a URL is met
+        from gcadj.errors import FetchError
+        from gcadj.sources.fetch import default_fetcher  # only once a URL is met
 
         try:
             text = (fetcher or default_fetcher()).get(spec).text()
         except FetchError as err:
-            verdict = failed_verdict(spec, "error", str(err))
+            verdict = failed_verdict(spec, Status.ERROR, str(err))
             yield _FetchFailed((spec, verdict_line(verdict), verdict.outcome))
             continue
         except Exception as err:  # a bug on one page costs that page, never the audit

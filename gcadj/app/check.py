@@ -29,11 +29,12 @@ from gcadj.adjudication.verdict import (
     replay_readable,
     start_position,
 )
-from gcadj.engine.fen import FenError
-from gcadj.notation.parse import LogSyntaxError, normalise_text
+from gcadj.errors import FenError, InjectedFault, LogSyntaxError, SourceError
+from gcadj.notation.parse import normalise_text
 from gcadj.notation.records import GameLog
 from gcadj.sources.formats import parse_game_text, parse_games
-from gcadj.sources.read import SourceError, game_ref, read_source
+from gcadj.sources.read import game_ref, read_source
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Status
 from gcadj.words import plural
 
 log = logging.getLogger(__name__)
@@ -41,10 +42,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 FAULT_ENV: Final = "GCADJ_INJECT_FAULT"
-
-
-class InjectedFault(RuntimeError):
-    """The fault `FAULT_ENV` asks for: stands for any bug while judging a source."""
 
 
 def guarded(source: str, work: Callable[[], Verdict], *, fen: str | None = None) -> Verdict:
@@ -96,7 +93,7 @@ def check_text(
     source: str = "<string>",
     *,
     fen: str | None = None,
-    pocket_file: str = "i",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
     all_findings: bool = False,
 ) -> Verdict:
     """Parse and replay a Game Courier log given as text; never raises for bad input.
@@ -108,7 +105,7 @@ def check_text(
 
     def work() -> Verdict:
         if is_blank(text):
-            return failed_verdict(source, "error", f"{source}: empty")
+            return failed_verdict(source, Status.ERROR, f"{source}: empty")
         try:
             log = parse_game_text(text, source=source, pocket_file=pocket_file)
             if fen is None:
@@ -159,7 +156,7 @@ def _unreadable(
     """The verdict of a text that stopped being readable: an "error" when it holds no game
     at all (a copied page without its moves), else the plies before the error judged."""
     if getattr(err, "status", "syntax-error") == "error":
-        return failed_verdict(source, "error", str(err))
+        return failed_verdict(source, Status.ERROR, str(err))
     verdict = replay_readable(err, fen=fen, all_findings=all_findings)
     return verdict if verdict.source == source else dataclasses.replace(verdict, source=source)
 
@@ -168,7 +165,7 @@ def check_source(
     spec: str,
     *,
     fen: str | None = None,
-    pocket_file: str = "i",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
     all_findings: bool = False,
 ) -> Verdict:
     """Read a source as the user named it ('-', a file, ...) and check it; never raises
@@ -179,7 +176,7 @@ def check_source(
         try:
             text = read_source(spec)
         except SourceError as err:
-            return failed_verdict(spec, "error", str(err))
+            return failed_verdict(spec, Status.ERROR, str(err))
         return check_text(text, name, fen=fen, pocket_file=pocket_file, all_findings=all_findings)
 
     return guarded(name, work, fen=fen)
@@ -190,14 +187,14 @@ def check_games(
     source: str = "<string>",
     *,
     fen: str | None = None,
-    pocket_file: str = "i",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
     all_findings: bool = False,
     only: int | None = None,
 ) -> list[Verdict]:
     """One verdict per game of a text, in order: a PGN database gives one per game, named
     ``source#N`` (see `gcadj.sources.formats.parse_games`); any other text gives one."""
     if is_blank(text):
-        return [failed_verdict(source, "error", f"{source}: empty")]
+        return [failed_verdict(source, Status.ERROR, f"{source}: empty")]
     games = parse_games(text, source, pocket_file, only=only)
     verdicts = []
     for name, game in games:
@@ -208,7 +205,7 @@ def check_games(
             try:
                 check_fen_tag(text, game)
             except LogSyntaxError as err:
-                verdicts.append(failed_verdict(name, "syntax-error", str(err)))
+                verdicts.append(failed_verdict(name, Status.SYNTAX_ERROR, str(err)))
                 continue
         verdicts.append(replay(game, fen=fen, all_findings=all_findings))
     return verdicts
@@ -218,7 +215,7 @@ def check_source_games(
     spec: str,
     *,
     fen: str | None = None,
-    pocket_file: str = "i",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
     all_findings: bool = False,
     text: str | None = None,
 ) -> list[Verdict]:
@@ -234,7 +231,7 @@ def check_source_games(
         try:
             text = read_source(whole)
         except SourceError as err:
-            return [failed_verdict(spec, "error", str(err))]
+            return [failed_verdict(spec, Status.ERROR, str(err))]
     name = "<stdin>" if whole == "-" else whole
     verdicts = check_games(
         text, name, fen=fen, pocket_file=pocket_file, all_findings=all_findings, only=only
@@ -243,7 +240,7 @@ def check_source_games(
         return verdicts
     if not verdicts:
         count = len(parse_games(text, name, pocket_file))
-        return [failed_verdict(spec, "error", f"{spec}: {name} holds {plural(count, 'game')}")]
+        return [failed_verdict(spec, Status.ERROR, f"{spec}: {name} holds {plural(count, 'game')}")]
     return [dataclasses.replace(verdicts[0], source=spec)]
 
 
@@ -277,7 +274,7 @@ class CheckOptions:
     """How each game is judged (the options of ``gcadj check``); travels to the workers."""
 
     fen: str | None = None
-    pocket_file: str = "i"
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE
     all_findings: bool = False
 
 

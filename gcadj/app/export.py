@@ -26,9 +26,9 @@ from gcadj.app.exit_codes import (
     exit_code_of,
 )
 from gcadj.app.pipeline import JudgeOptions, judge_source
+from gcadj.errors import ExportError
 from gcadj.outputs.files import atomic_text_file
 from gcadj.outputs.registry import (
-    ExportError,
     ExportGame,
     ExportOptions,
     Writer,
@@ -63,10 +63,6 @@ class ExportJob:
     verbose: bool = False
 
 
-class _Refused(Exception):
-    """A usage error of the job itself (exit 2), said as it stands."""
-
-
 def run_export(job: ExportJob, *, out: IO[str], say: Say) -> int:
     """Do `job` (see the module docstring); the export goes to `out` unless `job.output`
     names a file. Returns the exit code: 0 written; 2 usage; 3, 4 or 5 for the worst
@@ -74,7 +70,7 @@ def run_export(job: ExportJob, *, out: IO[str], say: Say) -> int:
     try:
         writer = writer_for(job.to)
         _check_job(job, writer)
-    except (ExportError, _Refused) as err:
+    except ExportError as err:
         say(f"{PREFIX}{err}")
         return EXIT_USAGE
     verdicts, notes, worst = _judge_all(job, say)
@@ -86,7 +82,7 @@ def run_export(job: ExportJob, *, out: IO[str], say: Say) -> int:
         for note in notes:
             say(note)
         _write(job, write_to, out)
-    except (ExportError, _Refused) as err:
+    except ExportError as err:
         say(f"{PREFIX}{err}")
         return EXIT_USAGE
     except Exception as err:  # a bug while converting: exit 5, never a traceback
@@ -103,15 +99,15 @@ def _check_job(job: ExportJob, writer: Writer) -> None:
     """What can be refused before any source is read."""
     writer.check_options(job.options)
     if len(job.sources) > 1 and not writer.many:
-        raise _Refused(f"--to {writer.name} writes one game; {several()}")
+        raise ExportError(f"--to {writer.name} writes one game; {several()}")
     if job.output is not None and os.path.isdir(job.output):
-        raise _Refused(f"-o {job.output}: that is a folder; -o names the file to write")
+        raise ExportError(f"-o {job.output}: that is a folder; -o names the file to write")
     if (
         job.output is not None
         and not job.force
         and any(_same_file(source, job.output) for source in job.sources)
     ):
-        raise _Refused(f"-o {job.output} is the source itself; use --force to overwrite it")
+        raise ExportError(f"-o {job.output} is the source itself; use --force to overwrite it")
 
 
 def _same_file(source: str, output: str) -> bool:
@@ -212,6 +208,6 @@ def _write(job: ExportJob, write_to: WriteTo, out: IO[str]) -> None:
         with atomic_text_file(Path(job.output), overwrite=job.force) as handle:
             write_to(handle)
     except FileExistsError:
-        raise _Refused(f"{job.output} exists; use --force to overwrite it") from None
+        raise ExportError(f"{job.output} exists; use --force to overwrite it") from None
     except OSError as err:
-        raise _Refused(f"cannot write {job.output}: {err.strerror or err}") from None
+        raise ExportError(f"cannot write {job.output}: {err.strerror or err}") from None

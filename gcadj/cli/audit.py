@@ -261,8 +261,9 @@ def audit(
     import os
     import tempfile
 
-    from gcadj.app.audit import AuditError, AuditPlan, run_audit
+    from gcadj.app.audit import AuditPlan, run_audit
     from gcadj.app.check import CheckOptions
+    from gcadj.errors import AuditError
     from gcadj.outputs.audit_report import summarize, write_csv, write_report
     from gcadj.sources.urls import is_url
 
@@ -276,7 +277,7 @@ def audit(
     if resume and out is None:
         typer.echo("gcadj audit: --resume needs --out", err=True)
         raise typer.Exit(EXIT_USAGE)
-    check_options("audit", pocket_file, fen)
+    letter = check_options("audit", pocket_file, fen)
     for option, path in (("--out", out), ("--csv", csv_file), ("--report", report)):
         refuse_folder("audit", option, path)
     fetcher = None
@@ -296,7 +297,7 @@ def audit(
         out=out_path,
         index_urls=tuple(index or ()),
         game=game,
-        check=CheckOptions(fen=fen, pocket_file=pocket_file, all_findings=all_findings),
+        check=CheckOptions(fen=fen, pocket_file=letter, all_findings=all_findings),
         jobs=jobs or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1),
         resume=resume,
         force=force,

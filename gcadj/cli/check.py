@@ -53,8 +53,8 @@ def check(
     from gcadj.outputs.report import render_verdict, verdict_line
     from gcadj.sources.walk import SourceWalker
 
-    check_options("check", pocket_file, fen)
-    options = CheckOptions(fen=fen, pocket_file=pocket_file, all_findings=all_findings)
+    letter = check_options("check", pocket_file, fen)
+    options = CheckOptions(fen=fen, pocket_file=letter, all_findings=all_findings)
     walker = SourceWalker(tuple(sources))
     worst = EXIT_OK
     for spec in walker:

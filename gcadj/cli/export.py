@@ -13,13 +13,16 @@ from typing import Annotated
 import typer
 
 from gcadj.cli.options import (
+    EXIT_USAGE,
     FenOption,
     PocketFileOption,
     QuietOption,
     VerboseOption,
     check_options,
+    fail,
     number_parser,
 )
+from gcadj.vocabulary import PocketFile
 
 
 def format_name(value: str) -> str:
@@ -135,14 +138,18 @@ def export(
     from gcadj.app.pipeline import JudgeOptions
     from gcadj.outputs.registry import ExportOptions
 
-    check_options("export", pocket_file, fen)
+    letter = check_options("export", pocket_file, fen)
+    target = None if to_pocket_file is None else PocketFile.read(to_pocket_file)
+    if to_pocket_file is not None and target is None:
+        message = f"--to-pocket-file must be one letter from i to z, not {to_pocket_file!r}"
+        raise fail("export", message, EXIT_USAGE)
     job = ExportJob(
         sources=tuple(sources),
         to=to,
         output=output,
         force=force,
-        judge=JudgeOptions(fen=fen, pocket_file=pocket_file),
-        options=ExportOptions(ply=ply, to_pocket_file=to_pocket_file, fix=fix),
+        judge=JudgeOptions(fen=fen, pocket_file=letter),
+        options=ExportOptions(ply=ply, to_pocket_file=target, fix=fix),
         quiet=quiet,
         verbose=verbose,
     )

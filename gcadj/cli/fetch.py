@@ -54,8 +54,7 @@ def fetch(
 
     from gcadj.adjudication.verdict import internal_error_verdict
     from gcadj.app.fetch_log import fetch_log
-    from gcadj.sources.fetch import FetchError
-    from gcadj.sources.pages.scrape import PageError
+    from gcadj.errors import FetchError, PageError
 
     refuse_folder("fetch", "-o", output)
     if output is not None and Path(output).exists() and not force:

@@ -3,7 +3,7 @@
 ``{gc: <Game Courier text>}`` stands for a ply in Game Courier's notation (the first
 illegal ply and every ply after it, which SAN cannot express); ``{gcadj: ...}`` is gcadj's
 own note on a finding, dropped by the reader and written afresh by the writer. The writer
-(`gcadj.outputs.pgn_writer`) and the reader (`gcadj.sources.pgn_reader`) both take these
+(`gcadj.outputs.writers.pgn`) and the reader (`gcadj.sources.pgn_reader`) both take these
 facts from here, so they cannot drift apart.
 
 A user comment that starts like one of these markers, or that holds a ``}``, is written as

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from gcadj.engine.fen import parse_fen
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 
-def text_diagram(fen: str, pocket_file: str = "i", indent: str = "  ") -> str:
+def text_diagram(
+    fen: str, pocket_file: PocketFile = DEFAULT_POCKET_FILE, indent: str = "  "
+) -> str:
     """Rank 8 at the top; the pockets as Game Courier's ninth-file squares beside the board."""
     setup = parse_fen(fen)
     lines = []

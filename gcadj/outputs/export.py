@@ -14,7 +14,9 @@ import io
 from collections.abc import Sequence
 
 from gcadj.adjudication.verdict import Verdict
-from gcadj.outputs.registry import ExportError, ExportGame, ExportOptions, WriteTo, writer_for
+from gcadj.errors import ExportError
+from gcadj.outputs.registry import ExportGame, ExportOptions, WriteTo, writer_for
+from gcadj.vocabulary import PocketFile
 
 __all__ = ["ExportError", "export_game", "export_games", "export_writer"]
 
@@ -30,7 +32,12 @@ def export_writer(
     """What writes the games in format `fmt` to a stream, once every check has passed:
     raises `ExportError` now, before anything is written."""
     games = [verdicts] if isinstance(verdicts, Verdict) else list(verdicts)
-    options = ExportOptions(ply=ply, to_pocket_file=to_pocket_file, size=size)
+    target = None if to_pocket_file is None else PocketFile.read(to_pocket_file)
+    if to_pocket_file is not None and target is None:
+        raise ExportError(
+            f"--to-pocket-file must be one letter from i to z, not {to_pocket_file!r}"
+        )
+    options = ExportOptions(ply=ply, to_pocket_file=target, size=size)
     return writer_for(fmt).start([ExportGame(v) for v in games], options)
 
 

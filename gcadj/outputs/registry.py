@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import IO, Final, Literal
 
 from gcadj.adjudication.verdict import Verdict
-from gcadj.notation.language import is_pocket_file
+from gcadj.errors import ExportError
+from gcadj.vocabulary import PocketFile
 from gcadj.words import plural
 
 __all__ = [
@@ -50,17 +51,12 @@ WriteTo = Callable[[IO[str]], None]
 """Writes a checked export to a text stream."""
 
 
-class ExportError(ValueError):
-    """A conversion the games or the options cannot give (no game, a ply out of range, an
-    option the format does not take): a usage error, raised before anything is written."""
-
-
 @dataclass(frozen=True)
 class ExportOptions:
     """What the user asked of the export, besides the format."""
 
     ply: int | None = None  # fen, svg: the position after this many legal plies
-    to_pocket_file: str | None = None  # gc: the preset to write for
+    to_pocket_file: PocketFile | None = None  # gc: the preset to write for
     fix: bool = False  # gc: the games were corrected (`ExportGame.notes` say where)
     size: int = 48  # svg, html: the size of a board square, in pixels
 
@@ -104,15 +100,11 @@ class Writer:
     order: int = 100
 
     def check_options(self, options: ExportOptions) -> None:
-        """`ExportError` for an option this format does not take, or a bad value: what
-        can be refused before any game is read."""
+        """`ExportError` for an option this format does not take: what can be refused
+        before any game is read."""
         for option in options.given():
             if option not in self.accepts:
                 raise ExportError(self._refusal(option))
-        if options.to_pocket_file is not None and not is_pocket_file(options.to_pocket_file):
-            raise ExportError(
-                f"--to-pocket-file must be one letter from i to z, not {options.to_pocket_file!r}"
-            )
 
     def start(self, games: Sequence[ExportGame], options: ExportOptions) -> WriteTo:
         """Check `games` and `options` against this format, then `prepare` the export."""

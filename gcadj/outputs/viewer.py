@@ -40,11 +40,12 @@ from gcadj.adjudication.plies import JudgedGame, JudgedPly
 from gcadj.adjudication.verdict import Finding, Verdict
 from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
+from gcadj.errors import ExportError
 from gcadj.notation.records import GameLog, UnreadText
 from gcadj.outputs.legend import piece_legend
-from gcadj.outputs.registry import ExportError
 from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, marks
 from gcadj.urls import is_url
+from gcadj.vocabulary import PocketFile
 
 __all__ = ["viewer_filename", "write_games_viewer", "write_viewer"]
 
@@ -76,7 +77,7 @@ class _GameView:
     """One game's part of a page: its steps, and the HTML of its header, facts and moves."""
 
     title: str
-    pocket_file: str
+    pocket_file: PocketFile
     steps: list[_Step]
     head: str
     facts: str
@@ -157,7 +158,7 @@ def _game_view(verdict: Verdict, size: int) -> _GameView:
     )
 
 
-def _illegal_step(ply: JudgedPly, verdict: Verdict, pocket_file: str, size: int) -> _Step:
+def _illegal_step(ply: JudgedPly, verdict: Verdict, pocket_file: PocketFile, size: int) -> _Step:
     """The first illegal ply, shown in the position it was played in, the move in red."""
     position = ply.position
     last = verdict.moves[-1] if verdict.moves else None

@@ -41,6 +41,7 @@ import requests
 import urllib3
 
 from gcadj.about import __version__
+from gcadj.errors import FetchError, RetryableFetch
 from gcadj.sources.decode import decode_text
 from gcadj.sources.urls import SCHEMES, is_url
 
@@ -52,28 +53,6 @@ REDIRECT_CODES: Final = frozenset({301, 302, 303, 307, 308})
 RETRY_CODES: Final = frozenset({429, 500, 502, 503, 504})
 MAX_REDIRECTS: Final = 10
 CHUNK: Final = 64 * 1024
-
-
-class FetchError(Exception):
-    """A page that could not be fetched; the message names the URL and the reason."""
-
-    def __init__(self, url: str, reason: str, status: int | None = None) -> None:
-        self.url = url
-        self.reason = reason
-        self.status = status
-        super().__init__(f"{url}: {reason}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.url, self.reason, self.status))
-
-
-class _Retry(Exception):
-    """A failure worth another attempt; `wait` overrides the backoff (Retry-After)."""
-
-    def __init__(self, reason: str, wait: float | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.wait = wait
 
 
 def default_cache_dir() -> Path:
@@ -169,7 +148,7 @@ class Fetcher:
         while True:
             try:
                 return self._follow(url)
-            except _Retry as retry:
+            except RetryableFetch as retry:
                 if attempt >= opts.retries:
                     tries = "attempt" if attempt == 0 else "attempts"
                     reason = f"{retry.reason} (gave up after {attempt + 1} {tries})"
@@ -222,13 +201,13 @@ class Fetcher:
                 stream=True,
             )
         except requests.exceptions.ConnectTimeout:
-            raise _Retry(f"connect timed out after {opts.connect_timeout:g} s") from None
+            raise RetryableFetch(f"connect timed out after {opts.connect_timeout:g} s") from None
         except requests.exceptions.ReadTimeout:
-            raise _Retry(
+            raise RetryableFetch(
                 f"no response within the read timeout of {opts.read_timeout:g} s"
             ) from None
         except requests.exceptions.ConnectionError as err:
-            raise _Retry(f"connection failed ({_short(err)})") from None
+            raise RetryableFetch(f"connection failed ({_short(err)})") from None
         except requests.exceptions.RequestException as err:
             raise FetchError(url, f"request failed ({_short(err)})") from None
         except ValueError as err:
@@ -242,7 +221,7 @@ class Fetcher:
         status = response.status_code
         if status in RETRY_CODES:
             wait = _retry_after(response.headers.get("Retry-After"))
-            raise _Retry(f"HTTP {status} {response.reason}", wait)
+            raise RetryableFetch(f"HTTP {status} {response.reason}", wait)
         if status != 200:
             raise FetchError(url, f"HTTP {status} {response.reason}", status)
         declared = response.headers.get("Content-Length")
@@ -254,7 +233,7 @@ class Fetcher:
         encoded = response.headers.get("Content-Encoding", "identity").lower()
         identity = encoded == "identity" and declared is not None and declared.isdigit()
         if identity and declared is not None and len(body) < int(declared):
-            raise _Retry(f"truncated response: got {len(body)} of {declared} bytes")
+            raise RetryableFetch(f"truncated response: got {len(body)} of {declared} bytes")
         page = Page(
             url=url,
             final_url=current,
@@ -278,7 +257,7 @@ class Fetcher:
         try:
             while True:
                 if time.monotonic() > deadline:
-                    raise _Retry(f"no complete response within {opts.total_timeout:g} s")
+                    raise RetryableFetch(f"no complete response within {opts.total_timeout:g} s")
                 chunk = raw.read1(CHUNK, decode_content=True)
                 if not chunk:
                     return body
@@ -288,15 +267,15 @@ class Fetcher:
                         url, f"the page is over the cap of {opts.max_bytes} bytes (stopped reading)"
                     )
         except urllib3.exceptions.ReadTimeoutError:
-            raise _Retry(
+            raise RetryableFetch(
                 f"connection broken while reading (no data within {opts.read_timeout:g} s)"
             ) from None
         except urllib3.exceptions.ProtocolError as err:  # the connection closed mid-body
-            raise _Retry(f"truncated response ({_short(err)})") from None
+            raise RetryableFetch(f"truncated response ({_short(err)})") from None
         except urllib3.exceptions.DecodeError as err:
             raise FetchError(url, f"the body does not decompress ({_short(err)})") from None
         except (urllib3.exceptions.HTTPError, OSError) as err:
-            raise _Retry(f"connection broken while reading ({_short(err)})") from None
+            raise RetryableFetch(f"connection broken while reading ({_short(err)})") from None
 
     def _be_polite(self, url: str) -> None:
         """Sleep until `delay` seconds have passed since the last request to this host."""

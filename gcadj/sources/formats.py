@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 
+from gcadj.errors import LogSyntaxError
 from gcadj.notation.language import is_pocket_file
-from gcadj.notation.parse import LogSyntaxError, normalise_text, parse_log
+from gcadj.notation.parse import normalise_text, parse_log
 from gcadj.notation.records import GameLog
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 GAME_COURIER = "gamecourier"
 HTML = "html"  # a saved or fetched Game Courier viewing page (gcadj.sources.pages)
@@ -45,7 +47,9 @@ def looks_like_pgn(text: str) -> bool:
     return any(_VARIANT_TAG.fullmatch(line) for line in header.lstrip("\ufeff").splitlines())
 
 
-def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i") -> GameLog:
+def parse_game_text(
+    text: str, source: str = "<string>", pocket_file: PocketFile = DEFAULT_POCKET_FILE
+) -> GameLog:
     """Read a game in any supported format; raises `LogSyntaxError` for text that is none.
 
     A ``[PocketFile "p"]`` tag in the header (written by ``gcadj fetch`` for the newer
@@ -59,7 +63,7 @@ def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i")
     return _parse_text(text, source, pocket_file)
 
 
-def _parse_page(html: str, source: str, pocket_file: str) -> GameLog:
+def _parse_page(html: str, source: str, pocket_file: PocketFile) -> GameLog:
     """A page's game; a syntax error in the log read from it points into the page itself
     (the line and column of the HTML source where the offending move stands)."""
     from gcadj.sources.pages.scrape import scrape_page
@@ -81,9 +85,10 @@ def _lead(text: str) -> int:
     return len(text) - len(text.lstrip(" \t\u00a0"))
 
 
-def _parse_text(text: str, source: str, pocket_file: str) -> GameLog:
+def _parse_text(text: str, source: str, pocket_file: PocketFile) -> GameLog:
     kind = detect_format(text)
-    pocket_file = pocket_file_tag(text, source) or pocket_file
+    tagged = pocket_file_tag(text, source)
+    pocket_file = PocketFile(tagged) if tagged else pocket_file
     if kind == PGN:
         from gcadj.sources.pgn_reader import read_pgn
 
@@ -100,7 +105,11 @@ def _parse_text(text: str, source: str, pocket_file: str) -> GameLog:
 
 
 def parse_games(
-    text: str, source: str = "<string>", pocket_file: str = "i", *, only: int | None = None
+    text: str,
+    source: str = "<string>",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    *,
+    only: int | None = None,
 ) -> list[tuple[str, GameLog | LogSyntaxError]]:
     """Every game a source's text holds, in order: its name and its log, or its syntax error.
 

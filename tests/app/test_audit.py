@@ -35,8 +35,9 @@ from httpserver import (
 )
 from typer.testing import CliRunner
 
-from gcadj.app.audit import AuditError, AuditPlan, read_done, run_audit
+from gcadj.app.audit import AuditPlan, read_done, run_audit
 from gcadj.cli.main import app
+from gcadj.errors import AuditError
 from gcadj.outputs.audit_report import summarize
 from gcadj.sources.fetch import Fetcher, FetchOptions, set_default_fetcher
 

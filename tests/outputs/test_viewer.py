@@ -19,7 +19,7 @@ from gcadj.about import GENERATOR_META
 from gcadj.adjudication.verdict import Suggestion, Verdict
 from gcadj.app.check import check_text
 from gcadj.engine.pieces import KINDS
-from gcadj.outputs.export import ExportError
+from gcadj.errors import ExportError
 from gcadj.outputs.viewer import write_viewer
 from gcadj.outputs.writers.fen import write_fens
 

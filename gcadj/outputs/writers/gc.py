@@ -38,6 +38,7 @@ from gcadj.notation.records import (
 from gcadj.notation.san import submoves_text
 from gcadj.outputs.notes import finding_note, unread_note
 from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo
+from gcadj.vocabulary import PocketFile
 
 __all__ = ["WRITER", "write_fixed_gc", "write_gc"]
 
@@ -82,7 +83,7 @@ def write_gc_to(
     out: IO[str],
     verdict: Verdict,
     notes: Mapping[int, str] | None = None,
-    pocket_file: str | None = None,
+    pocket_file: PocketFile | None = None,
 ) -> None:
     """The Game Courier list of a game (see the module docstring), line by line.
 
@@ -115,7 +116,7 @@ def write_gc_to(
 
 
 def write_gc(
-    verdict: Verdict, notes: Mapping[int, str] | None = None, pocket_file: str | None = None
+    verdict: Verdict, notes: Mapping[int, str] | None = None, pocket_file: PocketFile | None = None
 ) -> str:
     """`write_gc_to` as one text."""
     import io
