@@ -77,6 +77,7 @@ def run_export(job: ExportJob, *, out: IO[str], say: Say) -> int:
     if not verdicts:
         return worst or EXIT_UNREADABLE
     try:
+        writer.check_count(len(verdicts))  # before --fix says anything
         games = _fixed(verdicts, job, say) if job.options.fix else [ExportGame(v) for v in verdicts]
         write_to = writer.start(games, job.options)
         for note in notes:

@@ -106,13 +106,17 @@ class Writer:
             if option not in self.accepts:
                 raise ExportError(self._refusal(option))
 
+    def check_count(self, count: int) -> None:
+        """`ExportError` unless this format writes `count` games."""
+        if not count:
+            raise ExportError("no game to convert")
+        if count > 1 and not self.many:
+            raise ExportError(f"--to {self.name} writes one game, not {count}; {several()}")
+
     def start(self, games: Sequence[ExportGame], options: ExportOptions) -> WriteTo:
         """Check `games` and `options` against this format, then `prepare` the export."""
         self.check_options(options)
-        if not games:
-            raise ExportError("no game to convert")
-        if len(games) > 1 and not self.many:
-            raise ExportError(f"--to {self.name} writes one game, not {len(games)}; {several()}")
+        self.check_count(len(games))
         for game in games:
             if game.verdict.log is None:
                 raise ExportError(f"{game.verdict.source}: no game to convert")
