@@ -187,9 +187,13 @@ class JudgedPly:
         if self.move is not None and self._fen_after is None:
             if self._walk.inside_after and self._walk.visit == self._visit:
                 self._fen_after = self._walk.position.fen()  # asked inside `after()`
-            else:
-                with self.after() as after:
-                    self._fen_after = after.fen()
+            else:  # `after()` without its context manager: this is every writer's hot path
+                position = self.position
+                position.push_trusted(self.move)
+                try:
+                    self._fen_after = position.fen()
+                finally:
+                    position.pop()
         return self._fen_after
 
     @contextmanager

@@ -57,9 +57,12 @@ def move_san(position: Position, move: Move) -> str:
     """The SAN of a legal move, with ``+`` or ``#``. The move is not checked again: it
     comes from the judge (`gcadj.adjudication.plies`) or from `parse_san`."""
     text = _san_body(position, move)
-    with position.trial(move):  # the move is legal: trying it needs no second check
+    position.push_trusted(move)  # the move is legal: trying it needs no second check
+    try:
         if position.is_check():
             text += "#" if not position.has_legal_move() else "+"
+    finally:
+        position.pop()
     return text
 
 
