@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gcadj.terminal import visible
+
 if TYPE_CHECKING:
     from gcadj.engine.move import Move
     from gcadj.notation.records import GameLog
@@ -39,7 +41,7 @@ class FenError(GcadjError, ValueError):
         self.fen = fen
         self.column = column
         self.message = message
-        caret = " " * (column - 1) + "^"
+        caret = caret_padding(fen[: column - 1]) + "^"
         super().__init__(f"bad FEN at column {column}: {message}\n  {fen}\n  {caret}")
 
 
@@ -62,7 +64,7 @@ class GcCodeError(FenError):
         self.fen = code
         self.column = column
         self.message = message
-        caret = " " * (column - 1) + "^"
+        caret = caret_padding(code[: column - 1]) + "^"
         ValueError.__init__(
             self, f"bad Game Courier code at column {column}: {message}\n  {code}\n  {caret}"
         )
@@ -133,14 +135,21 @@ class LogSyntaxError(GcadjError, ValueError):
 def excerpt(line_text: str, col0: int, span: int = 60) -> tuple[str, str]:
     """The line (cut around long lines) and the padding that puts a caret under ``col0``.
 
-    Tabs are copied into the padding so the caret lines up whatever the tab width.
+    The padding is `caret_padding`'s: the caret lines up under the line as printed.
     """
     start = max(0, col0 - span)
     shown = line_text[start : col0 + span]
     if start:
         shown = "..." + shown
-    pad = "".join("\t" if ch == "\t" else " " for ch in line_text[start:col0])
-    return shown, ("   " if start else "") + pad
+    return shown, ("   " if start else "") + caret_padding(line_text[start:col0])
+
+
+def caret_padding(before: str) -> str:
+    """The padding that puts a caret under the character after `before`, as a terminal
+    shows the line (`gcadj.terminal.visible`): a tab for a tab, so the caret lines up
+    whatever the tab width, and as many spaces as each other character takes once made
+    visible (one for a letter or ``␛``, four for a C1 control shown ``\x9b``)."""
+    return "".join("\t" if ch == "\t" else " " * len(visible(ch)) for ch in before)
 
 
 class ParserDeclined(GcadjError):
@@ -181,6 +190,11 @@ class FetchError(GcadjError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.url, self.reason, self.status))
+
+
+class AddressRefused(GcadjError):
+    """A host that resolves (or connected) to an address a server must not fetch from:
+    loopback, private, link-local, metadata; says which and why."""
 
 
 class RetryableFetch(GcadjError):
@@ -254,12 +268,44 @@ class InjectedFault(GcadjError, RuntimeError):
     so it is handled as an unexpected exception would be (an internal-error verdict)."""
 
 
+# -- gcadj serve (gcadj.web) -----------------------------------------------------------
+
+
+class UploadRefused(GcadjError):
+    """An upload or a zip member that will not be read; the message names it and says why
+    (it becomes that source's "error" verdict)."""
+
+
+class FormError(GcadjError, ValueError):
+    """A request body that is not the form it says it is."""
+
+
+class BodyTooLarge(GcadjError):
+    """A request body over the server's limit (answered with 413)."""
+
+
+class BadRequest(GcadjError):
+    """A request that cannot be a check: nothing in it, a bad option; says what."""
+
+
+class ServerBusy(GcadjError):
+    """Too many checks are waiting: the server turns new ones away for now."""
+
+
+class ServeError(GcadjError):
+    """The server cannot start (the address is taken, or not this machine's)."""
+
+
 __all__ = [
+    "AddressRefused",
     "AuditError",
+    "BadRequest",
+    "BodyTooLarge",
     "CopiedPageError",
     "ExportError",
     "FenError",
     "FetchError",
+    "FormError",
     "GcCodeError",
     "GcadjError",
     "IllegalMoveError",
@@ -270,9 +316,13 @@ __all__ = [
     "ParserDeclined",
     "RetryableFetch",
     "SanError",
+    "ServeError",
+    "ServerBusy",
     "SourceError",
     "StaleVisit",
     "UnreadableCell",
     "UnsupportedSquare",
+    "UploadRefused",
+    "caret_padding",
     "excerpt",
 ]

@@ -28,6 +28,7 @@ from gcadj.cli.options import (
     refuse_folder,
     report_problems,
 )
+from gcadj.cli.streams import say
 from gcadj.words import plural
 
 
@@ -96,7 +97,7 @@ class _AuditProgress:
         elif not self.quiet and now - self.last_note >= 10:
             self.last_note = now
             left = (self.total - self.count) / rate if rate else 0
-            typer.echo(
+            say(
                 f"audit: {self.count}/{self.total} judged, {rate:.1f}/s, ETA {left:.0f} s",
                 err=True,
             )
@@ -146,11 +147,11 @@ def _print_failing(summary: object, where: str | None) -> None:
 
     assert isinstance(summary, Summary)
     for source, reason in summary.failing:
-        typer.echo(f"{source}: {reason}", err=True)
+        say(f"{source}: {reason}", err=True)
     rest = summary.failing_total - len(summary.failing)
     if rest and where:
         others = plural(rest, "other failing game")
-        typer.echo(f"gcadj audit: {others} {'is' if rest == 1 else 'are'} in {where}", err=True)
+        say(f"gcadj audit: {others} {'is' if rest == 1 else 'are'} in {where}", err=True)
 
 
 AUDIT_EPILOG = (
@@ -269,13 +270,13 @@ def audit(
 
     specs = tuple(sources or ())
     if not specs and not index:
-        typer.echo("gcadj audit: name at least one source or --index URL", err=True)
+        say("gcadj audit: name at least one source or --index URL", err=True)
         raise typer.Exit(EXIT_USAGE)
     if "-" in specs:
-        typer.echo("gcadj audit: standard input is not an audit source; use check", err=True)
+        say("gcadj audit: standard input is not an audit source; use check", err=True)
         raise typer.Exit(EXIT_USAGE)
     if resume and out is None:
-        typer.echo("gcadj audit: --resume needs --out", err=True)
+        say("gcadj audit: --resume needs --out", err=True)
         raise typer.Exit(EXIT_USAGE)
     letter = check_options("audit", pocket_file, fen)
     for option, path in (("--out", out), ("--csv", csv_file), ("--report", report)):
@@ -309,7 +310,7 @@ def audit(
     try:
         output = plan.open_output()  # locked until the CSV and the report are written
     except AuditError as err:
-        typer.echo(f"gcadj audit: {err}", err=True)
+        say(f"gcadj audit: {err}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     with output:
         try:
@@ -318,14 +319,14 @@ def audit(
             finally:
                 progress.stop()
         except AuditError as err:
-            typer.echo(f"gcadj audit: {err}", err=True)
+            say(f"gcadj audit: {err}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
         except KeyboardInterrupt:
             if out is None:  # the scratch file goes with its folder: nothing to resume from
                 where = "each was printed on stdout; rerun with --out FILE to be able to resume"
             else:
                 where = f"every one is in {out_path}; finish with --resume"
-            typer.echo(
+            say(
                 f"gcadj audit: interrupted after {plural(progress.count, 'verdict')} this "
                 f"run; {where}",
                 err=True,
@@ -338,7 +339,7 @@ def audit(
             if plan.report is not None:
                 write_report(out_path, plan.report, summary, order=run.order, viewers=plan.viewers)
         except OSError as err:
-            typer.echo(f"gcadj audit: cannot write {err.filename}: {err.strerror or err}", err=True)
+            say(f"gcadj audit: cannot write {err.filename}: {err.strerror or err}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
     if scratch is not None:
         scratch.cleanup()
@@ -350,10 +351,10 @@ def audit(
         if run.skipped:
             done = plural(run.skipped, "game")
             was = "was" if run.skipped == 1 else "were"
-            typer.echo(f"gcadj audit: {done} {was} already judged", err=True)
+            say(f"gcadj audit: {done} {was} already judged", err=True)
     worst = max((STATUS_EXIT[outcome] for outcome in summary.by_outcome), default=EXIT_OK)
     if summary.by_outcome["internal-error"]:
-        typer.echo(
+        say(
             f"gcadj audit: {plural(summary.by_outcome['internal-error'], 'source')} hit an "
             f"internal error (see their error in {out or 'the JSON lines'}): "
             f"{INTERNAL_ERROR_HINT}",
@@ -361,6 +362,6 @@ def audit(
         )
     worst = max(worst, report_problems("audit", run.problems))
     if summary.total == 0:
-        typer.echo("gcadj audit: no game found in the sources named", err=True)
+        say("gcadj audit: no game found in the sources named", err=True)
         worst = EXIT_UNREADABLE
     raise typer.Exit(worst)

@@ -18,6 +18,7 @@ from gcadj.cli.options import (
     check_options,
     report_problems,
 )
+from gcadj.cli.streams import say
 
 CHECK_EPILOG = (
     "A folder is searched recursively for .txt .log .pgn .html .htm files (hidden ones and "
@@ -29,13 +30,13 @@ CHECK_EPILOG = (
 
 def check(
     sources: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(
             metavar="SOURCES...",
             help="Game logs: files, folders, saved pages, http(s) URLs, an audit's .jsonl, "
-            "or '-' for stdin.",
+            "or '-' for stdin (read when none is named and stdin is not a terminal).",
         ),
-    ],
+    ] = None,
     json_lines: Annotated[
         bool, typer.Option("--json", help="One JSON object per game per line.")
     ] = False,
@@ -55,22 +56,22 @@ def check(
 
     letter = check_options("check", pocket_file, fen)
     options = CheckOptions(fen=fen, pocket_file=letter, all_findings=all_findings)
-    walker = SourceWalker(tuple(sources))
+    walker = SourceWalker(tuple(sources or ()))
     worst = EXIT_OK
     for spec in walker:
         # never raises: a bad source, or a bug on one, is that source's verdict
         for verdict in judge_games(spec, options):  # with the page checks
             worst = max(worst, STATUS_EXIT[verdict.outcome])
-            if verdict.outcome == "internal-error":
-                typer.echo(f"gcadj check: {verdict.source}: {INTERNAL_ERROR_HINT}", err=True)
             if quiet and verdict.status == "legal":
                 continue
             if json_lines:
                 typer.echo(verdict.json_line())
             elif quiet:
-                typer.echo(verdict_line(verdict), err=verdict.status == "error")
+                say(verdict_line(verdict), err=verdict.status == "error")
             else:
                 text = render_verdict(verdict, verbose=verbose)
-                typer.echo(text, err=verdict.status == "error")  # unreadable: a diagnostic
+                say(text, err=verdict.status == "error")  # unreadable: a diagnostic
+            if verdict.outcome == "internal-error":  # after the error it explains
+                say(f"gcadj check: {verdict.source}: {INTERNAL_ERROR_HINT}", err=True)
     worst = max(worst, report_problems("check", walker.problems))
     raise typer.Exit(worst)

@@ -22,18 +22,20 @@ from gcadj.cli.options import (
     fail,
     number_parser,
 )
+from gcadj.cli.streams import say
 from gcadj.vocabulary import PocketFile
 
 
 def format_name(value: str) -> str:
-    """``--to``'s check: one of the registry's formats (exit 2 naming them otherwise)."""
+    """``--to``'s check: one of the registry's formats, in either case (exit 2 naming them
+    otherwise)."""
     from gcadj.outputs.registry import writers
 
     names = list(writers())
-    if value not in names:
+    if value.lower() not in names:
         choices = ", ".join(repr(name) for name in names)
         raise typer.BadParameter(f"{value!r} is not one of {choices}.")
-    return value
+    return value.lower()
 
 
 def format_names(incomplete: str) -> list[str]:
@@ -72,13 +74,6 @@ def export_epilog() -> str:
 
 
 def export(
-    sources: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="SOURCES...",
-            help="Games: files, folders, URLs, an audit's .jsonl, or '-' for standard input.",
-        ),
-    ],
     to: Annotated[
         str,
         typer.Option(
@@ -86,9 +81,17 @@ def export(
             metavar="FORMAT",
             callback=format_name,
             autocompletion=format_names,
-            help="Output format: one of those listed below.",
+            help="Output format (either case): one of those listed below.",
         ),
     ],
+    sources: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="SOURCES...",
+            help="Games: files, folders, URLs, an audit's .jsonl, or '-' for standard input "
+            "(read when none is named and it is not a terminal).",
+        ),
+    ] = None,
     output: Annotated[
         str | None,
         typer.Option(
@@ -138,6 +141,7 @@ def export(
     from gcadj.app.pipeline import JudgeOptions
     from gcadj.outputs.registry import ExportOptions
 
+    sources = sources or []  # the command line gives at least one (see gcadj.cli.habits)
     letter = check_options("export", pocket_file, fen)
     target = None if to_pocket_file is None else PocketFile.read(to_pocket_file)
     if to_pocket_file is not None and target is None:
@@ -153,5 +157,5 @@ def export(
         quiet=quiet,
         verbose=verbose,
     )
-    code = run_export(job, out=sys.stdout, say=lambda line: typer.echo(line, err=True))
+    code = run_export(job, out=sys.stdout, say=lambda line: say(line, err=True))
     raise typer.Exit(code)

@@ -22,6 +22,7 @@ from gcadj.cli.options import (
     refuse_folder,
     write_output,
 )
+from gcadj.cli.streams import say
 
 FETCH_EPILOG = (
     "Exit codes: 0 the log was written; 2 usage (FILE exists without --force); 3 the page "
@@ -58,23 +59,23 @@ def fetch(
 
     refuse_folder("fetch", "-o", output)
     if output is not None and Path(output).exists() and not force:
-        typer.echo(f"gcadj fetch: {output} exists; use --force to overwrite it", err=True)
+        say(f"gcadj fetch: {output} exists; use --force to overwrite it", err=True)
         raise typer.Exit(EXIT_USAGE)
     install_fetcher(cache, no_cache, delay, timeout, retries, max_kb)
     try:
         fetched = fetch_log(url)
     except FetchError as err:
-        typer.echo(f"gcadj fetch: {err}", err=True)
+        say(f"gcadj fetch: {err}", err=True)
         raise typer.Exit(EXIT_UNREADABLE) from None
     except PageError as err:  # no move list
-        typer.echo(f"gcadj fetch: {err}", err=True)
+        say(f"gcadj fetch: {err}", err=True)
         raise typer.Exit(EXIT_SYNTAX) from None
     except Exception as err:  # a bug on this page: exit 5 naming it, never a traceback
         message = internal_error_verdict(url, err).error
-        typer.echo(f"gcadj fetch: {message}; {INTERNAL_ERROR_HINT}", err=True)
+        say(f"gcadj fetch: {message}; {INTERNAL_ERROR_HINT}", err=True)
         raise typer.Exit(EXIT_INTERNAL) from None
     for warning in fetched.warnings:
-        typer.echo(f"gcadj fetch: warning: {warning}", err=True)
+        say(f"gcadj fetch: warning: {warning}", err=True)
     text = fetched.text
     if output is None:
         typer.echo(text, nl=False)

@@ -15,6 +15,11 @@ Game Courier is a volunteer-run site; an audit may ask it for thousands of pages
   and refused; the cap applies to decoded bytes, so a compressed bomb is caught too);
 * http and https only, at every redirect hop (redirects are followed by hand so each
   Location is checked before it is requested);
+* with ``public_only`` (a server fetching for others: ``gcadj serve``), public addresses
+  only: each hop's host is resolved and refused if any of its addresses is loopback,
+  private, link-local or a cloud's metadata service, and every socket's peer is checked
+  again once connected (`gcadj.sources.addresses`); proxies from the environment are
+  then not used (the peer would be the proxy);
 * an on-disk cache of successful responses, written atomically (temporary file and
   rename), so a re-run or resumed audit does not download the same page again; an
   empty or whitespace-only body is a failure ("empty"), never cached.
@@ -30,18 +35,24 @@ import json
 import logging
 import os
 import re
+import socket
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 from urllib.parse import urljoin, urlsplit
 
 import requests
+import requests.adapters
 import urllib3
+import urllib3.connection
+import urllib3.connectionpool
 
 from gcadj.about import __version__
 from gcadj.errors import FetchError, RetryableFetch
+from gcadj.sources.addresses import AddressRefused, check_host, refused_address
 from gcadj.sources.decode import decode_text
 from gcadj.sources.urls import SCHEMES, is_url
 
@@ -68,6 +79,7 @@ class FetchOptions:
 
     ``cache_dir`` None disables the cache. ``delay`` is the minimum pause between the
     start of two requests to one host. ``retries`` counts attempts after the first.
+    ``public_only`` refuses hosts that are not public addresses (see the module docstring).
     """
 
     connect_timeout: float = 10.0
@@ -81,6 +93,7 @@ class FetchOptions:
     max_bytes: int = 5 * 1024 * 1024
     cache_dir: Path | None = None
     user_agent: str = USER_AGENT
+    public_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -99,13 +112,31 @@ class Page:
 
 
 class Fetcher:
-    """One session, one cache, one politeness clock per host; reuse it for every request."""
+    """One session, one cache, one politeness clock per host; reuse it for every request.
 
-    def __init__(self, options: FetchOptions | None = None) -> None:
+    `clock` and `sleep` are where the fetcher reads the time and waits (the politeness
+    delay, the backoff, a Retry-After, the deadline of a body): `time.monotonic` and
+    `time.sleep`, or a test's own, which then sees every wait exactly, with no stopwatch.
+    """
+
+    def __init__(
+        self,
+        options: FetchOptions | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.options = options or FetchOptions()
+        self.clock = clock
+        self.sleep = sleep
         self.session = requests.Session()
         self.session.headers["User-Agent"] = self.options.user_agent
         self.session.max_redirects = MAX_REDIRECTS
+        if self.options.public_only:
+            self.session.trust_env = False  # no proxy from the environment: see the docstring
+            adapter = PublicOnlyAdapter()
+            self.session.mount("http://", adapter)
+            self.session.mount("https://", adapter)
         self._last_request: dict[str, float] = {}
         self.requests_made = 0
 
@@ -164,12 +195,14 @@ class Fetcher:
                     ) from None
                 attempt += 1
                 log.info("%s: %s; retry %d in %.2f s", url, retry.reason, attempt, wait)
-                time.sleep(wait)
+                self.sleep(wait)
 
     def _follow(self, url: str) -> Page:
         """One attempt: request, following redirects by hand (each hop checked)."""
         current = url
         for _ in range(MAX_REDIRECTS + 1):
+            if self.options.public_only:
+                _check_public(url, current)
             response = self._request(url, current)
             with response:
                 if response.status_code in REDIRECT_CODES:
@@ -208,6 +241,8 @@ class Fetcher:
             ) from None
         except requests.exceptions.ConnectionError as err:
             raise RetryableFetch(f"connection failed ({_short(err)})") from None
+        except AddressRefused as err:  # the connected peer, checked by PublicOnlyAdapter
+            raise FetchError(url, str(err)) from None
         except requests.exceptions.RequestException as err:
             raise FetchError(url, f"request failed ({_short(err)})") from None
         except ValueError as err:
@@ -229,7 +264,7 @@ class Fetcher:
             raise FetchError(
                 url, f"the page is {int(declared)} bytes, over the cap of {opts.max_bytes}"
             )
-        body = self._read_body(url, response, time.monotonic() + opts.total_timeout)
+        body = self._read_body(url, response, self.clock() + opts.total_timeout)
         encoded = response.headers.get("Content-Encoding", "identity").lower()
         identity = encoded == "identity" and declared is not None and declared.isdigit()
         if identity and declared is not None and len(body) < int(declared):
@@ -256,7 +291,7 @@ class Fetcher:
         body = bytearray()
         try:
             while True:
-                if time.monotonic() > deadline:
+                if self.clock() > deadline:
                     raise RetryableFetch(f"no complete response within {opts.total_timeout:g} s")
                 chunk = raw.read1(CHUNK, decode_content=True)
                 if not chunk:
@@ -281,12 +316,12 @@ class Fetcher:
         """Sleep until `delay` seconds have passed since the last request to this host."""
         host = urlsplit(url).netloc.lower()
         last = self._last_request.get(host)
-        now = time.monotonic()
+        now = self.clock()
         if last is not None:
             pause = self.options.delay - (now - last)
             if pause > 0:
-                time.sleep(pause)
-                now = time.monotonic()
+                self.sleep(pause)
+                now = self.clock()
         self._last_request[host] = now
 
 
@@ -309,6 +344,66 @@ def _check_scheme(url: str, target: str, *, redirect: bool = False) -> None:
     if scheme not in SCHEMES:
         what = f"redirect to {target!r}" if redirect else "URL"
         raise FetchError(url, f"{what} refused: only http and https are fetched, not {scheme!r}")
+
+
+def _check_public(url: str, target: str) -> None:
+    """Refuse `target` (the URL or a redirect's) when its host is not a public address."""
+    parts = urlsplit(target)
+    host = parts.hostname or ""
+    try:
+        port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+    except ValueError as err:
+        raise FetchError(url, f"malformed URL {target!r} ({err})") from None
+    try:
+        check_host(host, port)
+    except AddressRefused as err:
+        where = "" if target == url else f" (redirect to {target})"
+        raise FetchError(url, f"{err}{where}") from None
+
+
+def _public_peer(sock: socket.socket) -> socket.socket:
+    """The socket if its peer is a public address; else closed, and `AddressRefused`."""
+    try:
+        peer = str(sock.getpeername()[0])
+    except OSError:
+        peer = ""
+    kind = refused_address(peer)
+    if kind is not None:
+        sock.close()
+        raise AddressRefused(
+            f"refused: connected to {peer}, {kind}; this server fetches public addresses only"
+        )
+    return sock
+
+
+class _PublicHTTPConnection(urllib3.connection.HTTPConnection):
+    def _new_conn(self) -> socket.socket:
+        return _public_peer(super()._new_conn())
+
+
+class _PublicHTTPSConnection(urllib3.connection.HTTPSConnection):
+    def _new_conn(self) -> socket.socket:
+        return _public_peer(super()._new_conn())
+
+
+class _PublicHTTPPool(urllib3.connectionpool.HTTPConnectionPool):
+    ConnectionCls = _PublicHTTPConnection
+
+
+class _PublicHTTPSPool(urllib3.connectionpool.HTTPSConnectionPool):
+    ConnectionCls = _PublicHTTPSConnection
+
+
+class PublicOnlyAdapter(requests.adapters.HTTPAdapter):
+    """requests' adapter whose connections check the peer they reached (DNS rebinding: the
+    name may resolve to another address than the one `check_host` saw)."""
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {
+            "http": _PublicHTTPPool,
+            "https": _PublicHTTPSPool,
+        }
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -430,6 +525,7 @@ __all__ = [
     "FetchOptions",
     "Fetcher",
     "Page",
+    "PublicOnlyAdapter",
     "default_cache_dir",
     "default_fetcher",
     "is_url",

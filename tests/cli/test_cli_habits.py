@@ -345,7 +345,15 @@ def test_audit_singular_wording(tmp_path: Path) -> None:
 def test_help_lists_the_commands_in_order_with_whole_descriptions() -> None:
     done = gcadj("--help")
     commands = re.findall(r"^  (\w+)\s{2,}(.+)$", done.stdout.split("Commands:")[1], re.M)
-    assert [name for name, _ in commands] == ["check", "export", "audit", "fetch", "fen", "perft"]
+    assert [name for name, _ in commands] == [
+        "check",
+        "export",
+        "audit",
+        "fetch",
+        "fen",
+        "serve",
+        "perft",
+    ]
     assert all(not line.endswith("...") for _, line in commands)
     assert "..." not in done.stdout.split("Commands:")[1]
 
@@ -353,8 +361,8 @@ def test_help_lists_the_commands_in_order_with_whole_descriptions() -> None:
 @pytest.mark.parametrize(
     ("command", "usage"),
     [
-        ("check", "Usage: gcadj check [OPTIONS] SOURCES..."),
-        ("export", "Usage: gcadj export [OPTIONS] SOURCES..."),
+        ("check", "Usage: gcadj check [OPTIONS] [SOURCES...]"),
+        ("export", "Usage: gcadj export [OPTIONS] [SOURCES...]"),
         ("audit", "Usage: gcadj audit [OPTIONS] [SOURCES...]"),
         ("fetch", "Usage: gcadj fetch [OPTIONS] URL"),
         ("perft", "Usage: gcadj perft [OPTIONS] FEN DEPTH"),

@@ -22,7 +22,7 @@ from typing import IO
 from gcadj.adjudication.plies import JudgedGame
 from gcadj.adjudication.verdict import Verdict
 from gcadj.engine.fen import STARTING_FEN
-from gcadj.notation.pgn import GC_MARK, NOTE_MARK, VARIANT, escape_tag_value
+from gcadj.notation.pgn import GC_MARK, NOTE_MARK, ROSTER_UNKNOWN, VARIANT, escape_tag_value
 from gcadj.notation.records import UnreadText
 from gcadj.outputs.notes import finding_note, unread_note
 from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo
@@ -31,10 +31,9 @@ __all__ = ["WIDTH", "WRITER", "pgn_tags", "termination_tag", "write_pgn"]
 
 WIDTH = 80
 
-_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black")
 _GENERATED = frozenset(
     name.casefold()
-    for name in (*_ROSTER, "Result", "Variant", "SetUp", "FEN", "Termination", "PocketFile")
+    for name in (*ROSTER_UNKNOWN, "Result", "Variant", "SetUp", "FEN", "Termination", "PocketFile")
 )
 
 
@@ -53,11 +52,7 @@ def pgn_tags(game: JudgedGame) -> list[tuple[str, str]]:
     """Tags in order: the roster, Result, Variant, SetUp/FEN, Termination, the log's others."""
     verdict, log = game.verdict, game.log
 
-    def known(name: str, default: str = "?") -> str:
-        value = log.tag(name)
-        return value if value else default
-
-    tags = [(name, known(name, "????.??.??" if name == "Date" else "?")) for name in _ROSTER]
+    tags = [(name, log.tag(name) or unknown) for name, unknown in ROSTER_UNKNOWN.items()]
     tags += [("Result", verdict.result), ("Variant", VARIANT)]
     if game.start_fen != STARTING_FEN:
         tags += [("SetUp", "1"), ("FEN", verdict.start_fen)]
