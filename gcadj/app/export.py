@@ -144,10 +144,12 @@ def _judge_all(job: ExportJob, say: Say) -> tuple[list[Verdict], list[str], int]
 
 def _notes(verdict: Verdict, job: ExportJob) -> list[str]:
     """What stderr says of one game: where it stops being legal or readable, and that the
-    export keeps the rest as typed (the same note is in the file)."""
+    export keeps the rest as typed (the same note is in the file, so ``-q`` drops them)."""
+    if job.quiet:
+        return []
     notes = []
     bad = verdict.first_illegal
-    if bad is not None and not job.quiet and not job.options.fix:
+    if bad is not None and not job.options.fix:
         notes.append(
             f"{PREFIX}note: {verdict.source}: ply {bad.ply} ({bad.text!r}) is illegal "
             f"[{bad.category}]; the export shows the game up to it, and the rest as typed"
@@ -165,7 +167,7 @@ def _notes(verdict: Verdict, job: ExportJob) -> list[str]:
             f"{PREFIX}note: {verdict.source}: ply {verdict.legal_plies + 1} could not be "
             f"read; the export holds the {verdict.legal_plies} legal plies before it"
         )
-    if job.verbose and (bad is None or job.quiet or job.options.fix):
+    if job.verbose and (bad is None or job.options.fix):
         notes.append(f"{PREFIX}{verdict.source}: {verdict.status}, {plural(verdict.plies, 'ply')}")
     return notes
 
