@@ -17,7 +17,7 @@ import dataclasses
 import logging
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Final, TypeVar
 
@@ -32,7 +32,7 @@ from gcadj.adjudication.verdict import (
 from gcadj.errors import FenError, InjectedFault, LogSyntaxError, SourceError
 from gcadj.notation.parse import normalise_text
 from gcadj.notation.records import GameLog
-from gcadj.sources.formats import parse_game_text, parse_games
+from gcadj.sources.formats import iter_games, parse_game_text
 from gcadj.sources.read import game_ref, read_source
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Status
 from gcadj.words import plural
@@ -192,23 +192,38 @@ def check_games(
     only: int | None = None,
 ) -> list[Verdict]:
     """One verdict per game of a text, in order: a PGN database gives one per game, named
-    ``source#N`` (see `gcadj.sources.formats.parse_games`); any other text gives one."""
+    ``source#N`` (see `gcadj.sources.formats.iter_games`); any other text gives one."""
+    return list(
+        iter_check_games(
+            text, source, fen=fen, pocket_file=pocket_file, all_findings=all_findings, only=only
+        )
+    )
+
+
+def iter_check_games(
+    text: str,
+    source: str = "<string>",
+    *,
+    fen: str | None = None,
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    all_findings: bool = False,
+    only: int | None = None,
+) -> Iterator[Verdict]:
+    """`check_games` one game at a time: a database of any size in constant memory."""
     if is_blank(text):
-        return [failed_verdict(source, Status.ERROR, f"{source}: empty")]
-    games = parse_games(text, source, pocket_file, only=only)
-    verdicts = []
-    for name, game in games:
+        yield failed_verdict(source, Status.ERROR, f"{source}: empty")
+        return
+    for name, game in iter_games(text, source, pocket_file, only=only):
         if isinstance(game, LogSyntaxError):
-            verdicts.append(_unreadable(game, name, fen=fen, all_findings=all_findings))
+            yield _unreadable(game, name, fen=fen, all_findings=all_findings)
             continue
-        if fen is None and len(games) == 1:  # a PGN database's reader checks its own tags
+        if fen is None and name == source:  # a PGN database's reader checks its own tags
             try:
                 check_fen_tag(text, game)
             except LogSyntaxError as err:
-                verdicts.append(failed_verdict(name, Status.SYNTAX_ERROR, str(err)))
+                yield failed_verdict(name, Status.SYNTAX_ERROR, str(err))
                 continue
-        verdicts.append(replay(game, fen=fen, all_findings=all_findings))
-    return verdicts
+        yield replay(game, fen=fen, all_findings=all_findings)
 
 
 def check_source_games(
@@ -225,23 +240,43 @@ def check_source_games(
     `text` is the source's text when the caller already has it (a page fetched earlier).
     Never raises for bad input; an unreadable source gives one "error" verdict.
     """
+    return list(
+        iter_check_source_games(
+            spec, fen=fen, pocket_file=pocket_file, all_findings=all_findings, text=text
+        )
+    )
+
+
+def iter_check_source_games(
+    spec: str,
+    *,
+    fen: str | None = None,
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    all_findings: bool = False,
+    text: str | None = None,
+) -> Iterator[Verdict]:
+    """`check_source_games` one game at a time."""
     ref = game_ref(spec)
     whole, only = ref if ref is not None else (spec, None)
     if text is None:
         try:
             text = read_source(whole)
         except SourceError as err:
-            return [failed_verdict(spec, Status.ERROR, str(err))]
+            yield failed_verdict(spec, Status.ERROR, str(err))
+            return
     name = "<stdin>" if whole == "-" else whole
-    verdicts = check_games(
+    verdicts = iter_check_games(
         text, name, fen=fen, pocket_file=pocket_file, all_findings=all_findings, only=only
     )
     if only is None:
-        return verdicts
-    if not verdicts:
-        count = len(parse_games(text, name, pocket_file))
-        return [failed_verdict(spec, Status.ERROR, f"{spec}: {name} holds {plural(count, 'game')}")]
-    return [dataclasses.replace(verdicts[0], source=spec)]
+        yield from verdicts
+        return
+    first = next(verdicts, None)
+    if first is None:
+        count = sum(1 for _ in iter_games(text, name, pocket_file))
+        yield failed_verdict(spec, Status.ERROR, f"{spec}: {name} holds {plural(count, 'game')}")
+        return
+    yield dataclasses.replace(first, source=spec)
 
 
 def with_page_checks(verdict: Verdict) -> Verdict:
@@ -301,19 +336,35 @@ def judge_games(
 ) -> list[Verdict]:
     """`check_source_games` plus the page checks: every game of a source, as ``gcadj check``
     and the audit report them (`text`: the source's text if already fetched)."""
+    return list(iter_judge_games(spec, options, text))
 
-    def work() -> list[Verdict]:
-        verdicts = check_source_games(
-            spec,
-            fen=options.fen,
-            pocket_file=options.pocket_file,
-            all_findings=options.all_findings,
-            text=text,
-        )
-        return [with_page_checks(verdict) for verdict in verdicts]
 
+def iter_judge_games(
+    spec: str, options: CheckOptions = CheckOptions(), text: str | None = None
+) -> Iterator[Verdict]:
+    """`judge_games` one game at a time, so that ``gcadj check`` of a database of any size
+    runs in constant memory. A bug of gcadj's on one game ends the source there with an
+    internal-error verdict; the games before it keep theirs."""
     name = "<stdin>" if spec == "-" else spec
-    return guarded_call(name, work, lambda verdict: [verdict], fen=options.fen)
+    games = iter_check_source_games(
+        spec,
+        fen=options.fen,
+        pocket_file=options.pocket_file,
+        all_findings=options.all_findings,
+        text=text,
+    )
+
+    def following() -> Verdict | None:
+        verdict = next(games, None)
+        return None if verdict is None else with_page_checks(verdict)
+
+    while True:
+        verdict = guarded_call(name, following, lambda failed: failed, fen=options.fen)
+        if verdict is None:
+            return
+        yield verdict
+        if verdict.outcome == "internal-error":
+            return  # the games after a bug are not read (the generator is spent)
 
 
 def judge_text(text: str, source: str, options: CheckOptions = CheckOptions()) -> Verdict:

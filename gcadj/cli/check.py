@@ -50,7 +50,7 @@ def check(
     verbose: VerboseOption = False,
 ) -> None:
     """Replay each game: report its first illegal move, or how it ended."""
-    from gcadj.app.check import CheckOptions, judge_games
+    from gcadj.app.check import CheckOptions, iter_judge_games
     from gcadj.outputs.report import render_verdict, verdict_line
     from gcadj.sources.walk import SourceWalker
 
@@ -60,7 +60,7 @@ def check(
     worst = EXIT_OK
     for spec in walker:
         # never raises: a bad source, or a bug on one, is that source's verdict
-        for verdict in judge_games(spec, options):  # with the page checks
+        for verdict in iter_judge_games(spec, options):  # with the page checks, one at a time
             worst = max(worst, STATUS_EXIT[verdict.outcome])
             if quiet and verdict.status == "legal":
                 continue

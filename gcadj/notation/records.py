@@ -123,7 +123,10 @@ class GameLog:
     ``leading_comment`` holds comment-only lines that come before the first ply
     (joined by newlines), None if there are none. ``unread`` is set on the partial log
     a syntax error carries (`LogSyntaxError.partial`): the text from the unreadable ply
-    on; None when the whole text was read.
+    on; None when the whole text was read. A PGN game also keeps its result token
+    (``result_token``: ``1-0``, ``0-1``, ``1/2-1/2``, ``*``, None if its movetext has none)
+    and what its reader noticed without judging (``warnings``: a variation skipped, a
+    Variant tag naming another game), which the verdict carries.
     """
 
     tags: tuple[tuple[str, str], ...]
@@ -131,6 +134,8 @@ class GameLog:
     source: str = "<string>"
     pocket_file: PocketFile = DEFAULT_POCKET_FILE
     leading_comment: str | None = None
+    result_token: str | None = None
+    warnings: tuple[str, ...] = ()
     unread: UnreadText | None = None
 
     def tag(self, name: str) -> str | None:

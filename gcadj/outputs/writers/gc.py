@@ -38,7 +38,7 @@ from gcadj.notation.records import (
 from gcadj.notation.san import submoves_text
 from gcadj.outputs.notes import finding_note, unread_note
 from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo
-from gcadj.vocabulary import PocketFile
+from gcadj.vocabulary import PocketFile, Termination
 
 __all__ = ["WRITER", "write_fixed_gc", "write_gc"]
 
@@ -47,11 +47,39 @@ __all__ = ["WRITER", "write_fixed_gc", "write_gc"]
 _PGN_ONLY_TAGS = frozenset({"variant", "setup", "result", "termination"})
 
 
+# Endings the record gives (not the board, nor a Status line the list keeps anyway).
+_RECORDED_ENDINGS = frozenset(
+    {
+        Termination.RECORDED,
+        Termination.RESIGNATION,
+        Termination.TIME_FORFEIT,
+        Termination.AGREEMENT,
+        Termination.ABANDONED,
+        Termination.ADJUDICATION,
+    }
+)
+
+
+def _recorded_result_tags(verdict: Verdict) -> list[tuple[str, str]]:
+    """A result the verdict took from a PGN's Result tag or result token, as Result (and
+    Termination) tags, so the list reads back with it; nothing when the board or the
+    Status line gives the result."""
+    ending = verdict.termination
+    log = verdict.log
+    if ending is None or ending not in _RECORDED_ENDINGS or log is None or log.tag("Status"):
+        return []
+    tags = [("Result", verdict.result.value)]
+    if ending is not Termination.RECORDED:
+        tags.append(("Termination", ending.value))
+    return tags
+
+
 def _tags(game: JudgedGame) -> list[tuple[str, str]]:
     """The log's tags, with a FEN tag that gives the start the verdict used, and a
     PocketFile tag when the pocket squares are not i1/i8 (gcadj reads it back)."""
     log, pocket_file = game.log, game.pocket_file
     tags = [(k, v) for k, v in log.tags if k.casefold() not in _PGN_ONLY_TAGS]
+    tags += _recorded_result_tags(game.verdict)
     if pocket_file != log.pocket_file:  # another preset: its own tag, or none for i1/i8
         tags = [(k, v) for k, v in tags if k.casefold() != "pocketfile"]
     if pocket_file != "i" and not any(k.casefold() == "pocketfile" for k, _ in tags):
