@@ -236,11 +236,26 @@ class UnreadableCell(GcadjError):
     not compared with the replay. Never leaves `gcadj.sources.pages.board`."""
 
 
+# -- reading a judged game ----------------------------------------------------------------
+
+
+class NoGame(GcadjError, ValueError):
+    """A verdict without a game to walk (`gcadj.adjudication.plies`): a source that could
+    not be read or parsed."""
+
+
+class StaleVisit(GcadjError, RuntimeError):
+    """A judged ply's live position was asked for when it no longer stands: after the walk
+    moved past the ply, or (for the position before it) inside its ``after()`` block."""
+
+
 # -- outputs and whole jobs ----------------------------------------------------------------
 
 
 class ExportError(GcadjError, ValueError):
-    """A conversion the game cannot give (no game, a ply out of range): a usage error."""
+    """A conversion the games or the options cannot give (no game, a ply out of range, an
+    option the format does not take, an output that may not be written): a usage error,
+    raised before anything is written."""
 
 
 class AuditError(GcadjError):
@@ -296,6 +311,7 @@ __all__ = [
     "IllegalMoveError",
     "InjectedFault",
     "LogSyntaxError",
+    "NoGame",
     "PageError",
     "ParserDeclined",
     "RetryableFetch",
@@ -303,6 +319,7 @@ __all__ = [
     "ServeError",
     "ServerBusy",
     "SourceError",
+    "StaleVisit",
     "UnreadableCell",
     "UnsupportedSquare",
     "UploadRefused",

@@ -199,10 +199,11 @@ def replay(
     ply, until the literal board no longer defines a position.
 
     `unreadable` is the syntax error that ended the text after `log`'s plies (see
-    `replay_readable`): the game is judged as far as it could be read. If one of those
-    plies is illegal, the verdict is "illegal" as usual and the unreadable ply a warning;
-    otherwise it is a "syntax-error" whose `final_fen` is the position before the
-    unreadable ply (`Verdict.partial`).
+    `replay_readable`); by default, the one a partial log carries (`GameLog.unread`). The
+    game is judged as far as it could be read. If one of those plies is illegal, the
+    verdict is "illegal" as usual and the unreadable ply a warning; otherwise it is a
+    "syntax-error" whose `final_fen` is the position before the unreadable ply
+    (`Verdict.partial`).
     """
     if fen is not None:
         start_fen = start_position(fen, log.pocket_file)
@@ -213,7 +214,8 @@ def replay(
             return failed_verdict(
                 log.source, Status.SYNTAX_ERROR, f"{log.source}: [FEN] tag: {err}"
             )
-    return _Replay(log, Position.starting_at(start_fen), start_fen, all_findings).run(unreadable)
+    stop = str(unreadable) if unreadable is not None else log.unread and log.unread.error
+    return _Replay(log, Position.starting_at(start_fen), start_fen, all_findings).run(stop or None)
 
 
 def replay_readable(
@@ -252,7 +254,7 @@ class _Replay:
         self.final_fen: str | None = None
         self.threefold_warned = False
 
-    def run(self, unreadable: LogSyntaxError | None = None) -> Verdict:
+    def run(self, unreadable: str | None = None) -> Verdict:
         for record in self.log.records:
             if not self._judge_record(record):
                 break
@@ -264,17 +266,18 @@ class _Replay:
         result, termination = self._result(outcome)
         return self._verdict(Status.LEGAL, result, termination)
 
-    def _unreadable(self, error: LogSyntaxError) -> Verdict:
-        """The verdict when the text could not be read past the log's last ply."""
+    def _unreadable(self, error: str) -> Verdict:
+        """The verdict when the text could not be read past the log's last ply (`error`:
+        the syntax error that stopped the reader)."""
         ply = len(self.log.records) + 1
         if self.findings:
-            first_line = str(error).split("\n", 1)[0]
+            first_line = error.split("\n", 1)[0]
             self.warnings.append(
                 f"ply {ply} could not be read, so the replay stopped there: {first_line}"
             )
             return self._verdict(Status.ILLEGAL, Result.UNDECIDED, None)
         verdict = self._verdict(Status.SYNTAX_ERROR, Result.UNDECIDED, None)
-        return dataclasses.replace(verdict, error=str(error))
+        return dataclasses.replace(verdict, error=error)
 
     def _judge_record(self, record: MoveRecord) -> bool:
         """Judge one ply and play it; False when the replay must stop."""

@@ -69,6 +69,7 @@ from gcadj.notation.records import (
     PlaceSub,
     RemoveSpaceSub,
     SubMove,
+    UnreadText,
 )
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
@@ -218,7 +219,9 @@ def parse_by_lines(
     memo = _memos.setdefault(pocket_file, {})
     builder = LogBuilder(source, pocket_file)
     records = builder.records
+    end = 0  # where the next line starts
     for line_no, line in _lines(text):
+        start, end = end, end + len(line) + 1
         stripped = line.strip(WS_CHARS)
         if not stripped:
             continue
@@ -236,7 +239,13 @@ def parse_by_lines(
         except ParserDeclined as decline:
             if not lark_lines:
                 raise
-            _read_with_lark(builder, line, line_no, decline.valid_to)
+            try:
+                _read_with_lark(builder, line, line_no, decline.valid_to)
+            except LogSyntaxError as error:
+                if error.partial is not None:  # keep the unread rest, as typed, for writers
+                    unread = UnreadText(line_no, 1, text[start:], str(error))
+                    error.partial = dataclasses.replace(error.partial, unread=unread)
+                raise
     return builder.build()
 
 

@@ -31,7 +31,7 @@ from gcadj.about import GENERATOR_META
 from gcadj.adjudication.verdict import outcome_of
 from gcadj.outputs.files import atomic_text_file
 from gcadj.outputs.html_text import breakable
-from gcadj.sources.urls import is_url
+from gcadj.urls import is_url
 from gcadj.words import plural
 
 log = logging.getLogger(__name__)

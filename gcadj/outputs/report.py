@@ -1,9 +1,11 @@
-"""Human-readable verdicts, in the style of pgn-extract: where, what, why, and the board."""
+"""Human-readable verdicts, in the style of pgn-extract: where, what, why, and the board.
+
+Everything comes from the verdict: the boards are drawn from the FENs the judge recorded
+(`gcadj.outputs.diagram`), never rebuilt and judged again."""
 
 from __future__ import annotations
 
 from gcadj.adjudication.verdict import Finding, Suggestion, Verdict
-from gcadj.engine.position import Position
 from gcadj.outputs.diagram import text_diagram
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 from gcadj.words import plural
@@ -31,7 +33,7 @@ def render_verdict(verdict: Verdict, *, verbose: bool = False) -> str:
         )
         if verbose and verdict.final_fen:
             lines.append("  Final position:")
-            lines.append(text_diagram(Position(verdict.final_fen), pocket_file, indent="    "))
+            lines.append(text_diagram(verdict.final_fen, pocket_file, indent="    "))
             lines.append(f"    FEN {verdict.final_fen}")
     else:
         first = verdict.first_illegal.ply if verdict.first_illegal else "?"
@@ -67,7 +69,7 @@ def _render_partial(verdict: Verdict, pocket_file: PocketFile) -> str:
     unreadable = verdict.legal_plies + 1
     lines = [error, f"  Position before ply {unreadable}:"]
     if verdict.final_fen:
-        lines.append(text_diagram(Position(verdict.final_fen), pocket_file, indent="    "))
+        lines.append(text_diagram(verdict.final_fen, pocket_file, indent="    "))
         lines.append(f"    FEN {verdict.final_fen}")
     first = error.split("\n", 1)[0]
     where = first[len(verdict.source) + 1 :] if first.startswith(f"{verdict.source}:") else first
@@ -89,7 +91,7 @@ def _render_finding(source: str, finding: Finding, pocket_file: PocketFile) -> l
     body.extend(suggestion_lines(finding.suggestions))
     if finding.fen_before:
         body.append("  Position before the move:")
-        body.append(text_diagram(Position(finding.fen_before), pocket_file, indent="    "))
+        body.append(text_diagram(finding.fen_before, pocket_file, indent="    "))
         body.append(f"    FEN {finding.fen_before}")
     return body
 

@@ -71,7 +71,7 @@ def downloads(verdict: Verdict, fen: str | None) -> list[tuple[str, str, str]]:
     if verdict.first_illegal is not None and verdict.log is not None:
         try:
             from gcadj.adjudication.fix import fix_log
-            from gcadj.outputs.export import write_fixed_gc
+            from gcadj.outputs.writers.gc import write_fixed_gc
 
             fixed = fix_log(verdict.log, fen=fen)
             if fixed.fixes:
