@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated
 
@@ -14,12 +16,19 @@ from gcadj.cli.options import (
     EXIT_USAGE,
     INTERNAL_ERROR_HINT,
     STATUS_EXIT,
+    CacheOption,
+    DelayOption,
     FenOption,
+    MaxSizeOption,
+    NoCacheOption,
     PocketFileOption,
     QuietOption,
+    RetriesOption,
+    TimeoutOption,
     VerboseOption,
     check_options,
     fail,
+    fetch_settings_of,
     number_parser,
     refuse_folder,
     report_problems,
@@ -111,13 +120,20 @@ def export(
     ] = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
+    cache: CacheOption = None,
+    no_cache: NoCacheOption = False,
+    delay: DelayOption = None,
+    timeout: TimeoutOption = None,
+    retries: RetriesOption = None,
+    max_kb: MaxSizeOption = None,
 ) -> None:
     """Convert games: PGN-like text (one or many games), Game Courier text, FEN, JSON, SVG
     or an HTML viewer."""
     import sys
 
     from gcadj.adjudication.verdict import internal_error_verdict
-    from gcadj.app.check import CheckOptions, judge_games
+    from gcadj.app.fetching import fetch_settings
+    from gcadj.app.pipeline import JudgeOptions, judge_source
     from gcadj.outputs.export import ExportError, export_games, export_writer, text_writer
     from gcadj.sources.walk import SourceWalker
 
@@ -135,9 +151,11 @@ def export(
     worst = EXIT_OK
     games: list[Verdict] = []
     notes = []  # printed once the export is known to be possible
-    for spec in walker:
+    judge = JudgeOptions(fen=fen, pocket_file=pocket_file)
+    fetching = fetch_settings(fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb))
+    for spec in _within(fetching, walker):
         # never raises: a bad source, or a bug on one, is that source's verdict
-        for verdict in judge_games(spec, CheckOptions(fen=fen, pocket_file=pocket_file)):
+        for verdict in judge_source(spec, judge):
             # a game read up to an unreadable ply is exported up to it (its legal prefix)
             if verdict.partial:
                 notes.append(
@@ -201,6 +219,12 @@ def export(
         where = output or "standard output"
         typer.echo(f"gcadj export: wrote {plural(len(games), 'game')} to {where}", err=True)
     raise typer.Exit(worst)
+
+
+def _within(context: AbstractContextManager[None], items: Iterable[str]) -> Iterator[str]:
+    """`items`, read inside `context` (the command's fetch settings apply to each URL)."""
+    with context:
+        yield from items
 
 
 def _same_file(source: str, output: str) -> bool:

@@ -54,9 +54,21 @@ def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i")
     (`gcadj.sources.pages.copied`).
     """
     text = normalise_text(text)  # CR-only or CRLF line ends: the header scans below need "\n"
-    if detect_format(text) == HTML:
+    return read_game(text, detect_format(text), source, pocket_file)
+
+
+def read_game(text: str, kind: str, source: str, pocket_file: str) -> GameLog:
+    """`parse_game_text` for text already normalised (`normalise_text`) whose format
+    (`detect_format`) is `kind`: the pipeline does both once per source."""
+    if kind == HTML:
         return _parse_page(text, source, pocket_file)
-    return _parse_text(text, source, pocket_file)
+    if kind == PGN:
+        from gcadj.sources.pgn_reader import read_pgn
+
+        return read_pgn(
+            text, source=source, pocket_file=pocket_file_tag(text, source) or pocket_file
+        )
+    return _parse_log(text, source, pocket_file)
 
 
 def _parse_page(html: str, source: str, pocket_file: str) -> GameLog:
@@ -66,7 +78,7 @@ def _parse_page(html: str, source: str, pocket_file: str) -> GameLog:
 
     game = scrape_page(html, source=source)
     try:
-        return _parse_text(game.log_text, source, pocket_file)
+        return _parse_made_log(game.log_text, source, pocket_file)
     except LogSyntaxError as err:
         where = game.page_position(err.line)
         if where is None:
@@ -81,22 +93,27 @@ def _lead(text: str) -> int:
     return len(text) - len(text.lstrip(" \t\u00a0"))
 
 
-def _parse_text(text: str, source: str, pocket_file: str) -> GameLog:
-    kind = detect_format(text)
+def _parse_log(text: str, source: str, pocket_file: str) -> GameLog:
+    """A Game Courier log (normalised), or a viewing page copied as text when it is none."""
     pocket_file = pocket_file_tag(text, source) or pocket_file
-    if kind == PGN:
-        from gcadj.sources.pgn_reader import read_pgn
-
-        return read_pgn(text, source=source, pocket_file=pocket_file)
     try:
-        return parse_log(text, source=source, pocket_file=pocket_file)
+        return parse_log(text, source=source, pocket_file=pocket_file, normalised=True)
     except LogSyntaxError:
         from gcadj.sources.pages.copied import read_if_copied_page  # only for unreadable text
 
         copied = read_if_copied_page(text, source)
         if copied is None:
             raise
-        return parse_log(copied.log_text, source=source, pocket_file=copied.pocket_file)
+        return parse_log(
+            copied.log_text, source=source, pocket_file=copied.pocket_file, normalised=True
+        )
+
+
+def _parse_made_log(text: str, source: str, pocket_file: str) -> GameLog:
+    """A log that gcadj made from a page (`ScrapedGame.log_text`: tag lines, then the move
+    lines, each ending in ``\n``), so already in the grammar's form."""
+    pocket_file = pocket_file_tag(text, source) or pocket_file
+    return parse_log(text, source=source, pocket_file=pocket_file, normalised=True)
 
 
 def parse_games(
@@ -110,14 +127,21 @@ def parse_games(
     (from 1) just that game is read: an empty list if the text holds no such game.
     """
     text = normalise_text(text)
-    if detect_format(text) == PGN:
+    return read_games(text, detect_format(text), source, pocket_file, only=only)
+
+
+def read_games(
+    text: str, kind: str, source: str, pocket_file: str, *, only: int | None = None
+) -> list[tuple[str, GameLog | LogSyntaxError]]:
+    """`parse_games` for text already normalised whose format is `kind` (see `read_game`)."""
+    if kind == PGN:
         from gcadj.sources.pgn_reader import read_pgn_games
 
         return read_pgn_games(text, source=source, pocket_file=pocket_file, only=only)
     if only is not None and only != 1:
         return []
     try:
-        return [(source, parse_game_text(text, source=source, pocket_file=pocket_file))]
+        return [(source, read_game(text, kind, source, pocket_file))]
     except LogSyntaxError as err:
         return [(source, err)]
 

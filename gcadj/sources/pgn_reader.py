@@ -190,7 +190,7 @@ class _Reader:
                 raise self.error(
                     self.tag_offsets["pocketfile"], "a pocket file letter from i to z", str(err)
                 ) from None
-            self.pocket_file = pocket_file
+            self.pocket_file = self.log.pocket_file = pocket_file  # the game's, and its log's
         fen = self.tag("FEN")
         try:
             self.position = Position(as_gcadj_fen(fen) if fen else STARTING_FEN)
