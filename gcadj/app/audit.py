@@ -772,7 +772,7 @@ def _bury(
     """What a dead worker costs (`gcadj.app.workers.blame`): an error for the source it
     was judging, the others of its unit given again, first."""
     assert event.unit is not None
-    log.warning("an audit worker died: %s", death_words(event.exitcode))
+    log.info("an audit worker died: %s", death_words(event.exitcode))
     verdict = blame(event.unit.keys, event.judging, strikes)
     for key in verdict.failed:
         ordered.put(key, _died(held.pop(key), event.exitcode))

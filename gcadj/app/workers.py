@@ -22,8 +22,9 @@ exit by themselves when the parent dies.
 
 `KILL_ENV` and `HANG_ENV` are test hooks in the spirit of `gcadj.app.pipeline.FAULT_ENV`:
 a worker judging a source whose name contains the variable's text kills itself with
-SIGKILL, or stalls (for `HANG_SECONDS`, or until it is killed), so that tests and users
-can see what a dead worker costs.
+SIGKILL, or says on stderr that it stalls ("gcadj: GCADJ_INJECT_WORKER_HANG: worker PID
+stalls on NAME") and stalls (for `HANG_SECONDS`, or until it is killed from outside), so
+that tests and users can see what a dead worker costs.
 """
 
 from __future__ import annotations
@@ -144,7 +145,8 @@ def _worker_main(
             name = name_of(task)
             if kill_on and kill_on in name:
                 os.kill(os.getpid(), signal.SIGKILL)
-            if hang_on and hang_on in name:
+            if hang_on and hang_on in name:  # says so, so that a test knows whom to kill
+                os.write(2, f"gcadj: {HANG_ENV}: worker {os.getpid()} stalls on {name}\n".encode())
                 time.sleep(HANG_SECONDS)
             done.append(work(task))
         slot[1] = IDLE

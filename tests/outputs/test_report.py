@@ -276,3 +276,17 @@ def test_browser_follows_a_row_to_its_viewer_at_the_illegal_ply(
 def test_readme_shows_a_screenshot_of_the_report() -> None:
     assert SCREENSHOT.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "docs/report.png" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_report_writer_reads_no_source() -> None:
+    """Its facts come from the judged games (`GameFacts`), so it imports nothing of sources/."""
+    import ast
+
+    tree = ast.parse((ROOT / "gcadj" / "outputs" / "audit_report.py").read_text("utf-8"))
+    imported = [
+        node.module if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    ]
+    assert imported and not [name for name in imported if "gcadj.sources" in str(name)]
