@@ -56,9 +56,7 @@ def test_a_resumed_audit_reads_the_facts_of_earlier_games_from_their_logs(
     make_archive(folder)
     out, report = tmp_path / "r.jsonl", tmp_path / "r.html"
     run_audit(AuditPlan(sources=(str(folder / "a.txt"), str(folder / "c.pgn")), out=out))
-    run = run_audit(
-        AuditPlan(sources=(str(folder),), out=out, report=report, resume=True, jobs=1)
-    )
+    run = run_audit(AuditPlan(sources=(str(folder),), out=out, report=report, resume=True, jobs=1))
     assert (run.judged, run.skipped) == (1, 3)  # b.txt now; a.txt and c.pgn's two before
     html = report.read_text(encoding="utf-8")
     assert "White: Alice · Black: Bob" in html  # read again from the head of a.txt
