@@ -721,9 +721,8 @@ def _run_pool(
         batch.clear()
 
     def pump(block: bool) -> None:
-        while waiting and (worker := pool.idle()) is not None:
-            keys, unit = waiting.popleft()
-            pool.give(worker, keys, unit)
+        while waiting and pool.give(*waiting[0]):
+            waiting.popleft()
         if not pool.busy:
             return
         for event in pool.wait(None if block else 0):
@@ -732,7 +731,7 @@ def _run_pool(
                 for key, results in zip(event.unit.keys, event.results, strict=True):
                     ordered.put(key, results)
                     held.pop(key, None)
-            elif isinstance(event, Died) and event.unit is not None:
+            else:
                 _bury(event, held, strikes, ordered, waiting)
         ordered.flush()
 
@@ -770,15 +769,23 @@ def _bury(
     waiting: deque[tuple[list[int], list[Task]]],
 ) -> None:
     """What a dead worker costs (`gcadj.app.workers.blame`): an error for the source it
-    was judging, the others of its unit given again, first."""
-    assert event.unit is not None
+    was judging; the other sources it held are given again, first."""
     log.info("an audit worker died: %s", death_words(event.exitcode))
-    verdict = blame(event.unit.keys, event.judging, strikes)
-    for key in verdict.failed:
-        ordered.put(key, _died(held.pop(key), event.exitcode))
-    for key in verdict.twice:
-        ordered.put(key, _died(held.pop(key), event.exitcode, twice=True))
-    for keys in reversed(verdict.again):
+    again: list[list[int]] = []
+    for unit in event.units:
+        if event.judging is None:
+            verdict = blame(unit.keys, None, strikes)
+        elif unit.number == event.judging[0]:
+            verdict = blame(unit.keys, event.judging[1], strikes)
+        else:  # a unit it had not started yet: none of its sources is to blame
+            again.append(unit.keys)
+            continue
+        for key in verdict.failed:
+            ordered.put(key, _died(held.pop(key), event.exitcode))
+        for key in verdict.twice:
+            ordered.put(key, _died(held.pop(key), event.exitcode, twice=True))
+        again += verdict.again
+    for keys in reversed(again):
         waiting.appendleft((keys, [held[key] for key in keys]))
 
 

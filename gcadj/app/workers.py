@@ -175,8 +175,12 @@ class Finished(Generic[T, R]):
 
 @dataclass
 class Died(Generic[T]):
-    unit: Unit[T] | None  # what the worker held, if anything
-    judging: int | None  # the index in the unit of the task it was on, if it was on one
+    """A worker died holding `units` (in the order given; none if it held nothing). If it
+    was judging a task, `judging` is (the unit's number, the task's index in it): every
+    unit after that one was never started."""
+
+    units: list[Unit[T]]
+    judging: tuple[int, int] | None
     exitcode: int | None
 
 
@@ -186,7 +190,14 @@ class _Worker(Generic[T]):
     tasks: Connection  # the parent's end: send
     results: Connection  # the parent's end: receive
     slot: Any
-    unit: Unit[T] | None = None
+    units: list[Unit[T]] = field(default_factory=list)  # given, not yet answered
+
+
+PREFETCH_BYTES: Final = 16 * 1024
+"""A worker busy with one unit is given a second one only when it is this small: it then
+waits in the pipe (64 KiB on Linux) without the parent ever blocking on the send, so a
+worker finishing a unit has the next one at hand, and a big one (a page's text) goes
+only to a worker that is reading."""
 
 
 class WorkerPool(Generic[T, R]):
@@ -260,27 +271,37 @@ class WorkerPool(Generic[T, R]):
 
     # -- giving work and taking results ------------------------------------------------------
 
-    def idle(self) -> _Worker[T] | None:
-        """A worker with nothing to do, started if one is missing; None when all are busy."""
+    def _taker(self, size: int) -> _Worker[T] | None:
+        """Who takes a unit of `size` pickled bytes: a worker with nothing to do (started
+        if one is missing), else a small unit's second place; None when all are busy."""
         for worker in list(self.workers):
-            if worker.unit is None:
+            if not worker.units:
                 if worker.process.is_alive():
                     return worker
                 self._bury(worker)  # died idle (killed from outside): it held nothing
         if len(self.workers) < self.jobs:
             return self._start_one()
+        if size <= PREFETCH_BYTES:
+            return next((worker for worker in self.workers if len(worker.units) == 1), None)
         return None
 
-    def give(self, worker: _Worker[T], keys: list[int], tasks: list[T]) -> None:
+    def give(self, keys: list[int], tasks: list[T]) -> bool:
+        """Send a unit of `tasks` (known by `keys`) to a worker; False when none can take it."""
+        from multiprocessing.reduction import ForkingPickler
+
+        data = bytes(ForkingPickler.dumps((self.numbers + 1, tasks)))
+        worker = self._taker(len(data))
+        if worker is None:
+            return False
         self.numbers += 1
-        unit = Unit(self.numbers, keys, tasks)
-        worker.unit = unit
-        with contextlib.suppress(OSError):  # it died already: `wait` reports it, with this unit
-            worker.tasks.send((unit.number, tasks))
+        worker.units.append(Unit(self.numbers, keys, tasks))
+        with contextlib.suppress(OSError):  # it died already: `wait` reports it, with the unit
+            worker.tasks.send_bytes(data)
+        return True
 
     @property
     def busy(self) -> bool:
-        return any(worker.unit is not None for worker in self.workers)
+        return any(worker.units for worker in self.workers)
 
     def wait(self, timeout: float | None) -> list[Finished[T, R] | Died[T]]:
         """What happened since the last call: units finished, workers dead (each once)."""
@@ -297,37 +318,34 @@ class WorkerPool(Generic[T, R]):
             if id(worker) in handled:
                 continue
             handled.add(id(worker))
-            finished = self._receive(worker)
-            if finished is not None:
-                events.append(finished)
+            events.extend(self._receive(worker))
             if not worker.process.is_alive():
                 events.append(self._bury(worker))
         return events
 
-    def _receive(self, worker: _Worker[T]) -> Finished[T, R] | None:
-        """The worker's results, if it sent any (also just before it died)."""
-        try:
-            if not worker.results.poll():
-                return None
-            number, results, seconds = worker.results.recv()
-        except (EOFError, OSError):
-            return None
-        unit = worker.unit
-        if unit is None or unit.number != number:
-            return None
-        worker.unit = None
-        return Finished(unit, results, seconds)
+    def _receive(self, worker: _Worker[T]) -> list[Finished[T, R]]:
+        """Every result the worker sent (also just before it died), in order."""
+        finished: list[Finished[T, R]] = []
+        while True:
+            try:
+                if not worker.results.poll():
+                    return finished
+                number, results, seconds = worker.results.recv()
+            except (EOFError, OSError):
+                return finished
+            if worker.units and worker.units[0].number == number:
+                finished.append(Finished(worker.units.pop(0), results, seconds))
 
     def _bury(self, worker: _Worker[T]) -> Died[T]:
         worker.process.join(timeout=5)
-        unit = worker.unit
+        numbers = {unit.number for unit in worker.units}
         judging = None
-        if unit is not None and worker.slot[0] == unit.number and worker.slot[1] != IDLE:
-            judging = int(worker.slot[1])
+        if worker.slot[0] in numbers and worker.slot[1] != IDLE:
+            judging = (int(worker.slot[0]), int(worker.slot[1]))
         self.workers.remove(worker)
         for handle in (worker.tasks, worker.results):
             handle.close()
-        return Died(unit, judging, worker.process.exitcode)
+        return Died(worker.units, judging, worker.process.exitcode)
 
     # -- stopping ----------------------------------------------------------------------
 
