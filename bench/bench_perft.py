@@ -1,11 +1,12 @@
 """Perft speed: gcadj against python-chess, on the same orthodox positions, in one run.
 
-    python bench/bench_perft.py [--repeat 5]
+    python bench/bench_perft.py [--repeat 5] [--shallower 1]
 
 Both engines walk the tree the same way: legal moves counted at the last level, moves
 made and unmade above it (python-chess: ``board.legal_moves.count()`` and push/pop;
 gcadj: `Position.perft`, which does exactly that). Every timing is the median of
-`--repeat` runs; nodes per second = leaf nodes / median seconds.
+`--repeat` runs; nodes per second = leaf nodes / median seconds. `--shallower N` takes N
+plies off every depth (at least 1 remains): a quick before/after comparison of a change.
 
 The positions are orthodox and have no castling rights, but Pocket Mutation Chess still
 has more moves than chess in them (pocketings, then drops), so two gcadj figures are
@@ -100,6 +101,9 @@ def cpu_name() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (median)")
+    parser.add_argument(
+        "--shallower", type=int, default=0, help="plies taken off every depth (quick runs)"
+    )
     args = parser.parse_args()
 
     print(
@@ -112,7 +116,8 @@ def main() -> None:
     totals: dict[str, tuple[int, float]] = dict.fromkeys(
         ("python-chess", "gcadj", "same tree"), (0, 0.0)
     )
-    for name, fen, depth in POSITIONS:
+    for name, fen, full_depth in POSITIONS:
+        depth = max(1, full_depth - args.shallower)
         board = chess.Board(fen)
         runs = {
             "python-chess": lambda b=board, d=depth: chess_perft(b, d),

@@ -21,13 +21,15 @@ if TYPE_CHECKING:
     from gcadj.app.check import check_source, check_text
     from gcadj.app.pipeline import JudgeOptions, judge_source
     from gcadj.engine.move import Move
-    from gcadj.engine.position import Outcome, Position, Termination
-    from gcadj.notation.parse import LogSyntaxError, parse_log
+    from gcadj.engine.position import Outcome, Position
+    from gcadj.errors import LogSyntaxError
+    from gcadj.notation.parse import parse_log
+    from gcadj.vocabulary import Termination
 
 _LAZY = {
     "Position": "gcadj.engine.position",
     "Outcome": "gcadj.engine.position",
-    "Termination": "gcadj.engine.position",
+    "Termination": "gcadj.vocabulary",
     "Move": "gcadj.engine.move",
     "Verdict": "gcadj.adjudication.verdict",
     "Finding": "gcadj.adjudication.verdict",

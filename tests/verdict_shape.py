@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from gcadj.adjudication.judge import CATEGORIES
-from gcadj.engine.position import Termination
+from gcadj.vocabulary import Termination
 
 KEYS = {
     "source",

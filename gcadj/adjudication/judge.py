@@ -25,6 +25,7 @@ from gcadj.engine.move import BOARD_MOVES, Move
 from gcadj.engine.pieces import PIECE, PIECES, Piece, mutation_choices, promotion_choices
 from gcadj.engine.position import LAST_RANK, PAWN_CAPTURES, PAWN_DOUBLE, PAWN_SINGLE, Position
 from gcadj.engine.squares import COLOR_NAMES, POCKET, WHITE, square_name
+from gcadj.errors import UnsupportedSquare
 from gcadj.notation.records import (
     CaptureSub,
     ClearSub,
@@ -33,30 +34,9 @@ from gcadj.notation.records import (
     PlaceSub,
     RemoveSpaceSub,
 )
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, Category, PocketFile
 
-CATEGORIES = (
-    "wrong-side",
-    "empty-origin",
-    "label-mismatch",
-    "illegal-piece-move",
-    "own-capture",
-    "king-in-check",
-    "en-passant-incomplete",
-    "pocket-full",
-    "pocket-king",
-    "pocket-first-move",
-    "bad-mutation",
-    "missing-promotion",
-    "bad-promotion",
-    "drop-occupied",
-    "drop-last-rank",
-    "drop-not-in-pocket",
-    "castling",
-    "promotion-on-arrival",
-    "extra-submove",
-    "after-game-end",
-    "unsupported",
-)
+CATEGORIES = tuple(category.value for category in Category)
 
 WHITE_POCKET = 64  # literal-board index of i1 (White's pocket)
 BLACK_POCKET = 65  # literal-board index of i8 (Black's pocket)
@@ -68,20 +48,16 @@ Diff = dict[int, Piece | None]
 
 @dataclass(frozen=True)
 class IllegalPly:
-    """Why a ply is illegal: a category from `CATEGORIES` and one sentence naming squares."""
+    """Why a ply is illegal: a category and one sentence naming squares."""
 
-    category: str
+    category: Category
     reason: str
-
-
-class UnsupportedSquare(ValueError):
-    """A square name the literal board does not have (never produced by the parser)."""
 
 
 class SquareMap:
     """Game Courier square names -> literal-board indices, for one pocket-file letter."""
 
-    def __init__(self, pocket_file: str = "i") -> None:
+    def __init__(self, pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> None:
         self.pocket_file = pocket_file
         self._index = {square_name(sq): sq for sq in range(64)}
         self._index[f"{pocket_file}1"] = WHITE_POCKET
@@ -109,7 +85,7 @@ def _the(piece: Piece) -> str:
 
 
 @lru_cache(maxsize=8)
-def square_map(pocket_file: str) -> SquareMap:
+def square_map(pocket_file: PocketFile) -> SquareMap:
     """The square map for a pocket-file letter, built once (it is read-only)."""
     return SquareMap(pocket_file)
 
@@ -117,7 +93,7 @@ def square_map(pocket_file: str) -> SquareMap:
 class PlyJudge:
     """Resolves recorded plies against a `Position`; one per game (it holds the square map)."""
 
-    def __init__(self, pocket_file: str = "i") -> None:
+    def __init__(self, pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> None:
         self.squares = square_map(pocket_file)
 
     # -- the literal board -------------------------------------------------------------
@@ -144,7 +120,7 @@ class PlyJudge:
                     return self._empty_origin(position, sub, o)
                 if sub.label is not None and sub.label != piece.symbol:
                     return IllegalPly(
-                        "label-mismatch",
+                        Category.LABEL_MISMATCH,
                         f"the label {sub.label} does not match the piece on {sub.origin}, "
                         f"which is {_describe(piece)} ({piece.symbol})",
                     )
@@ -156,7 +132,7 @@ class PlyJudge:
                 placed = PIECE.get(sub.label)
                 if placed is None:
                     return IllegalPly(
-                        "unsupported",
+                        Category.UNSUPPORTED,
                         f"{sub.label!r} is not a piece of Pocket Mutation Chess "
                         f"(in '{sub.label}{sub.operator}{sub.target}')",
                     )
@@ -168,7 +144,7 @@ class PlyJudge:
                     overlay[index(name)] = None
             elif isinstance(sub, RemoveSpaceSub):
                 return IllegalPly(
-                    "unsupported",
+                    Category.UNSUPPORTED,
                     f"'-{sub.target}' removes the square {sub.target} from the board, "
                     "which Pocket Mutation Chess never does",
                 )
@@ -177,11 +153,11 @@ class PlyJudge:
     def _empty_origin(self, position: Position, sub: MoveSub, o: int) -> IllegalPly:
         if o == POCKET_INDEX[position.turn]:
             return IllegalPly(
-                "drop-not-in-pocket",
+                Category.DROP_NOT_IN_POCKET,
                 f"{COLOR_NAMES[position.turn]}'s pocket {sub.origin} is empty: "
                 "there is nothing to drop",
             )
-        return IllegalPly("empty-origin", f"there is no piece on {sub.origin} to move")
+        return IllegalPly(Category.EMPTY_ORIGIN, f"there is no piece on {sub.origin} to move")
 
     # -- resolving a ply ---------------------------------------------------------------
 
@@ -282,13 +258,13 @@ class PlyJudge:
         if o >= 64:
             if o != POCKET_INDEX[us]:
                 return IllegalPly(
-                    "wrong-side", f"{primary.origin} is {COLOR_NAMES[us ^ 1]}'s pocket"
+                    Category.WRONG_SIDE, f"{primary.origin} is {COLOR_NAMES[us ^ 1]}'s pocket"
                 )
             return self._explain_drop(position, primary, d, piece, diff)
         if d >= 64:
             if d != POCKET_INDEX[us]:
                 return IllegalPly(
-                    "illegal-piece-move",
+                    Category.ILLEGAL_PIECE_MOVE,
                     f"{primary.target} is {COLOR_NAMES[us ^ 1]}'s pocket; a piece can only go "
                     f"into its own side's pocket",
                 )
@@ -316,7 +292,7 @@ class PlyJudge:
                 and king.color == us
             ):
                 return IllegalPly(
-                    "castling",
+                    Category.CASTLING,
                     "castling does not exist in Pocket Mutation Chess "
                     f"(King {sub.origin}-{sub.target})",
                 )
@@ -329,7 +305,7 @@ class PlyJudge:
         earlier sub-move put a piece there out of nowhere (docs/rules.md §5.2)."""
         if not diff:
             return IllegalPly(
-                "illegal-piece-move",
+                Category.ILLEGAL_PIECE_MOVE,
                 "the ply changes nothing on the board: a player must make a move",
             )
         us = position.turn
@@ -346,7 +322,7 @@ class PlyJudge:
             else f"{primary.origin} was empty before the ply"
         )
         return IllegalPly(
-            "drop-not-in-pocket",
+            Category.DROP_NOT_IN_POCKET,
             f"{put} out of nowhere and '{step}' moves it on: a new piece enters the board "
             f"only as a drop from {COLOR_NAMES[us]}'s pocket {pocket}",
         )
@@ -358,7 +334,7 @@ class PlyJudge:
         own_pocket = POCKET_INDEX[us]
         if not diff:
             return IllegalPly(
-                "illegal-piece-move",
+                Category.ILLEGAL_PIECE_MOVE,
                 "the ply changes nothing on the board: a player must make a move",
             )
         placements = [s for s in record.submoves if isinstance(s, PlaceSub)]
@@ -368,14 +344,14 @@ class PlyJudge:
             placed = PIECE[sub.label]
             if target == own_pocket:
                 return IllegalPly(
-                    "bad-mutation",
+                    Category.BAD_MUTATION,
                     f"'{sub.label}{sub.operator}{sub.target}' changes the piece in the pocket on a "
                     "later turn; a mutation or promotion is chosen only when pocketing",
                 )
             if target < 64:
                 if pocket_piece is not None and pocket_piece is placed:
                     return IllegalPly(
-                        "drop-not-in-pocket",
+                        Category.DROP_NOT_IN_POCKET,
                         f"'{sub.label}{sub.operator}{sub.target}' puts a new {placed.kind.name} on "
                         f"{sub.target} but leaves the one in the pocket "
                         f"{self.squares.name(own_pocket)}; a drop is written "
@@ -383,7 +359,7 @@ class PlyJudge:
                     )
                 held = "is empty" if pocket_piece is None else f"holds {_describe(pocket_piece)}"
                 return IllegalPly(
-                    "drop-not-in-pocket",
+                    Category.DROP_NOT_IN_POCKET,
                     f"'{sub.label}{sub.operator}{sub.target}' puts {_describe(placed)} "
                     f"on {sub.target}, "
                     f"but {COLOR_NAMES[us]}'s pocket {held}",
@@ -395,7 +371,7 @@ class PlyJudge:
             if after is None and before is not None
             else f"puts {_describe(after)} on {self.squares.name(first)}"
         )
-        return IllegalPly("extra-submove", f"the ply makes no move; it only {change}")
+        return IllegalPly(Category.EXTRA_SUBMOVE, f"the ply makes no move; it only {change}")
 
     def _explain_drop(
         self, position: Position, sub: MoveSub, d: int, piece: Piece, diff: Diff
@@ -403,17 +379,18 @@ class PlyJudge:
         us = position.turn
         if d >= 64:
             return IllegalPly(
-                "illegal-piece-move", f"a piece cannot move from pocket to pocket ({sub.target})"
+                Category.ILLEGAL_PIECE_MOVE,
+                f"a piece cannot move from pocket to pocket ({sub.target})",
             )
         if d >> 3 == LAST_RANK[us]:
             return IllegalPly(
-                "drop-last-rank",
+                Category.DROP_LAST_RANK,
                 f"{COLOR_NAMES[us]} may not drop on its own rank 8 ({sub.target})",
             )
         target = position.board[d]
         if target is not None:
             return IllegalPly(
-                "drop-occupied",
+                Category.DROP_OCCUPIED,
                 f"{sub.target} is occupied by {_describe(target)}; a drop needs an empty square",
             )
         move = Move(POCKET, d, piece.kind)
@@ -425,28 +402,31 @@ class PlyJudge:
         us = position.turn
         pocket_name = self.squares.name(POCKET_INDEX[us])
         if piece.kind.is_king:
-            return IllegalPly("pocket-king", f"the King on {sub.origin} can never be pocketed")
+            return IllegalPly(
+                Category.POCKET_KING, f"the King on {sub.origin} can never be pocketed"
+            )
         held = position.pockets[us]
         if held is not None:
             return IllegalPly(
-                "pocket-full",
+                Category.POCKET_FULL,
                 f"{COLOR_NAMES[us]}'s pocket {pocket_name} already holds {_describe(held)}; "
                 "a pocket holds one piece",
             )
         if position.pocket_ban and us == WHITE:
             return IllegalPly(
-                "pocket-first-move", "White may not pocket a piece on the first move of the game"
+                Category.POCKET_FIRST_MOVE,
+                "White may not pocket a piece on the first move of the game",
             )
         became = diff.get(POCKET_INDEX[us])
         if became is None:
             return IllegalPly(
-                "extra-submove", f"the piece moved into {pocket_name} was removed again"
+                Category.EXTRA_SUBMOVE, f"the piece moved into {pocket_name} was removed again"
             )
         from_last_rank = o >> 3 == LAST_RANK[us]
         kind = piece.kind
         if became.color != us:
             return IllegalPly(
-                "bad-mutation",
+                Category.BAD_MUTATION,
                 f"the pocket {pocket_name} ends up holding {_describe(became)} "
                 f"({became.symbol}): {COLOR_NAMES[us]}'s pieces are written in "
                 f"{'upper' if us == WHITE else 'lower'} case",
@@ -458,13 +438,13 @@ class PlyJudge:
                 target_class = choices[0].value_class
                 if became.kind is kind:
                     return IllegalPly(
-                        "missing-promotion",
+                        Category.MISSING_PROMOTION,
                         f"{_the(piece)} pocketed from {sub.origin} (its rank 8) must promote to "
                         f"class {target_class} ({names}); add e.g. "
                         f"'{PIECES[us][choices[0].index].symbol}-{pocket_name}'",
                     )
                 return IllegalPly(
-                    "bad-promotion",
+                    Category.BAD_PROMOTION,
                     f"{_the(piece)} (class {kind.value_class}) pocketed from {sub.origin} must "
                     f"promote to class {target_class} ({names}), not to a {became.kind.name} "
                     f"(class {became.kind.value_class})",
@@ -474,7 +454,7 @@ class PlyJudge:
             if became.kind not in choices:
                 names = ", ".join(k.name for k in choices)
                 return IllegalPly(
-                    "bad-mutation",
+                    Category.BAD_MUTATION,
                     f"{_the(piece)} (class {kind.value_class}) pocketed from {sub.origin} may "
                     f"become only a piece of its class ({names}), not a {became.kind.name} "
                     f"(class {became.kind.value_class})",
@@ -500,22 +480,24 @@ class PlyJudge:
         step = f"{sub.origin}-{sub.target}"
         if target is not None and target.color == us:
             return IllegalPly(
-                "own-capture",
+                Category.OWN_CAPTURE,
                 f"{_the(piece)} on {sub.origin} would capture {_the(target)} on {sub.target}, "
                 "a piece of its own side",
             )
         if o == d:
-            return IllegalPly("illegal-piece-move", f"{step} does not move the piece")
+            return IllegalPly(Category.ILLEGAL_PIECE_MOVE, f"{step} does not move the piece")
         arrived = diff.get(d)
         if piece.pawn and d >> 3 == LAST_RANK[us] and arrived is not None and arrived is not piece:
             return IllegalPly(
-                "promotion-on-arrival",
+                Category.PROMOTION_ON_ARRIVAL,
                 f"a Pawn reaching rank 8 ({sub.target}) stays a Pawn; it promotes only when "
                 f"pocketed from there, not into {_describe(arrived)} on arrival",
             )
         move = Move(o, d)
         if not position.is_pseudo_legal(move):
-            return IllegalPly("illegal-piece-move", self._why_unreachable(position, o, d, piece))
+            return IllegalPly(
+                Category.ILLEGAL_PIECE_MOVE, self._why_unreachable(position, o, d, piece)
+            )
         if piece.pawn and d == position.ep_square and target is None:
             victim = d - 8 if us == WHITE else d + 8
             if diff.get(victim, position.board[victim]) is not None:
@@ -526,7 +508,7 @@ class PlyJudge:
                 ]
                 extra = f"; the ply cleared {', '.join(cleared)} instead" if cleared else ""
                 return IllegalPly(
-                    "en-passant-incomplete",
+                    Category.EN_PASSANT_INCOMPLETE,
                     f"en passant {step} must remove the captured Pawn on "
                     f"{square_name(victim)}, which was not removed{extra}",
                 )
@@ -545,12 +527,12 @@ class PlyJudge:
             if diff.get(i, content(position, i)) is not expected.get(i, content(position, i))
         )
         if not differ:  # cannot happen: the move would have been accepted by `resolve`
-            return IllegalPly("extra-submove", f"{what} leaves a board no legal move leaves")
+            return IllegalPly(Category.EXTRA_SUBMOVE, f"{what} leaves a board no legal move leaves")
         i = differ[0]
         now = diff.get(i, content(position, i))
         should = expected.get(i, content(position, i))
         return IllegalPly(
-            "extra-submove",
+            Category.EXTRA_SUBMOVE,
             f"besides {what}, the ply leaves {_describe(now)} on {self.squares.name(i)} "
             f"where the move leaves {_describe(should)}",
         )
@@ -568,12 +550,12 @@ class PlyJudge:
         king = f"the {COLOR_NAMES[us]} King on {square_name(king_sq)}"
         if move.is_pocketing and was_check:
             return IllegalPly(
-                "king-in-check",
+                Category.KING_IN_CHECK,
                 f"{what} does not answer the check to {king} by {names}: "
                 "pocketing never answers check",
             )
         verb = "leaves" if was_check else "puts"
-        return IllegalPly("king-in-check", f"{what} {verb} {king} in check from {names}")
+        return IllegalPly(Category.KING_IN_CHECK, f"{what} {verb} {king} in check from {names}")
 
     def _why_unreachable(self, position: Position, o: int, d: int, piece: Piece) -> str:
         us = position.turn
@@ -608,7 +590,7 @@ class PlyJudge:
 
 def _wrong_side(us: int, where: str, piece: Piece) -> IllegalPly:
     return IllegalPly(
-        "wrong-side", f"it is {COLOR_NAMES[us]}'s turn, but {where} holds {_describe(piece)}"
+        Category.WRONG_SIDE, f"it is {COLOR_NAMES[us]}'s turn, but {where} holds {_describe(piece)}"
     )
 
 

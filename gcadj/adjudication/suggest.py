@@ -43,6 +43,7 @@ from gcadj.engine.position import Position
 from gcadj.engine.squares import COLOR_NAMES, POCKET, WHITE
 from gcadj.notation.records import CaptureSub, ClearSub, MoveRecord, MoveSub, PlaceSub
 from gcadj.notation.san import gc_text, move_san, submoves_text
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 __all__ = ["Candidate", "edit_distance", "suggest"]
 
@@ -89,7 +90,10 @@ class _Scored:
 
 
 def suggest(
-    position: Position, record: MoveRecord, pocket_file: str = "i", limit: int = 3
+    position: Position,
+    record: MoveRecord,
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    limit: int = 3,
 ) -> list[Candidate]:
     """Up to `limit` legal plies closest to the illegal `record`, best first (see the module
     docstring); empty when none is close. `position` is the position before the ply."""
@@ -208,7 +212,7 @@ def _piece_score(position: Position, typed: _Typed, piece: Piece) -> int:
 
 
 def _score(
-    position: Position, move: Move, typed: _Typed, squares: SquareMap, pocket_file: str
+    position: Position, move: Move, typed: _Typed, squares: SquareMap, pocket_file: PocketFile
 ) -> _Scored | None:
     us = position.turn
     f, t, kind = move
@@ -289,7 +293,7 @@ def _en_passant_victim(position: Position, move: Move) -> int | None:
 
 
 def _candidate(
-    position: Position, s: _Scored, typed: _Typed, squares: SquareMap, pocket_file: str
+    position: Position, s: _Scored, typed: _Typed, squares: SquareMap, pocket_file: PocketFile
 ) -> Candidate:
     us = position.turn
     name = squares.name

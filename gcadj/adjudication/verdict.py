@@ -16,16 +16,26 @@ from typing import Any, Final
 
 from gcadj.adjudication.json_text import json_text
 from gcadj.adjudication.judge import IllegalPly, PlyJudge
-from gcadj.engine.fen import STARTING_FEN, FenError, format_fen
+from gcadj.engine.fen import STARTING_FEN, format_fen
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import Piece
 from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
+from gcadj.errors import FenError, LogSyntaxError
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub
-from gcadj.notation.syntax_errors import LogSyntaxError
+from gcadj.vocabulary import (
+    DEFAULT_POCKET_FILE,
+    Category,
+    PocketFile,
+    Result,
+    Side,
+    Status,
+    Termination,
+    VerdictKind,
+)
 
-SIDE_NAMES = ("white", "black")
+SIDE_NAMES = (Side.WHITE, Side.BLACK)
 
 
 @dataclass(frozen=True)
@@ -51,11 +61,11 @@ class Finding:
 
     ply: int  # 1-based index of the ply in the log
     move_number: int
-    side: str  # "white" | "black"
+    side: Side
     text: str
     line: int
     column: int
-    category: str
+    category: Category
     reason: str
     fen_before: str = field(default="", compare=False)  # the position it was played in
     suggestions: tuple[Suggestion, ...] = ()
@@ -79,11 +89,11 @@ class Verdict:
     """What gcadj concludes about one game (the schema of `gcadj check --json`)."""
 
     source: str
-    status: str  # "legal" | "illegal" | "syntax-error" | "error"
+    status: Status
     plies: int
     legal_plies: int
-    result: str  # "1-0" | "0-1" | "1/2-1/2" | "*"
-    termination: str | None
+    result: Result
+    termination: Termination | None
     final_fen: str | None
     first_illegal: Finding | None = None
     illegal: tuple[Finding, ...] = ()
@@ -118,7 +128,7 @@ class Verdict:
         `legal_plies` (= `plies`) plies were read and are legal; ply `legal_plies + 1` could
         not be read (`error` says where and why); `final_fen` is the position before it.
         """
-        return self.status == "syntax-error" and self.final_fen is not None
+        return self.status is Status.SYNTAX_ERROR and self.final_fen is not None
 
     def json_line(self) -> str:
         """`to_json` as one line of JSON (no newline at the end) that no line splitter
@@ -126,18 +136,18 @@ class Verdict:
         return json_text(self.to_json())
 
     @property
-    def outcome(self) -> str:
+    def outcome(self) -> VerdictKind:
         """`status`, or "internal-error" for an error that is gcadj's own (`internal`)."""
-        return "internal-error" if self.internal else self.status
+        return VerdictKind.INTERNAL_ERROR if self.internal else VerdictKind(self.status)
 
 
 INTERNAL_ERROR: Final = ": internal error: "
 """What the error text of a verdict says when gcadj itself failed on the source."""
 
-OUTCOMES: Final = ("legal", "illegal", "syntax-error", "error", "internal-error")
+OUTCOMES: Final = tuple(kind.value for kind in VerdictKind)
 
 
-def outcome_of(source: object, status: object, error: object) -> str:
+def outcome_of(source: object, status: object, error: object) -> VerdictKind:
     """What a verdict's JSON (source, status and error, as an audit's JSONL holds them)
     means for the exit code: the one place that reads the outcome back from text.
 
@@ -147,11 +157,11 @@ def outcome_of(source: object, status: object, error: object) -> str:
     ``gcadj`` exits with its own code for it (5). Any other value is taken as "error".
     A `Verdict` in hand knows it by its type (`Verdict.internal`), not by this text.
     """
-    if status in ("legal", "illegal", "syntax-error"):
-        return str(status)
+    if status in (Status.LEGAL, Status.ILLEGAL, Status.SYNTAX_ERROR):
+        return VerdictKind(status)
     if isinstance(error, str) and error.startswith(f"{source}{INTERNAL_ERROR}"):
-        return "internal-error"
-    return "error"
+        return VerdictKind.INTERNAL_ERROR
+    return VerdictKind.ERROR
 
 
 def internal_error_verdict(source: str, err: BaseException) -> Verdict:
@@ -159,19 +169,19 @@ def internal_error_verdict(source: str, err: BaseException) -> Verdict:
     "error", error "<source>: internal error: <type>: <message>"."""
     message = str(err).strip() or "(no message)"
     verdict = failed_verdict(
-        source, "error", f"{source}{INTERNAL_ERROR}{type(err).__name__}: {message}"
+        source, Status.ERROR, f"{source}{INTERNAL_ERROR}{type(err).__name__}: {message}"
     )
     return dataclasses.replace(verdict, internal=True)
 
 
-def failed_verdict(source: str, status: str, message: str) -> Verdict:
+def failed_verdict(source: str, status: Status, message: str) -> Verdict:
     """The verdict for a source that could not be read ("error") or parsed ("syntax-error")."""
     return Verdict(
         source=source,
         status=status,
         plies=0,
         legal_plies=0,
-        result="*",
+        result=Result.UNDECIDED,
         termination=None,
         final_fen=None,
         error=message,
@@ -206,7 +216,9 @@ def replay(
         try:
             start_fen = start_position(log.tag("FEN") or STARTING_FEN, log.pocket_file)
         except FenError as err:
-            return failed_verdict(log.source, "syntax-error", f"{log.source}: [FEN] tag: {err}")
+            return failed_verdict(
+                log.source, Status.SYNTAX_ERROR, f"{log.source}: [FEN] tag: {err}"
+            )
     return _Replay(log, Position.starting_at(start_fen), start_fen, all_findings).run(unreadable)
 
 
@@ -217,11 +229,11 @@ def replay_readable(
     judged (`replay` with `unreadable`), or a plain "syntax-error" when the error is in the
     header or the first ply (no ply could be read)."""
     if error.partial is None:
-        return failed_verdict(error.source, "syntax-error", str(error))
+        return failed_verdict(error.source, Status.SYNTAX_ERROR, str(error))
     return replay(error.partial, fen=fen, all_findings=all_findings, unreadable=error)
 
 
-def start_position(fen: str, pocket_file: str = "i") -> str:
+def start_position(fen: str, pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> str:
     """gcadj's FEN for a start given as a FEN or a Game Courier code; raises `FenError`
     when it is neither or is no position (no King, side not to move in check, ...)."""
     gcadj_fen = as_gcadj_fen(fen, pocket_file)
@@ -253,10 +265,10 @@ class _Replay:
         if unreadable is not None:
             return self._unreadable(unreadable)
         if self.findings:
-            return self._verdict("illegal", "*", None)
+            return self._verdict(Status.ILLEGAL, Result.UNDECIDED, None)
         outcome = self.position.outcome()
         result, termination = self._result(outcome)
-        return self._verdict("legal", result, termination)
+        return self._verdict(Status.LEGAL, result, termination)
 
     def _unreadable(self, error: LogSyntaxError) -> Verdict:
         """The verdict when the text could not be read past the log's last ply."""
@@ -266,8 +278,8 @@ class _Replay:
             self.warnings.append(
                 f"ply {ply} could not be read, so the replay stopped there: {first_line}"
             )
-            return self._verdict("illegal", "*", None)
-        verdict = self._verdict("syntax-error", "*", None)
+            return self._verdict(Status.ILLEGAL, Result.UNDECIDED, None)
+        verdict = self._verdict(Status.SYNTAX_ERROR, Result.UNDECIDED, None)
         return dataclasses.replace(verdict, error=str(error))
 
     def _judge_record(self, record: MoveRecord) -> bool:
@@ -311,7 +323,9 @@ class _Replay:
         if not self.findings:
             self.final_fen = position.fen()
         suggestions: tuple[Suggestion, ...] = ()
-        if illegal.category != "after-game-end":  # no move may follow: nothing to suggest
+        if (
+            illegal.category is not Category.AFTER_GAME_END
+        ):  # no move may follow: nothing to suggest
             # imported here: a legal game (and gcadj's start-up) never needs it, nor SAN
             from gcadj.adjudication.suggest import suggest
 
@@ -385,7 +399,7 @@ class _Replay:
         )
         return False
 
-    def _result(self, outcome: Outcome | None) -> tuple[str, str]:
+    def _result(self, outcome: Outcome | None) -> tuple[Result, Termination]:
         status = self.log.tag("Status")
         from_record = _status_result(status, self.log.tag("White"), self.log.tag("Black"))
         if outcome is not None:
@@ -394,7 +408,7 @@ class _Replay:
                     f"the status line {status!r} disagrees with the board, which shows "
                     f"{outcome.termination.value} ({outcome.result()})"
                 )
-            return outcome.result(), outcome.termination.value
+            return outcome.result(), outcome.termination
         if from_record is not None:
             return from_record
         if status:
@@ -402,9 +416,9 @@ class _Replay:
                 f"status line {status!r} was not understood or names neither player; "
                 "no result taken from it"
             )
-        return "*", "ongoing"
+        return Result.UNDECIDED, Termination.ONGOING
 
-    def _verdict(self, status: str, result: str, termination: str | None) -> Verdict:
+    def _verdict(self, status: Status, result: Result, termination: Termination | None) -> Verdict:
         findings = tuple(self.findings)
         return Verdict(
             source=self.log.source,
@@ -429,7 +443,7 @@ def _after_end(outcome: Outcome) -> IllegalPly:
         ended = f"the game had already ended in a draw by {how}"
     else:
         ended = f"the game had already ended by {how} ({COLOR_NAMES[outcome.winner]} won)"
-    return IllegalPly("after-game-end", f"{ended}; no move may follow")
+    return IllegalPly(Category.AFTER_GAME_END, f"{ended}; no move may follow")
 
 
 def _pocket_problem(piece: Piece | None, owner: int) -> str | None:
@@ -453,7 +467,7 @@ _DRAWN_ON_TIME = re.compile(r"\bdraw(?:n)?\b[^.]*\b(?:time|forfeit)", re.IGNOREC
 
 def _status_result(
     status: str | None, white: str | None, black: str | None
-) -> tuple[str, str] | None:
+) -> tuple[Result, Termination] | None:
     """(result, termination) from a Game Courier status line, or None if it names no one.
 
     Only what the record states is taken: "<Name> has resigned." or "<Name> has lost on
@@ -462,19 +476,22 @@ def _status_result(
     """
     if not status:
         return None
-    for pattern, how in ((_RESIGNED, "resignation"), (_LOST_ON_TIME, "time-forfeit")):
+    for pattern, how in (
+        (_RESIGNED, Termination.RESIGNATION),
+        (_LOST_ON_TIME, Termination.TIME_FORFEIT),
+    ):
         found = pattern.match(status)
         if found:
             name = found.group("name").strip().casefold()
             if white and name == white.strip().casefold():
-                return "0-1", how
+                return Result.BLACK_WINS, how
             if black and name == black.strip().casefold():
-                return "1-0", how
+                return Result.WHITE_WINS, how
             return None
     if _DRAWN_ON_TIME.search(status):
-        return "1/2-1/2", "time-forfeit"
+        return Result.DRAW, Termination.TIME_FORFEIT
     if _DRAW.search(status):
-        return "1/2-1/2", "agreement"
+        return Result.DRAW, Termination.AGREEMENT
     return None
 
 

@@ -53,17 +53,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
 from gcadj.adjudication.verdict import Verdict, failed_verdict, internal_error_verdict
-from gcadj.app.audit_files import (
-    AuditError,
-    check_products,
-    is_locked,
-    lock_exclusively,
-    source_key,
-)
+from gcadj.app.audit_files import check_products, is_locked, lock_exclusively, source_key
 from gcadj.app.exit_codes import EXIT_UNREADABLE, exit_code_of, worst
 from gcadj.app.fetching import FetchSettings, fetch_settings, shared_fetcher
 from gcadj.app.pipeline import JudgeOptions, judge_source
 from gcadj.app.workers import Died, Finished, WorkerPool, blame, death_words
+from gcadj.errors import AuditError, AuditInterrupted
 from gcadj.outputs.audit_report import (
     FactsLookup,
     GameFacts,
@@ -74,6 +69,7 @@ from gcadj.outputs.audit_report import (
 )
 from gcadj.sources.urls import is_url
 from gcadj.sources.walk import DEFAULT_GAME, SOURCE_SUFFIXES, SourceWalker
+from gcadj.vocabulary import Status, VerdictKind
 
 if TYPE_CHECKING:
     from gcadj.sources.fetch import Fetcher
@@ -95,8 +91,8 @@ class Judged(NamedTuple):
 
     source: str
     line: str
-    status: str
-    outcome: str
+    status: Status
+    outcome: VerdictKind
     failing: str | None
     facts: GameFacts | None
 
@@ -414,16 +410,6 @@ class AuditRun:
         return self.summary.total == 0
 
 
-class AuditInterrupted(Exception):
-    """Ctrl-C: the audit stopped; everything written stays valid (`judged` this run, in
-    `out`, or nowhere when the JSONL was a scratch file)."""
-
-    def __init__(self, judged: int, out: Path | None) -> None:
-        super().__init__(f"interrupted after {judged} verdicts")
-        self.judged = judged
-        self.out = out
-
-
 def run_audit(
     plan: AuditPlan,
     *,
@@ -599,12 +585,12 @@ def _tasks(specs: Iterable[str], fetcher: Fetcher | None) -> Iterator[Task | lis
         if not is_url(spec):
             yield (spec, None)
             continue
-        from gcadj.sources.fetch import FetchError  # only once a URL is met
+        from gcadj.errors import FetchError  # only once a URL is met
 
         try:
             text = (fetcher or shared_fetcher()).get(spec).text()
         except FetchError as err:
-            yield [judged(failed_verdict(spec, "error", str(err)))]
+            yield [judged(failed_verdict(spec, Status.ERROR, str(err)))]
             continue
         except Exception as err:  # a bug on one page costs that page, never the audit
             log.debug("internal error fetching %s", spec, exc_info=True)
@@ -691,7 +677,7 @@ def _died(task: Task, exitcode: int | None, *, twice: bool = False) -> list[Judg
         if twice
         else f"{spec}: the worker judging it died: {how}"
     )
-    return [judged(failed_verdict(spec, "error", message))]
+    return [judged(failed_verdict(spec, Status.ERROR, message))]
 
 
 def _run_pool(

@@ -25,16 +25,12 @@ from pathlib import Path
 from typing import Final
 
 from gcadj.about import is_gcadj_html
+from gcadj.errors import AuditError
 from gcadj.outputs.audit_report import is_audit_csv
 from gcadj.sources.urls import is_url
 from gcadj.sources.walk import is_walked
 
 HEAD_BYTES: Final = 4096  # enough for the CSV header row and an HTML <head>
-
-
-class AuditError(Exception):
-    """The audit cannot start: an existing output, an output that is not a gcadj JSONL,
-    an output held by another audit, a product that would replace a file it must not."""
 
 
 def source_key(spec: str) -> str:

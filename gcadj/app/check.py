@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from gcadj.adjudication.verdict import Verdict
 from gcadj.app.exit_codes import EXIT_OK, EXIT_UNREADABLE, exit_code_of
 from gcadj.app.fetching import FetchSettings, fetch_settings
-from gcadj.app.pipeline import FAULT_ENV, InjectedFault, JudgeOptions, judge_source
+from gcadj.app.pipeline import FAULT_ENV, JudgeOptions, judge_source
+from gcadj.errors import InjectedFault
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 
 def check_text(
@@ -24,7 +26,7 @@ def check_text(
     source: str = "<string>",
     *,
     fen: str | None = None,
-    pocket_file: str = "i",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
     all_findings: bool = False,
 ) -> Verdict:
     """Judge a game given as text (any format gcadj reads); never raises for bad input.
@@ -41,7 +43,7 @@ def check_source(
     spec: str,
     *,
     fen: str | None = None,
-    pocket_file: str = "i",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
     all_findings: bool = False,
 ) -> Verdict:
     """Read a source as the user named it ('-', a file, a URL, ``all.pgn#3``) and judge its

@@ -9,6 +9,7 @@ from gcadj.adjudication.verdict import internal_error_verdict
 from gcadj.app.exit_codes import EXIT_INTERNAL, EXIT_OK, EXIT_SYNTAX, EXIT_UNREADABLE
 from gcadj.app.fetching import FetchSettings, fetch_settings, shared_fetcher
 from gcadj.app.pipeline import judge_source
+from gcadj.errors import FetchError, PageError
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +36,7 @@ def fetch_log(url: str, settings: FetchSettings | None = None) -> FetchedLog:
     board diagram that differs from the replay, a scraper warning) reach the user before
     it is saved.
     """
-    from gcadj.sources.fetch import FetchError
-    from gcadj.sources.pages.scrape import PageError, scrape_page
+    from gcadj.sources.pages.scrape import scrape_page
 
     with fetch_settings(settings or FetchSettings()):
         try:

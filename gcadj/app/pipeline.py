@@ -47,12 +47,13 @@ from gcadj.adjudication.verdict import (
     replay_readable,
     start_position,
 )
-from gcadj.engine.fen import FenError
-from gcadj.notation.parse import LogSyntaxError, normalise_text
+from gcadj.errors import FenError, InjectedFault, LogSyntaxError, SourceError
+from gcadj.notation.parse import normalise_text
 from gcadj.notation.records import GameLog
 from gcadj.sources.formats import detect_format, read_games
-from gcadj.sources.read import SourceError, game_ref, read_source
+from gcadj.sources.read import game_ref, read_source
 from gcadj.sources.urls import is_url
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Status
 from gcadj.words import plural
 
 log = logging.getLogger(__name__)
@@ -60,10 +61,6 @@ log = logging.getLogger(__name__)
 FAULT_ENV: Final = "GCADJ_INJECT_FAULT"
 STDIN: Final = "-"
 STDIN_NAME: Final = "<stdin>"
-
-
-class InjectedFault(RuntimeError):
-    """The fault `FAULT_ENV` asks for: stands for any bug while judging a source."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +71,7 @@ class JudgeOptions:
     Small and picklable: it travels to the audit's workers."""
 
     fen: str | None = None
-    pocket_file: str = "i"
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE
     all_findings: bool = False
 
 
@@ -126,14 +123,14 @@ def _judge(spec: str, name: str, options: JudgeOptions, text: str | None) -> lis
         try:
             text = _read(whole)
         except SourceError as err:
-            return [failed_verdict(name, "error", str(err))]
+            return [failed_verdict(name, Status.ERROR, str(err))]
     base = source_name(whole)
     verdicts = _judge_text(text, base, options, only)
     if only is None:
         return verdicts
     if not verdicts:
         count = len(read_games(*_prepared(text), base, options.pocket_file))
-        return [failed_verdict(name, "error", f"{name}: {base} holds {plural(count, 'game')}")]
+        return [failed_verdict(name, Status.ERROR, f"{name}: {base} holds {plural(count, 'game')}")]
     return [dataclasses.replace(verdicts[0], source=name)]
 
 
@@ -161,7 +158,7 @@ def is_blank(text: str) -> bool:
 def _judge_text(text: str, name: str, options: JudgeOptions, only: int | None) -> list[Verdict]:
     """Steps 2 to 4 of the module docstring, for the whole text of a source."""
     if is_blank(text):
-        return [failed_verdict(name, "error", f"{name}: empty")]
+        return [failed_verdict(name, Status.ERROR, f"{name}: empty")]
     text, kind = _prepared(text)
     games = read_games(text, kind, name, options.pocket_file, only=only)
     verdicts = []
@@ -169,7 +166,7 @@ def _judge_text(text: str, name: str, options: JudgeOptions, only: int | None) -
         if isinstance(game, LogSyntaxError):
             verdict = _unreadable(game, game_name, options)
         elif options.fen is None and len(games) == 1 and (bad := fen_tag_error(text, game)):
-            verdict = failed_verdict(game_name, "syntax-error", str(bad))
+            verdict = failed_verdict(game_name, Status.SYNTAX_ERROR, str(bad))
         else:
             verdict = replay(game, fen=options.fen, all_findings=options.all_findings)
         verdicts.append(with_page_checks(verdict))
@@ -180,7 +177,7 @@ def _unreadable(err: LogSyntaxError, name: str, options: JudgeOptions) -> Verdic
     """The verdict of a text that stopped being readable: an "error" when it holds no game
     at all (a copied page without its moves), else the plies before the error judged."""
     if getattr(err, "status", "syntax-error") == "error":
-        return failed_verdict(name, "error", str(err))
+        return failed_verdict(name, Status.ERROR, str(err))
     verdict = replay_readable(err, fen=options.fen, all_findings=options.all_findings)
     return verdict if verdict.source == name else dataclasses.replace(verdict, source=name)
 
@@ -246,7 +243,6 @@ def with_page_checks(verdict: Verdict) -> Verdict:
 __all__ = [
     "FAULT_ENV",
     "STDIN_NAME",
-    "InjectedFault",
     "JudgeOptions",
     "fen_tag_error",
     "is_blank",

@@ -267,7 +267,7 @@ def audit(
         typer.Option(
             "--quiet",
             "-q",
-            help="No progress and no tables: only the failing games, one line each, on stderr.",
+            help="No progress, tables or JSON: only the failing games, as check -q prints them.",
         ),
     ] = False,
     verbose: VerboseOption = False,
@@ -299,7 +299,7 @@ def audit(
         raise _usage("name at least one source or --index URL")
     if "-" in specs:
         raise _usage("standard input is not an audit source; use check")
-    check_options("audit", pocket_file, fen)
+    letter = check_options("audit", pocket_file, fen)
     for option, path in (("--out", out), ("--csv", csv_file), ("--report", report)):
         refuse_folder("audit", option, path)
     report_path = Path(report) if report else None
@@ -308,7 +308,7 @@ def audit(
         out=Path(out) if out else None,
         index_urls=tuple(index or ()),
         game=game,
-        judge=JudgeOptions(fen=fen, pocket_file=pocket_file, all_findings=all_findings),
+        judge=JudgeOptions(fen=fen, pocket_file=letter, all_findings=all_findings),
         fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
         jobs=jobs or default_jobs(),
         resume=resume,

@@ -63,10 +63,10 @@ def check(
     from gcadj.app.pipeline import JudgeOptions
     from gcadj.cli import output
 
-    check_options("check", pocket_file, fen)
+    letter = check_options("check", pocket_file, fen)
     plan = CheckPlan(
         sources=tuple(sources),
-        judge=JudgeOptions(fen=fen, pocket_file=pocket_file, all_findings=all_findings),
+        judge=JudgeOptions(fen=fen, pocket_file=letter, all_findings=all_findings),
         fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
     )
     style = output.VerdictStyle(json=json_lines, quiet=quiet, verbose=verbose)

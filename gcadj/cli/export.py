@@ -34,6 +34,7 @@ from gcadj.cli.options import (
     report_problems,
     write_output,
 )
+from gcadj.vocabulary import PocketFile
 from gcadj.words import plural
 
 if TYPE_CHECKING:
@@ -134,11 +135,16 @@ def export(
     from gcadj.adjudication.verdict import internal_error_verdict
     from gcadj.app.fetching import fetch_settings
     from gcadj.app.pipeline import JudgeOptions, judge_source
-    from gcadj.outputs.export import ExportError, export_games, export_writer, text_writer
+    from gcadj.errors import ExportError
+    from gcadj.outputs.export import export_games, export_writer, text_writer
     from gcadj.sources.walk import SourceWalker
 
-    check_options("export", pocket_file, fen)
+    letter = check_options("export", pocket_file, fen)
     refuse_folder("export", "-o", output)
+    target = None if to_pocket_file is None else PocketFile.read(to_pocket_file)
+    if to_pocket_file is not None and target is None:
+        message = f"--to-pocket-file must be one letter from i to z, not {to_pocket_file!r}"
+        raise fail("export", message, EXIT_USAGE)
     if fix and to is not ExportFormat.gc:
         raise fail("export", f"--fix applies to --to gc only, not {to.value}", EXIT_USAGE)
     if len(sources) > 1 and to is not ExportFormat.pgn:
@@ -151,7 +157,7 @@ def export(
     worst = EXIT_OK
     games: list[Verdict] = []
     notes = []  # printed once the export is known to be possible
-    judge = JudgeOptions(fen=fen, pocket_file=pocket_file)
+    judge = JudgeOptions(fen=fen, pocket_file=letter)
     fetching = fetch_settings(fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb))
     for spec in _within(fetching, walker):
         # never raises: a bad source, or a bug on one, is that source's verdict
@@ -196,11 +202,9 @@ def export(
                 raise ExportError("--ply applies to fen and svg only; open the viewer at #ply=N")
             writer = text_writer(write_viewer(games[0]))
         elif len(games) == 1:  # streamed: a long game is never held whole as JSON text
-            writer = export_writer(games[0], to.value, ply=ply, to_pocket_file=to_pocket_file)
+            writer = export_writer(games[0], to.value, ply=ply, to_pocket_file=target)
         else:
-            writer = text_writer(
-                export_games(games, to.value, ply=ply, to_pocket_file=to_pocket_file)
-            )
+            writer = text_writer(export_games(games, to.value, ply=ply, to_pocket_file=target))
         for note in notes:
             typer.echo(note, err=True)
         if output is None:

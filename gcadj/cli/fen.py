@@ -53,15 +53,15 @@ def fen_command(
     pocket_file: PocketFileOption = "i",
 ) -> None:
     """Convert between gcadj's FEN and Game Courier's position code."""
-    from gcadj.engine.fen import FenError
+    from gcadj.errors import FenError
     from gcadj.notation.gccode import fen_to_gc_code, gc_code_to_fen
 
     if (from_gc is None) == (to_gc is None):
         raise fail("fen", "give exactly one of --from-gc CODE and --to-gc FEN", EXIT_USAGE)
-    check_options("fen", pocket_file)
+    letter = check_options("fen", pocket_file)
     try:
         if from_gc is not None:
-            result = gc_code_to_fen(from_gc, turn=(turn or Turn.w).value, pocket_file=pocket_file)
+            result = gc_code_to_fen(from_gc, turn=(turn or Turn.w).value, pocket_file=letter)
         else:
             if turn is not None:
                 raise fail("fen", "--turn applies to --from-gc only", EXIT_USAGE)

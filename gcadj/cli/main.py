@@ -14,7 +14,7 @@ import typer
 from typer.core import TyperCommand
 
 from gcadj.about import __version__
-from gcadj.cli import audit, check, export, fen, fetch, perft
+from gcadj.cli import audit, check, export, fen, fetch, perft, serve
 
 
 class Command(TyperCommand):
@@ -83,6 +83,11 @@ app.command(
     epilog=fen.FEN_EPILOG,
     short_help="Convert between gcadj's FEN and Game Courier's position code.",
 )(fen.fen_command)
+app.command(
+    cls=Command,
+    epilog=serve.SERVE_EPILOG,
+    short_help="Serve the adjudicator in a browser: paste, upload, or a JSON API.",
+)(serve.serve)
 app.command(
     cls=Command,
     short_help="Count the legal move tree to a depth (to test the engine).",

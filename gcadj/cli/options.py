@@ -20,6 +20,7 @@ from gcadj.app.exit_codes import (
     INTERNAL_ERROR_HINT,
     STATUS_EXIT,
 )
+from gcadj.vocabulary import PocketFile
 
 if TYPE_CHECKING:
     from gcadj.app.fetching import FetchSettings
@@ -169,13 +170,14 @@ def fail(command: str, message: str, code: int) -> typer.Exit:
     return typer.Exit(code)
 
 
-def check_options(command: str, pocket_file: str, fen: str | None = None) -> None:
-    """Usage errors (exit 2) for a bad --pocket-file or --fen, before any source is read."""
+def check_options(command: str, pocket_file: str, fen: str | None = None) -> PocketFile:
+    """The --pocket-file as a `PocketFile` (either case: ``P`` is ``p``), checked with --fen
+    before any source is read; a usage error (exit 2) for a bad one."""
     from gcadj.adjudication.verdict import start_position
-    from gcadj.engine.fen import FenError
-    from gcadj.notation.language import is_pocket_file
+    from gcadj.errors import FenError
 
-    if not is_pocket_file(pocket_file):
+    letter = PocketFile.read(pocket_file)
+    if letter is None:
         message = (
             "--pocket-file needs one letter from i to z (i on the 2009 preset, p on the "
             f"newer one), not {pocket_file!r}"
@@ -183,9 +185,10 @@ def check_options(command: str, pocket_file: str, fen: str | None = None) -> Non
         raise fail(command, message, EXIT_USAGE)
     if fen is not None:
         try:
-            start_position(fen, pocket_file)
+            start_position(fen, letter)
         except FenError as err:
             raise fail(command, f"--fen: {err}", EXIT_USAGE) from None
+    return letter
 
 
 def refuse_folder(command: str, option: str, path: str | None) -> None:

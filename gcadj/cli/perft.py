@@ -23,8 +23,8 @@ def perft(
     ] = False,
 ) -> None:
     """Count the leaf nodes of the legal move tree (the last line is the total)."""
-    from gcadj.engine.fen import FenError
     from gcadj.engine.position import Position
+    from gcadj.errors import FenError
 
     try:
         position = Position(fen)

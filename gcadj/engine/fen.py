@@ -17,17 +17,7 @@ from typing import NamedTuple
 
 from gcadj.engine.pieces import PIECE, Piece
 from gcadj.engine.squares import BLACK, WHITE, parse_square, square_name
-
-
-class FenError(ValueError):
-    """A FEN that cannot be read; `column` is 1-based into the FEN text."""
-
-    def __init__(self, fen: str, column: int, message: str) -> None:
-        self.fen = fen
-        self.column = column
-        self.message = message
-        caret = " " * (column - 1) + "^"
-        super().__init__(f"bad FEN at column {column}: {message}\n  {fen}\n  {caret}")
+from gcadj.errors import FenError
 
 
 class FenSetup(NamedTuple):

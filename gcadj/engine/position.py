@@ -7,7 +7,11 @@ checker and every pinned piece with the squares it may still move to. A move is 
 legal when it is a pseudo-legal move that (a) moves a pinned piece only along its pin,
 (b) answers a check by capturing the checker or blocking its line, or (c) takes the King
 to a square no enemy attacks with the King lifted off the board. En passant is the one
-move tested by playing it on the board, since it empties two squares at once.
+move tested by playing it on the board, since it empties two squares at once; it is
+tried even in double check, where it can take the pawn that checks and land on the other
+checker's line. tests/engine/test_agreement.py checks that this generator and the point
+checks `is_legal`/`play_if_legal` accept the same moves in positions built around
+checks, double checks, pins and en passant squares.
 
 The rules (docs/rules.md §2–§4) that shape this code:
 * pocketing needs an empty pocket, never takes the King, never answers check and never
@@ -26,10 +30,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from enum import Enum
 from functools import lru_cache
 
-from gcadj.engine.fen import STARTING_FEN, FenError, format_fen, parse_fen
+from gcadj.engine.fen import STARTING_FEN, format_fen, parse_fen
 from gcadj.engine.move import BOARD_MOVES, DROP_MOVES, POCKET_MOVES, Move
 from gcadj.engine.pieces import KINDS, PIECES, Piece, mutation_choices, promotion_choices
 from gcadj.engine.squares import (
@@ -48,26 +51,8 @@ from gcadj.engine.squares import (
     Ray,
     rays_for,
 )
-
-
-class IllegalMoveError(ValueError):
-    """A move that is not legal in the position, with the FEN it was tried in."""
-
-    def __init__(self, move: Move, fen: str) -> None:
-        self.move = move
-        self.fen = fen
-        super().__init__(f"illegal move: {move.uci()!r} in {fen}")
-
-
-class Termination(Enum):
-    """How a game ends on the board (results from the record are the adjudicator's)."""
-
-    CHECKMATE = "checkmate"
-    STALEMATE = "stalemate"
-    FIFTY_MOVES = "fifty-move"
-    FIVEFOLD_REPETITION = "fivefold-repetition"
-    THREEFOLD_REPETITION = "threefold-repetition"  # only with claim_draw=True
-    DEAD_POSITION = "dead-position"
+from gcadj.errors import FenError, IllegalMoveError
+from gcadj.vocabulary import Result, Termination
 
 
 @dataclass(frozen=True)
@@ -75,10 +60,10 @@ class Outcome:
     termination: Termination
     winner: int | None  # WHITE, BLACK, or None for a draw
 
-    def result(self) -> str:
+    def result(self) -> Result:
         if self.winner is None:
-            return "1/2-1/2"
-        return "1-0" if self.winner == WHITE else "0-1"
+            return Result.DRAW
+        return Result.WHITE_WINS if self.winner == WHITE else Result.BLACK_WINS
 
 
 # ---------------------------------------------------------------------------------------
@@ -413,6 +398,10 @@ class Position:
                 append(row[t])
         board[ksq] = king
         if len(checkers) > 1:
+            # Only the King answers a double check -- or an en passant capture, which can
+            # take the pawn that checks and land on the other checker's line (issue 19.6).
+            if self.ep_square is not None:
+                moves.extend(self._en_passant_moves())
             return moves
 
         targets: set[int] | None = None

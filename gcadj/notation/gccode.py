@@ -24,9 +24,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from gcadj.engine.fen import STARTING_FEN, FenError, format_fen, parse_fen
+from gcadj.engine.fen import STARTING_FEN, format_fen, parse_fen
 from gcadj.engine.pieces import KIND, PIECE, Piece
 from gcadj.engine.squares import BLACK, COLOR_NAMES, FILE_NAMES, WHITE
+from gcadj.errors import FenError, GcCodeError
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 from gcadj.words import plural
 
 WIDTH = 9  # files a-h and the pocket file
@@ -42,19 +44,6 @@ __all__ = [
 ]
 
 
-class GcCodeError(FenError):
-    """A Game Courier code that cannot be read; `column` is 1-based into the code."""
-
-    def __init__(self, code: str, column: int, message: str) -> None:
-        self.fen = code
-        self.column = column
-        self.message = message
-        caret = " " * (column - 1) + "^"
-        ValueError.__init__(
-            self, f"bad Game Courier code at column {column}: {message}\n  {code}\n  {caret}"
-        )
-
-
 class _Cell(NamedTuple):
     """One cell of the code: a piece, None for empty, or '-' for a cell that does not exist."""
 
@@ -62,7 +51,7 @@ class _Cell(NamedTuple):
     column: int  # 1-based column of the token that produced the cell
 
 
-def _cell_name(row: int, col: int, pocket_file: str) -> str:
+def _cell_name(row: int, col: int, pocket_file: PocketFile) -> str:
     """The square name of a cell: row 0 is rank 8, col 8 is the pocket file."""
     file = FILE_NAMES[col] if col < 8 else pocket_file
     return f"{file}{RANKS - row}"
@@ -145,7 +134,7 @@ def _piece(code: str, label: str, column: int, *, long: bool) -> Piece:
     return piece
 
 
-def _cells(code: str, pocket_file: str) -> list[_Cell]:
+def _cells(code: str, pocket_file: PocketFile) -> list[_Cell]:
     """The 72 cells of a code, row by row from rank 8, with or without '/' between ranks."""
     tokens = _tokens(code, 1)
     has_slashes = any(kind == "/" for kind, *_ in tokens)
@@ -200,7 +189,7 @@ def _cells(code: str, pocket_file: str) -> list[_Cell]:
 
 
 def _check_rank_width(
-    code: str, cells: list[_Cell], row_start: int, row: int, column: int, pocket_file: str
+    code: str, cells: list[_Cell], row_start: int, row: int, column: int, pocket_file: PocketFile
 ) -> None:
     found = len(cells) - row_start
     if found < WIDTH:
@@ -213,7 +202,7 @@ def _check_rank_width(
 
 
 def _layout(
-    code: str, cells: list[_Cell], pocket_file: str
+    code: str, cells: list[_Cell], pocket_file: PocketFile
 ) -> tuple[list[Piece | None], list[Piece | None]]:
     """Board and pockets from the cells, checking each cell against what the board has there."""
     board: list[Piece | None] = [None] * 64
@@ -261,7 +250,9 @@ def _layout(
     return board, pockets
 
 
-def gc_code_to_fen(code: str, turn: str = "w", pocket_file: str = "i") -> str:
+def gc_code_to_fen(
+    code: str, turn: str = "w", pocket_file: PocketFile = DEFAULT_POCKET_FILE
+) -> str:
     """gcadj's FEN for a Game Courier code; raises `GcCodeError`.
 
     A bare code gives ``<board>[pockets] <turn> - - 0 1``. A code followed by FEN fields
@@ -321,7 +312,7 @@ def fen_to_gc_code(fen: str) -> str:
     return "/".join(rows)
 
 
-def as_gcadj_fen(text: str, pocket_file: str = "i") -> str:
+def as_gcadj_fen(text: str, pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> str:
     """`text` unchanged if it is a gcadj FEN, converted if it is a Game Courier code.
 
     The one hook through which user-given positions (``--fen``, the ``[FEN]`` tag) accept

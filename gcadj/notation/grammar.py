@@ -23,8 +23,8 @@ from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 from lark.tree import Meta
 
 from gcadj.about import user_cache_dir
+from gcadj.errors import LogSyntaxError
 from gcadj.notation.language import (
-    DEFAULT_POCKET_FILE,
     LogBuilder,
     _Body,
     _Note,
@@ -43,7 +43,8 @@ from gcadj.notation.records import (
     RemoveSpaceSub,
     SubMove,
 )
-from gcadj.notation.syntax_errors import LogSyntaxError, syntax_error
+from gcadj.notation.syntax_errors import syntax_error
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,7 @@ def _lark_cache_file(grammar: str) -> str | None:
     return str(folder / name)
 
 
-def build_lark(pocket_file: str = DEFAULT_POCKET_FILE, use_cache: bool = True) -> Lark:
+def build_lark(pocket_file: PocketFile = DEFAULT_POCKET_FILE, use_cache: bool = True) -> Lark:
     """A new LALR parser for the grammar (cached tables when possible, never failing for it)."""
     grammar = grammar_text(pocket_file)
     options: dict[str, Any] = {
@@ -85,7 +86,7 @@ def build_lark(pocket_file: str = DEFAULT_POCKET_FILE, use_cache: bool = True) -
 
 
 @functools.cache
-def _lark(pocket_file: str) -> Lark:
+def _lark(pocket_file: PocketFile) -> Lark:
     """The process's parser for one pocket file, built on first use."""
     return build_lark(pocket_file)
 
@@ -101,7 +102,9 @@ class RecordBuilder(Transformer[Token, Any]):
     ``text`` is the parsed text, used to copy each ply's source span verbatim.
     """
 
-    def __init__(self, text: str, source: str = "<string>", pocket_file: str = "i") -> None:
+    def __init__(
+        self, text: str, source: str = "<string>", pocket_file: PocketFile = DEFAULT_POCKET_FILE
+    ) -> None:
         super().__init__()
         self._text = text
         self._source = source
@@ -175,7 +178,7 @@ class RecordBuilder(Transformer[Token, Any]):
         return builder.build()
 
 
-def parse_whole(text: str, source: str, pocket_file: str) -> GameLog:
+def parse_whole(text: str, source: str, pocket_file: PocketFile) -> GameLog:
     """Parse normalised text from the top; Lark's errors become `LogSyntaxError`s."""
     try:
         tree = _lark(pocket_file).parse(text, start="start")
@@ -185,7 +188,7 @@ def parse_whole(text: str, source: str, pocket_file: str) -> GameLog:
     return result
 
 
-def parse_submoves(body: str, pocket_file: str) -> tuple[SubMove, ...] | None:
+def parse_submoves(body: str, pocket_file: PocketFile) -> tuple[SubMove, ...] | None:
     """The sub-moves of one ply body, or None when the grammar rejects it."""
     try:
         tree = _lark(pocket_file).parse(body, start="submoves")
@@ -204,7 +207,7 @@ def parse_line(
     line: str,
     line_no: int,
     source: str,
-    pocket_file: str,
+    pocket_file: PocketFile,
     *,
     after_ply: bool,
     lark_text: str | None = None,

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Final
 
 from gcadj.notation.records import GameLog, MoveRecord, SubMove
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 GRAMMAR_NAME: Final = "gamecourier.lark"
-DEFAULT_POCKET_FILE: Final = "i"
 BOARD_FILES: Final = "abcdefgh"
 
 # The grammar's ignored WS terminal, as characters (a test checks they agree).
@@ -31,9 +31,32 @@ NUMBER_PREFIX: Final = re.compile(rf"{WS_CLASS}*([0-9]+\.(?:\.\.)?)")
 
 
 @functools.cache
-def square_pattern(pocket_file: str) -> str:
+def square_pattern(pocket_file: PocketFile) -> str:
     """A regular expression for one square of the board with `pocket_file` as its ninth file."""
     return rf"[a-h][1-8]|{pocket_file}[18]"
+
+
+@functools.cache
+def submove_patterns(pocket_file: PocketFile) -> tuple[re.Pattern[str], ...]:
+    """One expression per sub-move form of the grammar, as its lexer reads them.
+
+    In the grammar's order: move, place, clear_at, clear_origin, capture, remove_space.
+    Used by the line path of the parser, and by the hints to check that the text they
+    suggest is Game Courier text.
+    """
+    sq = square_pattern(pocket_file)
+    ws = f"{WS_CLASS}*"
+    return tuple(
+        re.compile(ws + pattern + ws)
+        for pattern in (
+            rf"(?:([A-Za-z]){ws})?({sq}){ws}-{ws}({sq})",
+            rf"([A-Za-z]){ws}([-*]){ws}({sq})",
+            rf"@{ws}-{ws}({sq})",
+            rf"({sq}){ws}-",
+            rf"capture((?:{ws}(?:{sq}))+)",
+            rf"-{ws}({sq})",
+        )
+    )
 
 
 def grammar_path() -> Path:
@@ -53,14 +76,14 @@ def is_pocket_file(letter: str) -> bool:
     return len(letter) == 1 and "i" <= letter <= "z"
 
 
-def check_pocket_file(pocket_file: str) -> None:
-    """Refuse a pocket file that is not one lower-case letter beyond the board's a-h."""
-    if not is_pocket_file(pocket_file):
-        raise ValueError(f"pocket_file must be one letter from i to z, not {pocket_file!r}")
+def check_pocket_file(pocket_file: str) -> PocketFile:
+    """The pocket file, checked: one lower-case letter beyond the board's a-h, else a
+    `ValueError` saying so."""
+    return PocketFile(pocket_file)
 
 
 @functools.cache
-def grammar_text(pocket_file: str = DEFAULT_POCKET_FILE) -> str:
+def grammar_text(pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> str:
     """The grammar for one pocket file: the file's text, POCKET_SQUARE overridden if not ``i``."""
     check_pocket_file(pocket_file)
     text = grammar_path().read_text(encoding="utf-8")
@@ -110,7 +133,7 @@ def unescape_tag_value(quoted: str) -> str:
 class LogBuilder:
     """Collects tags, plies and comment-only lines in order; shared by both paths."""
 
-    def __init__(self, source: str, pocket_file: str) -> None:
+    def __init__(self, source: str, pocket_file: PocketFile) -> None:
         self.source = source
         self.pocket_file = pocket_file
         self.tags: list[tuple[str, str]] = []

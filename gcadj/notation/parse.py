@@ -48,6 +48,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from gcadj.errors import LogSyntaxError, ParserDeclined
 from gcadj.notation.language import (
     NUMBER_PREFIX,
     WS_CHARS,
@@ -56,6 +57,7 @@ from gcadj.notation.language import (
     check_pocket_file,
     comment_text,
     square_pattern,
+    submove_patterns,
     unescape_tag_value,
 )
 from gcadj.notation.records import (
@@ -68,7 +70,7 @@ from gcadj.notation.records import (
     RemoveSpaceSub,
     SubMove,
 )
-from gcadj.notation.syntax_errors import LogSyntaxError
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 __all__ = ["LogSyntaxError", "parse_log", "tag_pair"]
 
@@ -91,7 +93,7 @@ def normalise_text(text: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def parse_with_lark(text: str, source: str, pocket_file: str) -> GameLog:
+def parse_with_lark(text: str, source: str, pocket_file: PocketFile) -> GameLog:
     """Parse normalised text with Lark from the top: the reference for every result and error."""
     from gcadj.notation.grammar import parse_whole  # Lark loads only when a log needs it
 
@@ -100,19 +102,6 @@ def parse_with_lark(text: str, source: str, pocket_file: str) -> GameLog:
 
 # --------------------------------------------------------------------------
 # The fast path: line by line, memoised, Lark only for unseen ply texts
-
-
-class _Decline(Exception):
-    """The fast path met something it leaves to the reference path.
-
-    ``valid_to`` is how far (an offset in the body, or once raised by `_read_ply` in the
-    line) the text is known to be valid sub-moves ending with a ';': Lark need not read
-    them again.
-    """
-
-    def __init__(self, valid_to: int = 0) -> None:
-        super().__init__(valid_to)
-        self.valid_to = valid_to
 
 
 _TAG_LINE = re.compile(
@@ -140,35 +129,14 @@ def clear_memo() -> None:
     _memos.clear()
 
 
-@functools.cache
-def _submove_regexes(pocket_file: str) -> tuple[re.Pattern[str], ...]:
-    """One expression per sub-move form of the grammar, as its lexer reads them.
-
-    In the grammar's order: move, place, clear_at, clear_origin, capture, remove_space.
-    """
-    sq = square_pattern(pocket_file)
-    ws = f"{WS_CLASS}*"
-    return tuple(
-        re.compile(ws + pattern + ws)
-        for pattern in (
-            rf"(?:([A-Za-z]){ws})?({sq}){ws}-{ws}({sq})",
-            rf"([A-Za-z]){ws}([-*]){ws}({sq})",
-            rf"@{ws}-{ws}({sq})",
-            rf"({sq}){ws}-",
-            rf"capture((?:{ws}(?:{sq}))+)",
-            rf"-{ws}({sq})",
-        )
-    )
-
-
 @functools.lru_cache(maxsize=4096)
-def _read_submove(part: str, pocket_file: str) -> SubMove | None:
+def _read_submove(part: str, pocket_file: PocketFile) -> SubMove | None:
     """One sub-move read by the expressions above; None when it is none of them.
 
     Cached: a part such as ``P e2-e4`` recurs, and a ply of a million sub-moves then
     holds a million references to a few records rather than a million records.
     """
-    move, place, clear_at, clear_origin, capture, remove_space = _submove_regexes(pocket_file)
+    move, place, clear_at, clear_origin, capture, remove_space = submove_patterns(pocket_file)
     if m := move.fullmatch(part):
         return MoveSub(m[1], m[2], m[3])
     if m := place.fullmatch(part):
@@ -184,8 +152,9 @@ def _read_submove(part: str, pocket_file: str) -> SubMove | None:
     return None
 
 
-def _read_submoves(body: str, pocket_file: str) -> tuple[SubMove, ...]:
-    """The sub-moves of a body joined by ';'; raises _Decline at the first part that is not one.
+def _read_submoves(body: str, pocket_file: PocketFile) -> tuple[SubMove, ...]:
+    """The sub-moves of a body joined by ';'; raises ParserDeclined at the first part that
+    is not one.
 
     A ';' cannot stand inside a sub-move, and the grammar puts at most one sub-move between
     two ';', so each part is read alone: by the expressions above, else by Lark (imported
@@ -201,15 +170,15 @@ def _read_submoves(body: str, pocket_file: str) -> tuple[SubMove, ...]:
 
                 read = parse_submoves(part, pocket_file)
                 if read is None or len(read) != 1:
-                    raise _Decline(offset)
+                    raise ParserDeclined(offset)
                 sub = read[0]
             submoves.append(sub)
         offset += len(part) + 1
     return tuple(submoves)
 
 
-def _read_body(body: str, pocket_file: str) -> _MemoEntry:
-    """The sub-moves of one ply body (no number, no comment); raises _Decline if not valid.
+def _read_body(body: str, pocket_file: PocketFile) -> _MemoEntry:
+    """The sub-moves of one ply body (no number, no comment); raises ParserDeclined if not valid.
 
     The usual forms are read by expressions mirroring the grammar's sub-move rules (its
     lexer skips spaces between tokens, so they allow spaces there); anything else goes to
@@ -217,7 +186,7 @@ def _read_body(body: str, pocket_file: str) -> _MemoEntry:
     from the grammar that both give the same records.
     """
     if not body.strip(WS_CHARS):
-        raise _Decline  # a ply needs a sub-move or a ';': the grammar says what is wrong
+        raise ParserDeclined  # a ply needs a sub-move or a ';': the grammar says what is wrong
     submoves = _read_submoves(body, pocket_file)
     stripped = body.lstrip(WS_CHARS)
     return submoves, len(body) - len(stripped), stripped.rstrip(WS_CHARS)
@@ -237,11 +206,11 @@ def _lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def parse_by_lines(
-    text: str, source: str, pocket_file: str, *, lark_lines: bool = False
+    text: str, source: str, pocket_file: PocketFile, *, lark_lines: bool = False
 ) -> GameLog:
     """Parse normalised text line by line.
 
-    A line the expressions cannot read raises _Decline, or with ``lark_lines`` is read by
+    A line the expressions cannot read raises ParserDeclined, or with ``lark_lines`` is read by
     Lark alone (`grammar.parse_line`), which is the reference for that line: it returns
     its tag or ply, or raises the `LogSyntaxError` the whole text would give there, with
     the plies read before it as ``partial``.
@@ -257,14 +226,14 @@ def parse_by_lines(
             if stripped[0] == "[":
                 tag = tag_pair(line)
                 if records or tag is None:
-                    raise _Decline
+                    raise ParserDeclined
                 builder.tags.append(tag)
                 continue
             if stripped.startswith("//"):
                 builder.add_note(comment_text(stripped))
                 continue
             records.append(_read_ply(line, line_no, len(records), memo, pocket_file))
-        except _Decline as decline:
+        except ParserDeclined as decline:
             if not lark_lines:
                 raise
             _read_with_lark(builder, line, line_no, decline.valid_to)
@@ -272,15 +241,15 @@ def parse_by_lines(
 
 
 def _read_ply(
-    line: str, line_no: int, index: int, memo: dict[str, _MemoEntry], pocket_file: str
+    line: str, line_no: int, index: int, memo: dict[str, _MemoEntry], pocket_file: PocketFile
 ) -> MoveRecord:
-    """One ply line read by the expressions and the memo; raises _Decline if they cannot."""
+    """One ply line read by the expressions and the memo; raises ParserDeclined if they cannot."""
     number = None
     start = 0
     if line.lstrip(WS_CHARS)[0].isdigit():
         prefix = NUMBER_PREFIX.match(line)
         if prefix is None:
-            raise _Decline
+            raise ParserDeclined
         number, start = prefix[1], prefix.end()
     cut = line.find("//", start)
     body = line[start:cut] if cut >= 0 else line[start:]
@@ -288,8 +257,8 @@ def _read_ply(
     if entry is None:
         try:
             entry = _read_body(body, pocket_file)
-        except _Decline as decline:
-            raise _Decline(start + decline.valid_to if decline.valid_to else 0) from None
+        except ParserDeclined as decline:
+            raise ParserDeclined(start + decline.valid_to if decline.valid_to else 0) from None
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
         memo[body] = entry
@@ -344,7 +313,11 @@ def _read_with_lark(builder: LogBuilder, line: str, line_no: int, valid_to: int)
 
 
 def parse_log(
-    text: str, source: str = "<string>", pocket_file: str = "i", *, normalised: bool = False
+    text: str,
+    source: str = "<string>",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    *,
+    normalised: bool = False,
 ) -> GameLog:
     """Parse a Game Courier log; raises :class:`LogSyntaxError` and nothing else for bad text.
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+
 __all__ = [
     "CaptureSub",
     "ClearSub",
@@ -106,7 +108,7 @@ class GameLog:
     tags: tuple[tuple[str, str], ...]
     records: tuple[MoveRecord, ...]
     source: str = "<string>"
-    pocket_file: str = "i"
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE
     leading_comment: str | None = None
 
     def tag(self, name: str) -> str | None:

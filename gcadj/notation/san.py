@@ -30,6 +30,7 @@ from gcadj.engine.move import Move
 from gcadj.engine.pieces import KIND, PIECES, PieceKind
 from gcadj.engine.position import Position
 from gcadj.engine.squares import COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square, square_name
+from gcadj.errors import SanError
 from gcadj.notation.records import (
     CaptureSub,
     ClearSub,
@@ -38,6 +39,7 @@ from gcadj.notation.records import (
     RemoveSpaceSub,
     SubMove,
 )
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 __all__ = [
     "SanError",
@@ -51,16 +53,6 @@ __all__ = [
     "submoves_text",
     "write_line",
 ]
-
-
-class SanError(ValueError):
-    """SAN text that is not a legal move in the position: the text, the FEN and why."""
-
-    def __init__(self, san: str, fen: str, reason: str) -> None:
-        self.san = san
-        self.fen = fen
-        self.reason = reason
-        super().__init__(f"{san!r} is not a legal move in {fen}: {reason}")
 
 
 # -- writing SAN -----------------------------------------------------------------------
@@ -274,7 +266,9 @@ def _parse_pocketing(
 # -- Game Courier text of a legal move -------------------------------------------------
 
 
-def gc_submoves(position: Position, move: Move, pocket_file: str = "i") -> tuple[SubMove, ...]:
+def gc_submoves(
+    position: Position, move: Move, pocket_file: PocketFile = DEFAULT_POCKET_FILE
+) -> tuple[SubMove, ...]:
     """The sub-moves a player types on Game Courier for a legal move, every piece labelled."""
     us = position.turn
     pocket = f"{pocket_file}{1 if us == WHITE else 8}"
@@ -318,7 +312,7 @@ def submoves_text(submoves: tuple[SubMove, ...]) -> str:
     return "; ".join(parts)
 
 
-def gc_text(position: Position, move: Move, pocket_file: str = "i") -> str:
+def gc_text(position: Position, move: Move, pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> str:
     """The canonical Game Courier ply for a legal move: ``P c5-d6; d5-``, ``R h1-i1; I-i1``."""
     return submoves_text(gc_submoves(position, move, pocket_file))
 
@@ -338,13 +332,15 @@ class WrittenMove:
     white: bool  # True when White made it
 
 
-def write_line(start_fen: str, moves: Iterable[Move], pocket_file: str = "i") -> list[WrittenMove]:
+def write_line(
+    start_fen: str, moves: Iterable[Move], pocket_file: PocketFile = DEFAULT_POCKET_FILE
+) -> list[WrittenMove]:
     """Each move of a legal line from `start_fen`, written as SAN and Game Courier text."""
     return list(iter_line(start_fen, moves, pocket_file))
 
 
 def iter_line(
-    start_fen: str, moves: Iterable[Move], pocket_file: str = "i"
+    start_fen: str, moves: Iterable[Move], pocket_file: PocketFile = DEFAULT_POCKET_FILE
 ) -> Iterator[WrittenMove]:
     """`write_line` one move at a time, for writers that stream a long game."""
     position = Position(start_fen)

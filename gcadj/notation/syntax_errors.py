@@ -8,87 +8,21 @@ module does not load Lark.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
+
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 if TYPE_CHECKING:
     from lark import UnexpectedInput
 
-    from gcadj.notation.records import GameLog
 
+from gcadj.errors import LogSyntaxError
+from gcadj.notation.hints import bad_square_hint, foreign_notation_hint
 from gcadj.notation.language import (
-    BOARD_FILES,
-    DEFAULT_POCKET_FILE,
     NUMBER_PREFIX,
     WS_CHARS,
     square_pattern,
 )
-
-
-class LogSyntaxError(ValueError):
-    """A log that is not Game Courier syntax, with where and why.
-
-    ``line`` and ``column`` are 1-based; ``expected`` says in words what the
-    grammar wanted there; ``hint`` names a foreign notation or a bad square
-    when one is recognised; ``line_text`` is the offending source line.
-
-    ``partial`` is what could be read before the error when it stands on a ply line after
-    at least one readable ply: the header and those plies, as a `GameLog`, so that the
-    game can be judged up to the unreadable ply. It is None for an error in the header
-    (tags, or the first ply), where there is no game to judge.
-    """
-
-    def __init__(
-        self,
-        source: str,
-        line: int,
-        column: int,
-        expected: str,
-        line_text: str,
-        hint: str | None = None,
-        partial: GameLog | None = None,
-    ) -> None:
-        self.source = source
-        self.line = line
-        self.column = column
-        self.expected = expected
-        self.hint = hint
-        self.line_text = line_text
-        self.partial = partial
-        super().__init__(self._render())
-
-    def _render(self) -> str:
-        head = f"{self.source}:{self.line}:{self.column}: syntax error: expected {self.expected}"
-        shown, caret = _excerpt(self.line_text, self.column - 1)
-        text = f"{head}\n    {shown}\n    {caret}^"
-        return f"{text}\nhint: {self.hint}" if self.hint else text
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle by constructor arguments (errors cross process pools in audits)."""
-        args = (
-            self.source,
-            self.line,
-            self.column,
-            self.expected,
-            self.line_text,
-            self.hint,
-            self.partial,
-        )
-        return (type(self), args)
-
-
-def _excerpt(line_text: str, col0: int, span: int = 60) -> tuple[str, str]:
-    """The line (cut around long lines) and the padding that puts a caret under ``col0``.
-
-    Tabs are copied into the padding so the caret lines up whatever the tab width.
-    """
-    start = max(0, col0 - span)
-    shown = line_text[start : col0 + span]
-    if start:
-        shown = "..." + shown
-    pad = "".join("\t" if ch == "\t" else " " for ch in line_text[start:col0])
-    return shown, ("   " if start else "") + pad
-
 
 _LINE_START: Final = frozenset({"LABEL", "SQUARE", "AT", "MINUS", "CAPTURE", "SEMI"})
 _AFTER_SUBMOVE: Final = frozenset({"SEMI", "COMMENT", "_NL", "$END"})
@@ -167,19 +101,7 @@ def describe_expected(names: set[str], before: str) -> str:
     return f"{listed}{suffix}"
 
 
-_RESULTS: Final = frozenset({"1-0", "0-1", "1/2-1/2", "½-½", "*", "0.5-0.5"})
-_CASTLING = re.compile(r"[O0o]-[O0o](?:-[O0o])?[+#!?]*")
-_SAN = re.compile(r"[KQRBNP]?[a-h]?[1-8]?[x:]?[a-h][1-8](?:=?[QRBN])?[+#!?]*")
-_X_CAPTURE = re.compile(r"(?:([A-Za-z])\s*)?([a-z][0-9])\s*[x:]\s*([a-z][0-9])")
-_UCI = re.compile(r"([a-z][0-9])([a-z][0-9])[qrbn]?")
-_MOVE_NUMBER_INSIDE = re.compile(r"(?:^|\s)[0-9]+\.(?:\.\.)?(?=\s|[A-Za-z]|$)")
 _SQUARE_LIKE = re.compile(r"[A-Za-z][0-9]+")
-_SPACED_MOVE = re.compile(r"([A-Za-z])\s+([a-z][0-9])\s+([a-z][0-9])")
-
-
-def _words(text: str) -> Iterator[str]:
-    """The words of a ply, one at a time (a ply line may be megabytes long)."""
-    return (found.group() for found in re.finditer(r"[^\s;]+", text))
 
 
 def _is_separator(char: str) -> bool:
@@ -209,73 +131,7 @@ def _word_at(text: str, col0: int) -> str:
     return text[start:end]
 
 
-def _foreign_notation_hint(ply_text: str, word: str) -> str | None:
-    """Recognise notations from other programs by their shape; None if nothing fits."""
-    if word in _RESULTS or any(w in _RESULTS for w in _words(ply_text)):
-        return (
-            "results are not moves in Game Courier; a finished game shows a status line, "
-            'which gcadj reads from a tag like [Status "Black has resigned."]'
-        )
-    if _CASTLING.fullmatch(word):
-        return (
-            "Game Courier has no 'O-O'; a two-piece move is written as two sub-moves, "
-            "e.g. 'K e1-g1; R h1-f1'"
-        )
-    spaced = _SPACED_MOVE.fullmatch(ply_text.strip(WS_CHARS))
-    if spaced:
-        label, origin, target = spaced.groups()
-        return f"join the two squares with '-': '{label} {origin}-{target}'"
-    sans = (w for w in _words(ply_text) if _SAN.fullmatch(w))
-    two_sans = next(sans, None) is not None and next(sans, None) is not None
-    if two_sans or _MOVE_NUMBER_INSIDE.search(ply_text):
-        return (
-            "this looks like PGN movetext; Game Courier takes one ply per line, "
-            "optionally numbered: '1. P e2-e4', then '1... p e7-e5'"
-        )
-    if "=" in word:
-        return (
-            "Game Courier has no '=Q' promotion suffix; put the new piece with a second "
-            "sub-move, e.g. 'P e7-e8; Q-e8'"
-        )
-    if "+" in word or "#" in word:
-        return "check and mate marks ('+', '#') are not Game Courier syntax; leave them out"
-    capture = _X_CAPTURE.search(ply_text)
-    if capture:
-        label, origin, target = capture.groups()
-        fixed = f"{label} {origin}-{target}" if label else f"{origin}-{target}"
-        return (
-            f"Game Courier has no 'x': moving onto an occupied square captures, so write '{fixed}'"
-        )
-    uci = _UCI.fullmatch(word)
-    if uci:
-        return (
-            f"put '-' between the squares and the piece's label first, e.g. 'P {uci[1]}-{uci[2]}'"
-        )
-    if _SAN.fullmatch(word):
-        return (
-            "this looks like SAN; Game Courier names the piece, its square and its target, "
-            "e.g. 'N g1-f3' rather than 'Nf3'"
-        )
-    return None
-
-
-def _bad_square_hint(square: str, pocket_file: str) -> str:
-    """Why a square-like word is not a square of the Pocket Mutation Chess board."""
-    file = square[0]
-    pockets = f"{pocket_file}1 and {pocket_file}8"
-    if file == pocket_file:
-        return f"{square} is not a square: only {pockets} (the pockets) exist on the ninth file"
-    if file.isupper() and file.lower() in BOARD_FILES + pocket_file:
-        return f"squares are written in lower case: {square.lower()}"
-    if file in BOARD_FILES:
-        return f"{square} is not a square: ranks run from 1 to 8"
-    return (
-        f"{square} is not a square: files run from a to h, "
-        f"plus {pocket_file} for the pockets {pockets}"
-    )
-
-
-def _bad_square_at(line: str, col0: int, pocket_file: str) -> tuple[int, str] | None:
+def _bad_square_at(line: str, col0: int, pocket_file: PocketFile) -> tuple[int, str] | None:
     """A square-like word (letter and digits) spanning ``col0`` that is not a square.
 
     Such words cannot overlap (only digits follow the letter), so the one spanning
@@ -305,7 +161,7 @@ def _split_ply_line(line: str) -> tuple[int, str]:
 
 
 def syntax_error(
-    error: UnexpectedInput, text: str, source: str, pocket_file: str = DEFAULT_POCKET_FILE
+    error: UnexpectedInput, text: str, source: str, pocket_file: PocketFile = DEFAULT_POCKET_FILE
 ) -> LogSyntaxError:
     """Turn a Lark error on ``text`` into a :class:`LogSyntaxError` with words, caret and hint."""
     lines = text.split("\n")
@@ -325,10 +181,10 @@ def syntax_error(
         start, ply_text = _split_ply_line(line)
         comment_at = start + len(ply_text)
         word = _word_at(ply_text, min(col0, comment_at) - start)
-        hint = _foreign_notation_hint(ply_text, word)
+        hint = foreign_notation_hint(ply_text, word, pocket_file)
         square = _bad_square_at(line, col0, pocket_file) if hint is None else None
         if square is not None:  # point at the whole word, not where the lexer stopped in it
             col0, word = square
-            hint = _bad_square_hint(word, pocket_file)
+            hint = bad_square_hint(word, pocket_file)
             expected = describe_expected({"SQUARE"}, line[:col0])
     return LogSyntaxError(source, line_no, col0 + 1, expected, line, hint)

@@ -32,6 +32,7 @@ from urllib.parse import quote
 from gcadj.about import GENERATOR_META
 from gcadj.adjudication.verdict import outcome_of
 from gcadj.outputs.files import atomic_text_file
+from gcadj.outputs.html_text import breakable
 from gcadj.outputs.report import failing_line
 from gcadj.words import plural
 
@@ -266,36 +267,59 @@ def _records_at(jsonl: Path, offsets: list[int]) -> Iterator[dict[str, Any]]:
 
 STYLE: Final = """
 *{box-sizing:border-box}
-body{font-family:system-ui,sans-serif;margin:1em 1.5em;color:#1b1b1b;max-width:1400px}
-h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.1em;margin:1em 0 .4em}
+html{-webkit-text-size-adjust:100%}
+body{font-family:system-ui,sans-serif;margin:.6em clamp(.5em,2vw,1.5em);color:#1b1b1b;
+  max-width:1400px}
+h1{font-size:1.3em;margin:.1em 0}h2{font-size:1.05em;margin:.5em 0 .2em}
+p{margin:.25em 0}
 table{border-collapse:collapse}
 th,td{border:1px solid #ddd;padding:.15em .4em;text-align:left;vertical-align:top}
 th{background:#f0f0f0}
 code{background:#f4f4f4;padding:0 .2em}
-.summary{display:flex;gap:1.5em;flex-wrap:wrap;align-items:flex-start}
+.intro{display:flex;flex-wrap:wrap;gap:0 1.2em;align-items:baseline}
+details.summary-box>summary{cursor:pointer;margin:.2em 0}
+.summary{display:flex;gap:1.5em;flex-wrap:wrap;align-items:flex-start;margin:.3em 0}
 .summary table{font-size:.9em}
 .summary td.n{text-align:right}
 .chart{max-width:100%;height:auto}
 .legal{color:#176b2c}.illegal{color:#b00020;font-weight:bold}
 .syntax-error,.error{color:#8a5300;font-weight:bold}
-#tools{display:flex;gap:.6em;flex-wrap:wrap;align-items:center;margin:.4em 0}
-#filter{font-size:1em;padding:.2em .4em;width:22em;max-width:100%}
-.chip{border:1px solid #bbb;background:#fafafa;border-radius:1em;padding:.1em .7em;
-  cursor:pointer;font-size:.85em}
+#tools{display:flex;gap:.3em .6em;flex-wrap:wrap;align-items:center;margin:.3em 0}
+#filter{font-size:1em;padding:.15em .4em;width:22em;max-width:100%}
+#tools-chips{line-height:1.65}
+.chip{border:1px solid #bbb;background:#fafafa;border-radius:1em;padding:0 .6em;
+  cursor:pointer;font-size:.8em}
 .chip.on{background:#1b4f9c;color:#fff;border-color:#1b4f9c}
 #shown{font-weight:bold}
-#scroller{max-height:75vh;overflow:auto;border:1px solid #ccc}
-#games{width:100%;table-layout:fixed;font-size:.88em;border:0}
+.hint{font-size:.85em;color:#444;overflow-wrap:break-word}
+#scroller{max-height:calc(100vh - 2em);overflow:auto;border:1px solid #ccc}
+#games{width:100%;table-layout:fixed;font-size:.84em;border:0;line-height:1.25}
 #games thead th{position:sticky;top:0;z-index:1;cursor:pointer;user-select:none;
-  box-shadow:0 1px 0 #bbb}
+  box-shadow:0 1px 0 #bbb;font-size:.92em;line-height:1.15}
 #games th[aria-sort=ascending]::after{content:" \25B2"}
 #games th[aria-sort=descending]::after{content:" \25BC"}
-#games td{overflow-wrap:anywhere}
+#games td{overflow-wrap:break-word;padding:.1em .35em}
 #games tbody tr:nth-child(even){background:#fafafa}
-.c-n{width:3.2em}.c-src{width:14%}.c-st{width:6.8em}.c-pl{width:3.6em}.c-lp{width:4.4em}
-.c-res{width:4.2em}.c-term{width:7.8em}.c-ply{width:9%}.c-cat{width:9.5em}
+#games tr[hidden]{display:none}
+.c-n{width:2.9em}.c-src{width:14%}.c-st{width:6.2em}.c-pl{width:3.3em}.c-lp{width:3.7em}
+.c-res{width:4.1em}.c-term{width:7.2em}.c-ply{width:10%}.c-cat{width:9.2em}
+.note+.note::before{content:" · ";color:#888}
 .view{font-size:.85em;white-space:nowrap}
 .made{color:#777;font-size:.8em}
+@media (max-width:760px){
+  #scroller{max-height:none;overflow:visible;border:0}
+  #games,#games tbody{display:block;width:100%}
+  #games colgroup,#games thead{display:none}
+  #games tr{display:block;border:1px solid #ccc;border-radius:6px;margin:0 0 .5em;
+    padding:.3em .4em}
+  #games td{display:inline-block;border:0;padding:.05em .5em .05em 0;vertical-align:baseline}
+  #games td:nth-child(2),#games td:last-child{display:block}
+  #games td:empty{display:none}
+  #games td[data-label]::before{content:attr(data-label) ": ";color:#666;font-weight:normal}
+  #games td:nth-child(2){font-weight:bold;font-size:1.05em}
+  #games td:first-child{float:left;color:#666;padding-right:.4em}
+  #games td:first-child::before{content:"#"}
+}
 """
 
 SCRIPT: Final = r"""
@@ -425,7 +449,7 @@ def _chips(kind: str, counts: Counter[str]) -> str:
 
 def _source_cell(source: str, viewer: str | None, common: str, facts: GameFacts | None) -> str:
     link = facts.link if facts is not None else None
-    name = _e(source[len(common) :] if common and source.startswith(common) else source)
+    name = breakable(source[len(common) :] if common and source.startswith(common) else source)
     if viewer is not None:
         name = f'<a href="{_e(viewer)}">{name}</a>'
     if link is not None:
@@ -444,7 +468,11 @@ def _notes(record: dict[str, Any], first: dict[str, Any], facts: GameFacts | Non
         if record.get("status") == "syntax-error" and record.get("final_fen"):
             legal = int(record.get("legal_plies") or 0)  # judged up to the unreadable ply
             notes.append(f"legal for {plural(legal, 'ply')}; ply {legal + 1} unreadable")
-        notes.append(_e(_clip(str(record["error"]).splitlines()[0])))
+        error = str(record["error"]).splitlines()[0]
+        source = str(record.get("source"))
+        if error.startswith(f"{source}:"):  # the row names the source already
+            error = error[len(source) + 1 :].lstrip()
+        notes.append(_e(_clip(error)))
     if first:
         notes.append(_e(_clip(f"{first.get('reason', '')}.")))
         suggestions = first.get("suggestions") or []
@@ -454,13 +482,9 @@ def _notes(record: dict[str, Any], first: dict[str, Any], facts: GameFacts | Non
                 f"did you mean <code>{_e(best.get('text'))}</code> ({_e(best.get('san'))})"
             )
         if record.get("status") == "illegal" and facts is not None:
-            who = [
-                f"{side}: {_e(_clip(name))}"
-                for side, name in (("White", facts.white), ("Black", facts.black))
-                if name
-            ]
-            if who:
-                notes.append(" · ".join(who))
+            white, black = facts.white, facts.black
+            if white or black:  # as the viewer's title: White – Black
+                notes.append(f"{_e(_clip(white or '?'))} – {_e(_clip(black or '?'))}")
     notes.extend(_e(_clip(str(w))) for w in (record.get("warnings") or [])[:5])
     extra = len(record.get("warnings") or []) - 5
     if extra > 0:
@@ -473,7 +497,7 @@ def _game_row(
     record: dict[str, Any],
     viewer: str | None,
     common: str,
-    facts: GameFacts | None,
+    facts: GameFacts | None = None,
 ) -> str:
     first = record.get("first_illegal") or {}
     status = str(record.get("status"))
@@ -483,20 +507,25 @@ def _game_row(
         move = f"<code>{_e(first.get('text'))}</code>"
         if viewer is not None:
             move = f'<a href="{_e(viewer)}#ply={_e(first.get("ply"))}">{move}</a>'
-        ply = f'<td data-v="{_e(first.get("ply"))}">{_e(first.get("ply"))}: {move}</td>'
+        ply = (
+            f'<td data-label="First illegal ply" data-v="{_e(first.get("ply"))}">'
+            f"{_e(first.get('ply'))}: {move}</td>"
+        )
     else:
         ply = "<td></td>"
+    termination = _e(record.get("termination") or "")
+    notes = "".join(f'<span class="note">{note}</span>' for note in _notes(record, first, facts))
     cells = [
         f"<td>{number}</td>",
         f"<td>{_source_cell(str(record.get('source')), viewer, common, facts)}</td>",
         f'<td class="{_e(status)}">{_e(status)}</td>',
-        f"<td>{_e(record.get('plies'))}</td>",
-        f"<td>{_e(record.get('legal_plies'))}</td>",
-        f"<td>{_e(record.get('result'))}</td>",
-        f"<td>{_e(record.get('termination') or '')}</td>",
+        f'<td data-label="Plies">{_e(record.get("plies"))}</td>',
+        f'<td data-label="Legal">{_e(record.get("legal_plies"))}</td>',
+        f'<td data-label="Result">{_e(record.get("result"))}</td>',
+        f'<td data-label="Termination">{termination}</td>' if termination else "<td></td>",
         ply,
-        f"<td>{_e(category)}</td>",
-        f"<td>{'<br>'.join(_notes(record, first, facts))}</td>",
+        f'<td data-label="Category">{_e(category)}</td>' if category else "<td></td>",
+        f"<td>{notes}</td>",
     ]
     return f'<tr data-s="{_e(status)}" data-c="{_e(category)}">{"".join(cells)}</tr>\n'
 
@@ -530,9 +559,12 @@ def write_report(
     order of its source (`order`, as `AuditRun.order` gives it; without it, file order),
     sortable by any column, with a filter box and one-click filters by status and
     category. A game whose viewer is in `viewers` links to it (its first illegal ply to
-    that ply). `facts` gives what a row shows besides the verdict (`GameFacts`: the link
-    to the game's page, the players of an illegal game); without it, none. Rows carry no
-    diagram: the viewers have them.
+    that ply). Rows carry no diagram: the viewers have them.
+
+    What a row shows besides the verdict (`GameFacts`: the link to the game's page, the
+    players of an illegal game) comes from `facts`, given by whoever judged the games
+    (``gcadj audit``'s workers, ``gcadj serve``'s); without it, none: the report never
+    reads a source again (``gcadj serve``'s sources are uploads, never files to open).
     """
     summary = summary or summarize(jsonl)
     made = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -540,15 +572,20 @@ def write_report(
     rows = _plan_rows(jsonl, order)
     where = ""
     if rows.common:
-        where = f"Every source is in <code>{_e(rows.common)}</code>; the rows name the rest. "
+        where = (
+            f"Every source is in <code>{breakable(rows.common)}</code>; the rows name the rest. "
+        )
     with atomic_text_file(target) as out:
         out.write(
             '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
             f"{GENERATOR_META}\n"
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>gcadj audit: {_e(jsonl.name)}</title>\n<style>{STYLE}</style></head>\n"
-            f"<body>\n<h1>gcadj audit report</h1>\n<p>{summary.total} games from "
-            f"<code>{_e(jsonl.name)}</code>, made {made}.</p>\n<h2>Summary</h2>\n"
+            f'<body>\n<div class="intro"><h1>gcadj audit report</h1><p>{summary.total} '
+            f"games from <code>{_e(jsonl.name)}</code>, made {made}.</p></div>\n"
+            '<details class="summary-box"><summary><b>Summary</b>: '
+            + _e(", ".join(f"{n} {status}" for status, n in summary.by_status.most_common()))
+            + " (charts by category and termination)</summary>\n"
             '<div class="summary">'
             + _counts_table("Status", summary.by_status)
             + bar_chart("First illegal move, by category", summary.by_category)
@@ -557,15 +594,15 @@ def write_report(
             '<div class="summary">'
             + _counts_table("Termination", summary.by_termination)
             + _counts_table("First illegal move", summary.by_category)
-            + "</div></details>\n"
-            + "<h2>Games</h2>\n"
-            '<div id="tools"><input id="filter" type="search" placeholder="Filter: any text" '
+            + "</div></details></details>\n"
+            + '<div id="tools"><h2>Games</h2>'
+            '<input id="filter" type="search" placeholder="Filter: any text" '
             'aria-label="Filter the games"> <span><span id="shown">'
             f"{summary.total}</span> of {summary.total} games shown</span></div>\n"
             f'<div id="tools-chips">Status: {_chips("s", summary.by_status)}'
             + (f" Category: {_chips('c', summary.by_category)}" if summary.by_category else "")
-            + f"</div>\n<p>{where}Click a heading to sort (again to reverse); blanks sort last. "
-            "Click a source to step through its game.</p>\n"
+            + f'</div>\n<p class="hint">{where}Click a heading to sort (again to reverse; '
+            "blanks last), a source to step through its game.</p>\n"
             '<div id="scroller"><table id="games"><colgroup>'
             + "".join(f'<col class="{css}">' for _, _, css in GAME_COLUMNS)
             + "</colgroup><thead><tr>"

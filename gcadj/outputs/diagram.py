@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 
-def text_diagram(position: Position, pocket_file: str = "i", indent: str = "  ") -> str:
+def text_diagram(
+    position: Position, pocket_file: PocketFile = DEFAULT_POCKET_FILE, indent: str = "  "
+) -> str:
     """Rank 8 at the top; the pockets as Game Courier's ninth-file squares beside the board."""
     lines = []
     for rank in range(7, -1, -1):

@@ -23,6 +23,7 @@ from gcadj.adjudication.verdict import Verdict
 from gcadj.engine.fen import parse_fen
 from gcadj.engine.position import Position
 from gcadj.engine.squares import WHITE
+from gcadj.errors import ExportError
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.language import is_pocket_file
 from gcadj.notation.pgn import NOTE_MARK, escape_tag_value
@@ -45,6 +46,7 @@ from gcadj.outputs.pgn_writer import (
 )
 from gcadj.outputs.pgn_writer import write_pgn as _write_pgn
 from gcadj.outputs.svg import marked_cells, render_svg
+from gcadj.vocabulary import PocketFile
 from gcadj.words import plural
 
 __all__ = [
@@ -69,17 +71,13 @@ Writer = Callable[[IO[str]], None]
 """Writes a finished export to a text stream."""
 
 
-class ExportError(ValueError):
-    """A conversion the game cannot give (no game, a ply out of range): a usage error."""
-
-
 def export_game(
     verdict: Verdict,
     fmt: str,
     *,
     ply: int | None = None,
     size: int = 48,
-    to_pocket_file: str | None = None,
+    to_pocket_file: PocketFile | None = None,
 ) -> str:
     """The game in format `fmt` (one of `FORMATS`); `ply` selects a position (fen, svg);
     `to_pocket_file` writes a Game Courier list for the preset with that pocket file."""
@@ -94,7 +92,7 @@ def export_writer(
     *,
     ply: int | None = None,
     size: int = 48,
-    to_pocket_file: str | None = None,
+    to_pocket_file: PocketFile | None = None,
 ) -> Writer:
     """What writes the game in format `fmt` to a stream, once every check has passed.
 
@@ -141,7 +139,7 @@ def export_games(
     fmt: str,
     *,
     ply: int | None = None,
-    to_pocket_file: str | None = None,
+    to_pocket_file: PocketFile | None = None,
 ) -> str:
     """Several games in one text: only PGN holds more than one (a database: each game with
     its tags and its notes, a blank line between games); one game as `export_game`."""
@@ -187,7 +185,7 @@ def after_prefix(verdict: Verdict, legal: int) -> Iterator[tuple[MoveRecord, int
 _PGN_ONLY_TAGS = frozenset({"variant", "setup", "result", "termination"})
 
 
-def _gc_tags(verdict: Verdict, pocket_file: str) -> list[tuple[str, str]]:
+def _gc_tags(verdict: Verdict, pocket_file: PocketFile) -> list[tuple[str, str]]:
     """The log's tags, with a FEN tag that gives the start the verdict used, and a
     PocketFile tag when the pocket squares are not i1/i8 (gcadj reads it back)."""
     log = _log(verdict)
@@ -220,7 +218,7 @@ def _gc_ply(number: int, white: bool, text: str, comments: list[str]) -> list[st
 
 
 def write_gc(
-    verdict: Verdict, notes: Mapping[int, str] | None = None, pocket_file: str | None = None
+    verdict: Verdict, notes: Mapping[int, str] | None = None, pocket_file: PocketFile | None = None
 ) -> str:
     """A clean Game Courier move list: tags, one numbered ply per line, every piece labelled.
 

@@ -8,6 +8,7 @@ from typing import Any
 from gcadj.adjudication.verdict import Finding, Suggestion, Verdict
 from gcadj.engine.position import Position
 from gcadj.outputs.diagram import text_diagram
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 from gcadj.words import plural
 
 
@@ -16,7 +17,7 @@ def render_verdict(verdict: Verdict, *, verbose: bool = False) -> str:
 
     `verbose` adds the game's tags and, for a legal game, the final position (diagram, FEN).
     """
-    pocket_file = verdict.log.pocket_file if verdict.log is not None else "i"
+    pocket_file = verdict.log.pocket_file if verdict.log is not None else DEFAULT_POCKET_FILE
     if verdict.partial:
         return _render_partial(verdict, pocket_file)
     if verdict.status in ("syntax-error", "error"):
@@ -72,7 +73,7 @@ def failing_line(record: Mapping[str, Any]) -> str:
     return str(record.get("error") or f"{source}: {status}").split("\n", 1)[0]
 
 
-def _render_partial(verdict: Verdict, pocket_file: str) -> str:
+def _render_partial(verdict: Verdict, pocket_file: PocketFile) -> str:
     """A game judged up to an unreadable ply: the error, the board before it, the summary."""
     error = verdict.error or f"{verdict.source}: syntax error"
     unreadable = verdict.legal_plies + 1
@@ -90,7 +91,7 @@ def _render_partial(verdict: Verdict, pocket_file: str) -> str:
     return "\n".join(lines)
 
 
-def _render_finding(source: str, finding: Finding, pocket_file: str) -> list[str]:
+def _render_finding(source: str, finding: Finding, pocket_file: PocketFile) -> list[str]:
     dots = "." if finding.side == "white" else "..."
     head = (
         f"{source}:{finding.line}:{finding.column}: {finding.move_number}{dots} "

@@ -37,6 +37,7 @@ from gcadj.notation.records import (
     PlaceSub,
     RemoveSpaceSub,
 )
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 __all__ = [
     "BLACK_POCKET_CELL",
@@ -91,7 +92,7 @@ def _n(value: float) -> str:
 class _Canvas:
     """Cell geometry for one square size, and the SVG elements drawn so far."""
 
-    def __init__(self, size: int, pocket_file: str) -> None:
+    def __init__(self, size: int, pocket_file: PocketFile) -> None:
         self.u = float(size)
         self.pocket_file = pocket_file
         self.parts: list[str] = []
@@ -143,7 +144,7 @@ def render_svg(
     *,
     last_move: Move | tuple[Square, Square] | None = None,
     illegal: tuple[Square | None, Square] | None = None,
-    pocket_file: str = "i",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
     size: int = 48,
 ) -> str:
     """An SVG diagram of `position` (see the module docstring); `size` is one square in px.
@@ -188,7 +189,7 @@ def marks(
     *,
     last_move: Move | tuple[Square, Square] | None = None,
     illegal: tuple[Square | None, Square] | None = None,
-    pocket_file: str = "i",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
     size: int = 48,
 ) -> str:
     """The marks of one position, to be drawn over the board and under the pieces: the
@@ -225,7 +226,7 @@ class BoardKit:
 
 
 @lru_cache(maxsize=8)
-def board_kit(pocket_file: str = "i", size: int = 48) -> BoardKit:
+def board_kit(pocket_file: PocketFile = DEFAULT_POCKET_FILE, size: int = 48) -> BoardKit:
     """The shared parts of every diagram drawn with these settings (see `BoardKit`)."""
     canvas = _Canvas(size, pocket_file)
     width, height = diagram_size(size)

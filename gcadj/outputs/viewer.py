@@ -32,9 +32,11 @@ from gcadj.about import GENERATOR_META
 from gcadj.adjudication.verdict import Finding, Verdict
 from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
+from gcadj.errors import ExportError
 from gcadj.notation.records import GameLog
 from gcadj.notation.san import write_line
-from gcadj.outputs.export import ExportError, after_prefix
+from gcadj.outputs.export import after_prefix
+from gcadj.outputs.html_text import breakable
 from gcadj.outputs.legend import piece_legend
 from gcadj.outputs.pgn_writer import user_comment_lines
 from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, marks
@@ -253,7 +255,7 @@ def _verdict_html(verdict: Verdict, legal: int) -> str:
 
 
 def _facts_html(verdict: Verdict, log: GameLog) -> str:
-    rows = [("Source", _e(verdict.source))]
+    rows = [("Source", breakable(verdict.source))]
     for name in ("Event", "Site", "Date", "Status"):
         value = log.tag(name)
         if value:
@@ -362,15 +364,18 @@ def _page(
 
 VIEWER_STYLE = """
 *{box-sizing:border-box}
-body{font-family:system-ui,sans-serif;margin:1em 1.5em;color:#1b1b1b;max-width:1250px}
-h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.1em;margin:0 0 .4em}
+html{-webkit-text-size-adjust:100%}
+body{font-family:system-ui,sans-serif;margin:.8em clamp(.5em,3vw,1.5em);color:#1b1b1b;
+  max-width:1250px}
+h1{font-size:1.4em;margin:.2em 0;overflow-wrap:break-word}h2{font-size:1.1em;margin:0 0 .4em}
 .players{margin:.2em 0;color:#444}
 .verdict{margin:.4em 0 .8em;padding:.4em .6em;border-radius:4px}
 .verdict.legal{background:#e8f4ea}.verdict.illegal{background:#fbe9e9}
 main{display:flex;gap:1.5em;align-items:flex-start;flex-wrap:wrap}
-#view{flex:0 1 500px;min-width:300px}
+main>section{min-width:0}
+#view{flex:0 1 500px;min-width:min(300px,100%)}
 #board{width:100%;height:auto;max-width:485px;display:block}
-#controls{display:flex;gap:.3em;align-items:center;margin:.4em 0}
+#controls{display:flex;flex-wrap:wrap;gap:.3em;align-items:center;margin:.4em 0}
 #controls button{font-size:1.1em;min-width:2.4em;padding:.15em .4em;cursor:pointer}
 #ply-label{margin-left:.5em;font-size:.95em}
 #fen-box{font-size:.85em;margin:.3em 0 .8em;overflow-wrap:anywhere}
@@ -378,8 +383,8 @@ main{display:flex;gap:1.5em;align-items:flex-start;flex-wrap:wrap}
 #copied{color:#176b2c;margin-left:.4em}
 .facts{border-collapse:collapse;font-size:.9em}
 .facts th,.facts td{text-align:left;padding:.1em .6em .1em 0;vertical-align:top}
-.facts td{overflow-wrap:anywhere}
-#list{flex:1 1 340px;min-width:280px}
+.facts td{overflow-wrap:break-word;word-break:normal}
+#list{flex:1 1 340px;min-width:min(280px,100%)}
 #moves{list-style:none;margin:0;padding:0;max-height:560px;overflow-y:auto;
   border:1px solid #ddd;border-radius:4px}
 #moves li{padding:.2em .5em;border-bottom:1px solid #eee}
@@ -399,8 +404,11 @@ main{display:flex;gap:1.5em;align-items:flex-start;flex-wrap:wrap}
 .suggestions ul{margin:.1em 0;padding-left:1.2em}
 li.unjudged{color:#888}
 #legend{margin-top:1.2em;font-size:.9em}
-#legend table{border-collapse:collapse;margin:.4em 0}
-#legend th,#legend td{border:1px solid #ddd;padding:.1em .5em;text-align:left}
+#legend table{border-collapse:collapse;margin:.4em 0;max-width:100%}
+#legend th,#legend td{border:1px solid #ddd;padding:.1em .5em;text-align:left;
+  overflow-wrap:break-word}
+@media (max-width:480px){#legend th,#legend td{padding:.1em .25em;font-size:.92em}
+  #moves{max-height:60vh}}
 #legend td.letter{font-weight:bold;text-align:center}
 .made{color:#777;font-size:.8em}
 """
@@ -424,6 +432,12 @@ VIEWER_SCRIPT = """
     $('pieces').innerHTML = out.join('');
     $('turn').innerHTML = D.turn[s.t];
   }
+  function reveal(item) {
+    // scroll the move list, never the page: the page opens at its top (title, verdict)
+    var box = $('moves'), b = box.getBoundingClientRect(), r = item.getBoundingClientRect();
+    if (r.top < b.top) { box.scrollTop -= b.top - r.top; }
+    else if (r.bottom > b.bottom) { box.scrollTop += r.bottom - b.bottom; }
+  }
   function show(n) {
     n = Math.max(0, Math.min(last, n | 0));
     cur = n;
@@ -435,7 +449,7 @@ VIEWER_SCRIPT = """
     for (var i = 0; i < items.length; i++) {
       var on = +items[i].getAttribute('data-ply') === n;
       items[i].classList.toggle('current', on);
-      if (on) { items[i].scrollIntoView({block: 'nearest'}); }
+      if (on) { reveal(items[i]); }
     }
     $('first').disabled = $('prev').disabled = n === 0;
     $('next').disabled = $('last').disabled = n === last;

@@ -15,6 +15,11 @@ Game Courier is a volunteer-run site; an audit may ask it for thousands of pages
   and refused; the cap applies to decoded bytes, so a compressed bomb is caught too);
 * http and https only, at every redirect hop (redirects are followed by hand so each
   Location is checked before it is requested);
+* with ``public_only`` (a server fetching for others: ``gcadj serve``), public addresses
+  only: each hop's host is resolved and refused if any of its addresses is loopback,
+  private, link-local or a cloud's metadata service, and every socket's peer is checked
+  again once connected (`gcadj.sources.addresses`); proxies from the environment are
+  then not used (the peer would be the proxy);
 * an on-disk cache of successful responses, written atomically (temporary file and
   rename), so a re-run or resumed audit does not download the same page again; an
   empty or whitespace-only body is a failure ("empty"), never cached.
@@ -30,17 +35,23 @@ import json
 import logging
 import os
 import re
+import socket
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 from urllib.parse import urljoin, urlsplit
 
 import requests
+import requests.adapters
 import urllib3
+import urllib3.connection
+import urllib3.connectionpool
 
 from gcadj.about import __version__
+from gcadj.errors import FetchError, RetryableFetch
+from gcadj.sources.addresses import AddressRefused, check_host, refused_address
 from gcadj.sources.decode import decode_text
 from gcadj.sources.urls import SCHEMES, is_url
 
@@ -52,28 +63,6 @@ REDIRECT_CODES: Final = frozenset({301, 302, 303, 307, 308})
 RETRY_CODES: Final = frozenset({429, 500, 502, 503, 504})
 MAX_REDIRECTS: Final = 10
 CHUNK: Final = 64 * 1024
-
-
-class FetchError(Exception):
-    """A page that could not be fetched; the message names the URL and the reason."""
-
-    def __init__(self, url: str, reason: str, status: int | None = None) -> None:
-        self.url = url
-        self.reason = reason
-        self.status = status
-        super().__init__(f"{url}: {reason}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.url, self.reason, self.status))
-
-
-class _Retry(Exception):
-    """A failure worth another attempt; `wait` overrides the backoff (Retry-After)."""
-
-    def __init__(self, reason: str, wait: float | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.wait = wait
 
 
 def default_cache_dir() -> Path:
@@ -89,6 +78,7 @@ class FetchOptions:
 
     ``cache_dir`` None disables the cache. ``delay`` is the minimum pause between the
     start of two requests to one host. ``retries`` counts attempts after the first.
+    ``public_only`` refuses hosts that are not public addresses (see the module docstring).
     """
 
     connect_timeout: float = 10.0
@@ -102,6 +92,7 @@ class FetchOptions:
     max_bytes: int = 5 * 1024 * 1024
     cache_dir: Path | None = None
     user_agent: str = USER_AGENT
+    public_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -127,6 +118,11 @@ class Fetcher:
         self.session = requests.Session()
         self.session.headers["User-Agent"] = self.options.user_agent
         self.session.max_redirects = MAX_REDIRECTS
+        if self.options.public_only:
+            self.session.trust_env = False  # no proxy from the environment: see the docstring
+            adapter = PublicOnlyAdapter()
+            self.session.mount("http://", adapter)
+            self.session.mount("https://", adapter)
         self._last_request: dict[str, float] = {}
         self.requests_made = 0
 
@@ -169,7 +165,7 @@ class Fetcher:
         while True:
             try:
                 return self._follow(url)
-            except _Retry as retry:
+            except RetryableFetch as retry:
                 if attempt >= opts.retries:
                     tries = "attempt" if attempt == 0 else "attempts"
                     reason = f"{retry.reason} (gave up after {attempt + 1} {tries})"
@@ -191,6 +187,8 @@ class Fetcher:
         """One attempt: request, following redirects by hand (each hop checked)."""
         current = url
         for _ in range(MAX_REDIRECTS + 1):
+            if self.options.public_only:
+                _check_public(url, current)
             response = self._request(url, current)
             with response:
                 if response.status_code in REDIRECT_CODES:
@@ -222,13 +220,15 @@ class Fetcher:
                 stream=True,
             )
         except requests.exceptions.ConnectTimeout:
-            raise _Retry(f"connect timed out after {opts.connect_timeout:g} s") from None
+            raise RetryableFetch(f"connect timed out after {opts.connect_timeout:g} s") from None
         except requests.exceptions.ReadTimeout:
-            raise _Retry(
+            raise RetryableFetch(
                 f"no response within the read timeout of {opts.read_timeout:g} s"
             ) from None
         except requests.exceptions.ConnectionError as err:
-            raise _Retry(f"connection failed ({_short(err)})") from None
+            raise RetryableFetch(f"connection failed ({_short(err)})") from None
+        except AddressRefused as err:  # the connected peer, checked by PublicOnlyAdapter
+            raise FetchError(url, str(err)) from None
         except requests.exceptions.RequestException as err:
             raise FetchError(url, f"request failed ({_short(err)})") from None
         except ValueError as err:
@@ -242,7 +242,7 @@ class Fetcher:
         status = response.status_code
         if status in RETRY_CODES:
             wait = _retry_after(response.headers.get("Retry-After"))
-            raise _Retry(f"HTTP {status} {response.reason}", wait)
+            raise RetryableFetch(f"HTTP {status} {response.reason}", wait)
         if status != 200:
             raise FetchError(url, f"HTTP {status} {response.reason}", status)
         declared = response.headers.get("Content-Length")
@@ -254,7 +254,7 @@ class Fetcher:
         encoded = response.headers.get("Content-Encoding", "identity").lower()
         identity = encoded == "identity" and declared is not None and declared.isdigit()
         if identity and declared is not None and len(body) < int(declared):
-            raise _Retry(f"truncated response: got {len(body)} of {declared} bytes")
+            raise RetryableFetch(f"truncated response: got {len(body)} of {declared} bytes")
         page = Page(
             url=url,
             final_url=current,
@@ -278,7 +278,7 @@ class Fetcher:
         try:
             while True:
                 if time.monotonic() > deadline:
-                    raise _Retry(f"no complete response within {opts.total_timeout:g} s")
+                    raise RetryableFetch(f"no complete response within {opts.total_timeout:g} s")
                 chunk = raw.read1(CHUNK, decode_content=True)
                 if not chunk:
                     return body
@@ -288,15 +288,15 @@ class Fetcher:
                         url, f"the page is over the cap of {opts.max_bytes} bytes (stopped reading)"
                     )
         except urllib3.exceptions.ReadTimeoutError:
-            raise _Retry(
+            raise RetryableFetch(
                 f"connection broken while reading (no data within {opts.read_timeout:g} s)"
             ) from None
         except urllib3.exceptions.ProtocolError as err:  # the connection closed mid-body
-            raise _Retry(f"truncated response ({_short(err)})") from None
+            raise RetryableFetch(f"truncated response ({_short(err)})") from None
         except urllib3.exceptions.DecodeError as err:
             raise FetchError(url, f"the body does not decompress ({_short(err)})") from None
         except (urllib3.exceptions.HTTPError, OSError) as err:
-            raise _Retry(f"connection broken while reading ({_short(err)})") from None
+            raise RetryableFetch(f"connection broken while reading ({_short(err)})") from None
 
     def _be_polite(self, url: str) -> None:
         """Sleep until `delay` seconds have passed since the last request to this host."""
@@ -330,6 +330,66 @@ def _check_scheme(url: str, target: str, *, redirect: bool = False) -> None:
     if scheme not in SCHEMES:
         what = f"redirect to {target!r}" if redirect else "URL"
         raise FetchError(url, f"{what} refused: only http and https are fetched, not {scheme!r}")
+
+
+def _check_public(url: str, target: str) -> None:
+    """Refuse `target` (the URL or a redirect's) when its host is not a public address."""
+    parts = urlsplit(target)
+    host = parts.hostname or ""
+    try:
+        port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+    except ValueError as err:
+        raise FetchError(url, f"malformed URL {target!r} ({err})") from None
+    try:
+        check_host(host, port)
+    except AddressRefused as err:
+        where = "" if target == url else f" (redirect to {target})"
+        raise FetchError(url, f"{err}{where}") from None
+
+
+def _public_peer(sock: socket.socket) -> socket.socket:
+    """The socket if its peer is a public address; else closed, and `AddressRefused`."""
+    try:
+        peer = str(sock.getpeername()[0])
+    except OSError:
+        peer = ""
+    kind = refused_address(peer)
+    if kind is not None:
+        sock.close()
+        raise AddressRefused(
+            f"refused: connected to {peer}, {kind}; this server fetches public addresses only"
+        )
+    return sock
+
+
+class _PublicHTTPConnection(urllib3.connection.HTTPConnection):
+    def _new_conn(self) -> socket.socket:
+        return _public_peer(super()._new_conn())
+
+
+class _PublicHTTPSConnection(urllib3.connection.HTTPSConnection):
+    def _new_conn(self) -> socket.socket:
+        return _public_peer(super()._new_conn())
+
+
+class _PublicHTTPPool(urllib3.connectionpool.HTTPConnectionPool):
+    ConnectionCls = _PublicHTTPConnection
+
+
+class _PublicHTTPSPool(urllib3.connectionpool.HTTPSConnectionPool):
+    ConnectionCls = _PublicHTTPSConnection
+
+
+class PublicOnlyAdapter(requests.adapters.HTTPAdapter):
+    """requests' adapter whose connections check the peer they reached (DNS rebinding: the
+    name may resolve to another address than the one `check_host` saw)."""
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {
+            "http": _PublicHTTPPool,
+            "https": _PublicHTTPSPool,
+        }
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -451,6 +511,7 @@ __all__ = [
     "FetchOptions",
     "Fetcher",
     "Page",
+    "PublicOnlyAdapter",
     "default_cache_dir",
     "default_fetcher",
     "is_url",

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 
+from gcadj.errors import LogSyntaxError
 from gcadj.notation.language import is_pocket_file
-from gcadj.notation.parse import LogSyntaxError, normalise_text, parse_log
+from gcadj.notation.parse import normalise_text, parse_log
 from gcadj.notation.records import GameLog
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 GAME_COURIER = "gamecourier"
 HTML = "html"  # a saved or fetched Game Courier viewing page (gcadj.sources.pages)
@@ -45,7 +47,9 @@ def looks_like_pgn(text: str) -> bool:
     return any(_VARIANT_TAG.fullmatch(line) for line in header.lstrip("\ufeff").splitlines())
 
 
-def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i") -> GameLog:
+def parse_game_text(
+    text: str, source: str = "<string>", pocket_file: PocketFile = DEFAULT_POCKET_FILE
+) -> GameLog:
     """Read a game in any supported format; raises `LogSyntaxError` for text that is none.
 
     A ``[PocketFile "p"]`` tag in the header (written by ``gcadj fetch`` for the newer
@@ -57,7 +61,7 @@ def parse_game_text(text: str, source: str = "<string>", pocket_file: str = "i")
     return read_game(text, detect_format(text), source, pocket_file)
 
 
-def read_game(text: str, kind: str, source: str, pocket_file: str) -> GameLog:
+def read_game(text: str, kind: str, source: str, pocket_file: PocketFile) -> GameLog:
     """`parse_game_text` for text already normalised (`normalise_text`) whose format
     (`detect_format`) is `kind`: the pipeline does both once per source."""
     if kind == HTML:
@@ -65,13 +69,11 @@ def read_game(text: str, kind: str, source: str, pocket_file: str) -> GameLog:
     if kind == PGN:
         from gcadj.sources.pgn_reader import read_pgn
 
-        return read_pgn(
-            text, source=source, pocket_file=pocket_file_tag(text, source) or pocket_file
-        )
+        return read_pgn(text, source=source, pocket_file=_tagged(text, source) or pocket_file)
     return _parse_log(text, source, pocket_file)
 
 
-def _parse_page(html: str, source: str, pocket_file: str) -> GameLog:
+def _parse_page(html: str, source: str, pocket_file: PocketFile) -> GameLog:
     """A page's game; a syntax error in the log read from it points into the page itself
     (the line and column of the HTML source where the offending move stands)."""
     from gcadj.sources.pages.scrape import scrape_page
@@ -93,9 +95,9 @@ def _lead(text: str) -> int:
     return len(text) - len(text.lstrip(" \t\u00a0"))
 
 
-def _parse_log(text: str, source: str, pocket_file: str) -> GameLog:
+def _parse_log(text: str, source: str, pocket_file: PocketFile) -> GameLog:
     """A Game Courier log (normalised), or a viewing page copied as text when it is none."""
-    pocket_file = pocket_file_tag(text, source) or pocket_file
+    pocket_file = _tagged(text, source) or pocket_file
     try:
         return parse_log(text, source=source, pocket_file=pocket_file, normalised=True)
     except LogSyntaxError:
@@ -109,15 +111,19 @@ def _parse_log(text: str, source: str, pocket_file: str) -> GameLog:
         )
 
 
-def _parse_made_log(text: str, source: str, pocket_file: str) -> GameLog:
+def _parse_made_log(text: str, source: str, pocket_file: PocketFile) -> GameLog:
     """A log that gcadj made from a page (`ScrapedGame.log_text`: tag lines, then the move
     lines, each ending in ``\n``), so already in the grammar's form."""
-    pocket_file = pocket_file_tag(text, source) or pocket_file
+    pocket_file = _tagged(text, source) or pocket_file
     return parse_log(text, source=source, pocket_file=pocket_file, normalised=True)
 
 
 def parse_games(
-    text: str, source: str = "<string>", pocket_file: str = "i", *, only: int | None = None
+    text: str,
+    source: str = "<string>",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    *,
+    only: int | None = None,
 ) -> list[tuple[str, GameLog | LogSyntaxError]]:
     """Every game a source's text holds, in order: its name and its log, or its syntax error.
 
@@ -131,7 +137,7 @@ def parse_games(
 
 
 def read_games(
-    text: str, kind: str, source: str, pocket_file: str, *, only: int | None = None
+    text: str, kind: str, source: str, pocket_file: PocketFile, *, only: int | None = None
 ) -> list[tuple[str, GameLog | LogSyntaxError]]:
     """`parse_games` for text already normalised whose format is `kind` (see `read_game`)."""
     if kind == PGN:
@@ -148,6 +154,12 @@ def read_games(
 
 _POCKET_FILE_TAG = re.compile(r'^[ \t\u00a0]*\[[ \t\u00a0]*PocketFile[ \t\u00a0]*"([^"]*)"', re.M)
 _FIRST_PLY_LINE = re.compile(r"^[ \t\u00a0]*[^\s\[/]", re.M)
+
+
+def _tagged(text: str, source: str) -> PocketFile | None:
+    """The game's own pocket file, from its PocketFile tag (see `pocket_file_tag`)."""
+    tagged = pocket_file_tag(text, source)
+    return PocketFile(tagged) if tagged else None
 
 
 def pocket_file_tag(text: str, source: str = "<string>") -> str | None:

@@ -19,16 +19,18 @@ import functools
 import re
 
 from gcadj.adjudication.judge import PlyJudge
-from gcadj.engine.fen import STARTING_FEN, FenError
+from gcadj.engine.fen import STARTING_FEN
 from gcadj.engine.move import Move
 from gcadj.engine.position import Position
+from gcadj.errors import FenError, LogSyntaxError, SanError
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.language import LogBuilder, check_pocket_file, unescape_tag_value
-from gcadj.notation.parse import LogSyntaxError, normalise_text, parse_log
+from gcadj.notation.parse import normalise_text, parse_log
 from gcadj.notation.pgn import GC_MARK, NOTE_MARK
 from gcadj.notation.records import GameLog, MoveRecord
-from gcadj.notation.san import SAN_EXAMPLES, SanError, looks_like_san, parse_san
+from gcadj.notation.san import SAN_EXAMPLES, looks_like_san, parse_san
 from gcadj.notation.san import gc_submoves as _gc_submoves
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 __all__ = ["game_spans", "read_pgn", "read_pgn_games"]
 
@@ -113,7 +115,7 @@ class _Reader:
         self,
         text: str,
         source: str,
-        pocket_file: str,
+        pocket_file: PocketFile,
         span: tuple[int, int] | None = None,
         line_starts: list[int] | None = None,
     ) -> None:
@@ -185,12 +187,12 @@ class _Reader:
         pocket_file = self.tag("PocketFile")
         if pocket_file is not None:
             try:
-                check_pocket_file(pocket_file)
+                letter = check_pocket_file(pocket_file)
             except ValueError as err:
                 raise self.error(
                     self.tag_offsets["pocketfile"], "a pocket file letter from i to z", str(err)
                 ) from None
-            self.pocket_file = self.log.pocket_file = pocket_file  # the game's, and its log's
+            self.pocket_file = self.log.pocket_file = letter  # the game's, and its log's
         fen = self.tag("FEN")
         try:
             self.position = Position(as_gcadj_fen(fen) if fen else STARTING_FEN)
@@ -329,7 +331,9 @@ def _with_comment(record: MoveRecord, text: str) -> MoveRecord:
     return dataclasses.replace(record, comment=joined)
 
 
-def read_pgn(text: str, source: str = "<string>", pocket_file: str = "i") -> GameLog:
+def read_pgn(
+    text: str, source: str = "<string>", pocket_file: PocketFile = DEFAULT_POCKET_FILE
+) -> GameLog:
     """Read PGN-like text holding one game into a `GameLog`; raises `LogSyntaxError` with
     line and column (also for text holding several games: see `read_pgn_games`).
 
@@ -348,7 +352,11 @@ def _layout(text: str) -> tuple[list[tuple[int, int]], list[int]]:
 
 
 def read_pgn_games(
-    text: str, source: str = "<string>", pocket_file: str = "i", *, only: int | None = None
+    text: str,
+    source: str = "<string>",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    *,
+    only: int | None = None,
 ) -> list[tuple[str, GameLog | LogSyntaxError]]:
     """Every game of PGN-like text, in order: its name and its log, or the error that stops
     it. A text of one game is named `source`; the games of a database ``source#1``,

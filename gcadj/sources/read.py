@@ -12,14 +12,12 @@ import re
 import sys
 from pathlib import Path
 
+from gcadj.errors import SourceError
 from gcadj.notation.parse import parse_log
 from gcadj.notation.records import GameLog
 from gcadj.sources.decode import decode_text
 from gcadj.sources.urls import is_url, url_scheme
-
-
-class SourceError(Exception):
-    """A source that could not be read; the message names it and says why."""
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 
 def read_source(spec: str) -> str:
@@ -62,7 +60,8 @@ def read_url(url: str) -> str:
     requests is imported here, not at start-up. Any other scheme is refused by
     `read_source` (and by the fetcher, at every redirect too) with a message naming it.
     """
-    from gcadj.sources.fetch import FetchError, default_fetcher
+    from gcadj.errors import FetchError
+    from gcadj.sources.fetch import default_fetcher
 
     try:
         return default_fetcher().get(url).text()
@@ -70,7 +69,7 @@ def read_url(url: str) -> str:
         raise SourceError(str(err)) from None
 
 
-def read_log(path: str | Path, pocket_file: str = "i") -> GameLog:
+def read_log(path: str | Path, pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> GameLog:
     """Read and parse a log file (``OSError`` if it cannot be read, else as :func:`parse_log`)."""
     data = Path(path).read_bytes()
     return parse_log(decode_text(data), source=str(path), pocket_file=pocket_file)

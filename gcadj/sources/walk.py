@@ -170,7 +170,8 @@ class SourceWalker:
         return self._indexes[url]
 
     def _read_index(self, url: str) -> list[str]:
-        from gcadj.sources.fetch import FetchError, default_fetcher
+        from gcadj.errors import FetchError
+        from gcadj.sources.fetch import default_fetcher
         from gcadj.sources.pages.index import index_entries
 
         fetcher = self.fetcher or default_fetcher()

@@ -13,7 +13,7 @@ from conftest import FIXTURES
 from gcadj.adjudication.judge import CATEGORIES
 from gcadj.adjudication.verdict import replay
 from gcadj.app.check import check_source, check_text
-from gcadj.engine.fen import FenError
+from gcadj.errors import FenError
 from gcadj.notation.parse import parse_log
 
 LOGS = FIXTURES / "logs"

@@ -35,9 +35,10 @@ from httpserver import (
 )
 from typer.testing import CliRunner
 
-from gcadj.app.audit import AuditError, AuditPlan, judged, read_done, run_audit
+from gcadj.app.audit import AuditPlan, judged, read_done, run_audit
 from gcadj.app.check import check_text
 from gcadj.cli.main import app
+from gcadj.errors import AuditError
 from gcadj.outputs.audit_report import summarize
 from gcadj.sources.fetch import Fetcher, FetchOptions, set_default_fetcher
 

@@ -39,12 +39,12 @@ def test_the_report_shows_the_facts_of_the_judged_games(tmp_path: Path) -> None:
     run = run_audit(AuditPlan(sources=(str(folder),), out=out, report=report, jobs=2))
     assert run.judged == 4 and run.exit_code == 1
     html = report.read_text(encoding="utf-8")
-    assert "White: Alice · Black: Bob" in html  # an illegal log: its players
+    assert "Alice – Bob" in html  # an illegal log: its players
     assert 'href="https://example.org/a"' in html  # its Site: the page's link
     assert "Carol" not in html  # a legal game's players are not shown
     assert "javascript:" not in html  # a Site that is no http(s) address is no link
     # a game of a database has its own facts (the report used to read c.pgn#2 as a file)
-    assert "White: &lt;b&gt;Grace&lt;/b&gt; · Black: Heidi" in html
+    assert "&lt;b&gt;Grace&lt;/b&gt; – Heidi" in html
     assert 'href="https://example.org/1"' in html and 'href="https://example.org/2"' in html
     assert "Erin" not in html
 
@@ -59,7 +59,7 @@ def test_a_resumed_audit_reads_the_facts_of_earlier_games_from_their_logs(
     run = run_audit(AuditPlan(sources=(str(folder),), out=out, report=report, resume=True, jobs=1))
     assert (run.judged, run.skipped) == (1, 3)  # b.txt now; a.txt and c.pgn's two before
     html = report.read_text(encoding="utf-8")
-    assert "White: Alice · Black: Bob" in html  # read again from the head of a.txt
+    assert "Alice – Bob" in html  # read again from the head of a.txt
     assert 'href="https://example.org/a"' in html
     # a database's games judged earlier: their file's head is not theirs, nothing shown
     assert "Grace" not in html and 'href="https://example.org/2"' not in html

@@ -348,7 +348,15 @@ def test_audit_singular_wording(tmp_path: Path) -> None:
 def test_help_lists_the_commands_in_order_with_whole_descriptions() -> None:
     done = gcadj("--help")
     commands = re.findall(r"^  (\w+)\s{2,}(.+)$", done.stdout.split("Commands:")[1], re.M)
-    assert [name for name, _ in commands] == ["check", "export", "audit", "fetch", "fen", "perft"]
+    assert [name for name, _ in commands] == [
+        "check",
+        "export",
+        "audit",
+        "fetch",
+        "fen",
+        "serve",
+        "perft",
+    ]
     assert all(not line.endswith("...") for _, line in commands)
     assert "..." not in done.stdout.split("Commands:")[1]
 
@@ -420,7 +428,7 @@ def test_o_naming_a_folder_says_it_is_a_folder(tmp_path: Path) -> None:
         assert f"{tmp_path}: that is a folder" in stderr and "--force" not in stderr
 
 
-@pytest.mark.parametrize("letter", ["h", "P", "ip", "7", ""])
+@pytest.mark.parametrize("letter", ["h", "H", "ip", "7", ""])
 @pytest.mark.parametrize("command", ["check", "export", "audit", "fen"])
 def test_pocket_file_takes_one_letter_from_i_to_z(command: str, letter: str) -> None:
     args = {
@@ -437,7 +445,7 @@ def test_pocket_file_takes_one_letter_from_i_to_z(command: str, letter: str) -> 
 def test_pocket_file_help_and_behaviour_agree() -> None:
     help_text = " ".join(invoke("check", "--help")[1].split())
     assert "one letter from i to z: i on the 2009 preset (i1/i8), p on the newer one" in help_text
-    for letter in ("i", "p", "x"):
+    for letter in ("i", "p", "x", "I", "P"):  # either case: P is p
         assert invoke("check", str(LEGAL), "--pocket-file", letter)[0] == 0
 
 

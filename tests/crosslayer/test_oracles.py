@@ -45,11 +45,12 @@ import chess.pgn
 import pyffish
 import pytest
 
-from gcadj.engine.fen import FenError, format_fen, parse_fen
+from gcadj.engine.fen import format_fen, parse_fen
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import KINDS, PIECES, Piece
 from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, POCKET, WHITE, square_name
+from gcadj.errors import FenError
 
 HERE = Path(__file__).resolve().parents[1]
 ROOT = HERE.parent
@@ -59,6 +60,7 @@ PGN_DIR = ROOT / "bench" / "data" / "pgn"
 PERFT_FILE = ROOT / "fixtures" / "perft" / "pmc.epd"
 VARIANT = "pmc"
 FULL = os.environ.get("GCADJ_PERFT_FULL") == "1"
+CRAFTED_POSITIONS = 3000 if FULL else 300
 
 # docs/rules.md §1, written out again here so the emulated pocketing does not borrow
 # gcadj.engine.pieces' own table.
@@ -315,6 +317,36 @@ def test_board_moves_and_drops_match_fairy_stockfish(fsf: str) -> None:
             )
     assert not mismatches, f"{len(mismatches)} of {compared} differ:\n" + "\n".join(mismatches)
     assert compared >= 400 and checks >= 80
+
+
+def test_crafted_checks_and_en_passant_match_fairy_stockfish(fsf: str) -> None:
+    """Positions built around checks, double checks, pins and en passant squares
+    (tests/crafted_positions.py, fixed seed): the en passant that answers a double check
+    (issue 19.6) is listed by both engines, and every other move agrees too."""
+    # Imported here, not at the top: `python tests/crosslayer/test_oracles.py` runs without
+    # pytest putting tests/ on the path.
+    from crafted_positions import crafted_fen
+
+    rng = random.Random(20260519)
+    mismatches = []
+    double_checks = en_passant_in_double_check = 0
+    for _ in range(CRAFTED_POSITIONS):
+        fen = crafted_fen(rng)
+        pos = Position(fen)
+        theirs = set(pyffish.legal_moves(fsf, fsf_fen(fen), []))
+        check = pos.is_check()
+        assert check == pyffish.gives_check(fsf, fsf_fen(fen), []), fen
+        mine = {m.uci() for m in pos.legal_moves() if check or not m.is_pocketing}
+        if mine != theirs:
+            mismatches.append(
+                f"{fen}\n  only gcadj: {sorted(mine - theirs)}\n  only FSF: {sorted(theirs - mine)}"
+            )
+        if len(pos.checkers()) > 1:
+            double_checks += 1
+            en_passant_in_double_check += pos.has_legal_en_passant()
+    assert not mismatches, f"{len(mismatches)} differ:\n" + "\n".join(mismatches)
+    assert double_checks >= CRAFTED_POSITIONS // 5
+    assert en_passant_in_double_check >= CRAFTED_POSITIONS // 20
 
 
 def test_check_detection_matches_fairy_stockfish(fsf: str) -> None:

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from gcadj.adjudication.verdict import Verdict
 from gcadj.app.check import check_source, check_text
 from gcadj.cli.main import app
-from gcadj.outputs.export import ExportError, export_game
+from gcadj.errors import ExportError
+from gcadj.outputs.export import export_game
 
 EXAMPLES = sorted((FIXTURES / "examples").glob("ex*.txt"))
 LOGS = sorted((FIXTURES / "logs").glob("*/*.txt"))

@@ -7,8 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gcadj.engine.fen import FenError
 from gcadj.engine.position import Position
+from gcadj.errors import FenError
 
 LETTERS = "PBNRIDAGQMUVFWXTHZ"
 

@@ -19,11 +19,12 @@ from collections.abc import Callable
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from gcadj.engine.fen import FenError, format_fen
+from gcadj.engine.fen import format_fen
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import KINDS, PIECES, Piece
 from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, POCKET, WHITE
+from gcadj.errors import FenError
 
 ALL_CANDIDATES: tuple[Move, ...] = (
     tuple(Move(f, t) for f in range(64) for t in range(64))

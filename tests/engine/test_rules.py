@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from gcadj.engine.fen import FenError
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import KIND
-from gcadj.engine.position import IllegalMoveError, Position, Termination
+from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, POCKET, WHITE, parse_square, square_name
+from gcadj.errors import FenError, IllegalMoveError
+from gcadj.vocabulary import Termination
 
 # docs/rules.md §1: class -> labels.
 CLASSES = {

@@ -8,15 +8,10 @@ import sys
 import pytest
 
 from gcadj.app.check import check_text
-from gcadj.engine.fen import STARTING_FEN, FenError
+from gcadj.engine.fen import STARTING_FEN
 from gcadj.engine.position import Position
-from gcadj.notation.gccode import (
-    GcCodeError,
-    as_gcadj_fen,
-    fen_to_gc_code,
-    gc_code_to_fen,
-    is_gc_code,
-)
+from gcadj.errors import FenError, GcCodeError
+from gcadj.notation.gccode import as_gcadj_fen, fen_to_gc_code, gc_code_to_fen, is_gc_code
 
 START_CODE = "rnbqkbnr1/pppppppp-/8-/8-/8-/8-/PPPPPPPP-/RNBQKBNR1"
 

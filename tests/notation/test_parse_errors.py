@@ -10,8 +10,9 @@ from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gcadj.errors import LogSyntaxError
 from gcadj.notation import syntax_errors
-from gcadj.notation.parse import LogSyntaxError, parse_log
+from gcadj.notation.parse import parse_log
 from gcadj.sources.read import read_log
 
 
@@ -118,7 +119,7 @@ def test_expected_words(text: str, line: int, column: int, expected: str) -> Non
         ("1/2-1/2", 1, "results are not moves"),
         ("P e2-e4 0-1", 9, "results are not moves"),
         ("e2e4", 3, "put '-' between the squares"),
-        ("P e2 e4", 6, "join the two squares with '-': 'P e2-e4'"),
+        ("P e2 e4", 6, "join the two squares with '-': write 'P e2-e4'"),
         ("P E2-E4", 3, "squares are written in lower case: e2"),
     ],
 )

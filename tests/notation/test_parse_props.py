@@ -19,11 +19,10 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
 
+from gcadj.errors import LogSyntaxError, ParserDeclined
 from gcadj.notation import records
 from gcadj.notation.grammar import build_lark
 from gcadj.notation.parse import (
-    LogSyntaxError,
-    _Decline,
     clear_memo,
     normalise_text,
     parse_by_lines,
@@ -60,7 +59,7 @@ def reference(text: str, pocket_file: str) -> GameLog | LogSyntaxError:
 def line_path(text: str, pocket_file: str) -> GameLog | None:
     try:
         return parse_by_lines(text, "<string>", pocket_file)
-    except _Decline:
+    except ParserDeclined:
         return None
 
 

@@ -10,8 +10,8 @@ from gcadj.engine.move import Move
 from gcadj.engine.pieces import KIND
 from gcadj.engine.position import Position
 from gcadj.engine.squares import POCKET, parse_square
+from gcadj.errors import SanError
 from gcadj.notation.san import (
-    SanError,
     gc_submoves,
     gc_text,
     looks_like_san,

@@ -23,8 +23,9 @@ from conftest import FIXTURES, ROOT
 
 from gcadj.adjudication.verdict import Verdict
 from gcadj.app.check import check_text
+from gcadj.errors import ExportError
 from gcadj.notation.records import MoveSub, PlaceSub
-from gcadj.outputs.export import FORMATS, ExportError, export_game, write_svg
+from gcadj.outputs.export import FORMATS, export_game, write_svg
 from gcadj.outputs.pgn_writer import write_pgn
 from gcadj.outputs.svg import diagram_size
 from gcadj.sources.pgn_reader import read_pgn
@@ -356,7 +357,7 @@ HEAD = '[Variant "Pocket Mutation Chess"]\n\n'
 def test_pgn_syntax_errors_have_line_and_column(
     movetext: str, line: int, column: int, message: str
 ) -> None:
-    from gcadj.notation.parse import LogSyntaxError
+    from gcadj.errors import LogSyntaxError
 
     with pytest.raises(LogSyntaxError) as caught:
         read_pgn(HEAD + movetext, "game.pgn")
@@ -366,7 +367,7 @@ def test_pgn_syntax_errors_have_line_and_column(
 
 
 def test_pgn_bad_tag_and_bad_fen_tag() -> None:
-    from gcadj.notation.parse import LogSyntaxError
+    from gcadj.errors import LogSyntaxError
 
     with pytest.raises(LogSyntaxError) as caught:
         read_pgn('[Event "x]\n1. e4\n', "g.pgn")

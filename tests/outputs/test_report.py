@@ -278,6 +278,42 @@ def test_readme_shows_a_screenshot_of_the_report() -> None:
     assert "docs/report.png" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
+def test_browser_shows_about_15_rows_above_the_fold_on_a_desktop(
+    browser: WebDriver, audit: Audit
+) -> None:
+    """At 1280×900 the summary folds into one line, so the table starts high and rows are
+    compact: at least 14 rows are whole on screen when the report opens."""
+    metrics = {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        open_report(browser, audit)
+        whole = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#games tbody tr')).filter("
+            "function (r) { var b = r.getBoundingClientRect();"
+            " return b.height > 0 && b.bottom <= innerHeight; }).length;"
+        )
+        assert whole >= 14
+        assert browser.execute_script("return window.scrollY") == 0
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_browser_on_a_phone_rows_become_cards_that_fit(browser: WebDriver, audit: Audit) -> None:
+    metrics = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        open_report(browser, audit)
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= browser.execute_script("return window.innerWidth") == 390
+        source = browser.execute_script(
+            "return document.querySelector('#games tbody tr td:nth-child(2)')"
+            ".getBoundingClientRect().width"
+        )
+        assert source > 300  # the Source column had 0 px at this width before
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 def test_the_report_writer_reads_no_source() -> None:
     """Its facts come from the judged games (`GameFacts`), so it imports nothing of sources/."""
     import ast

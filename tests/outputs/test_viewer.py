@@ -19,7 +19,8 @@ from gcadj.about import GENERATOR_META
 from gcadj.adjudication.verdict import Suggestion, Verdict
 from gcadj.app.check import check_text
 from gcadj.engine.pieces import KINDS
-from gcadj.outputs.export import ExportError, write_fens
+from gcadj.errors import ExportError
+from gcadj.outputs.export import write_fens
 from gcadj.outputs.viewer import write_viewer
 
 if TYPE_CHECKING:

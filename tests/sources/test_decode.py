@@ -21,8 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gcadj.app.check import check_source
+from gcadj.errors import FetchError
 from gcadj.sources.decode import decode_text, header_charset, meta_charset
-from gcadj.sources.fetch import Fetcher, FetchError, FetchOptions, set_default_fetcher
+from gcadj.sources.fetch import Fetcher, FetchOptions, set_default_fetcher
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = (FIXTURES / "pages" / "pmc_pre.html").read_text(encoding="utf-8")

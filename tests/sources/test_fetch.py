@@ -22,14 +22,9 @@ from httpserver import (
     truncated,
 )
 
+from gcadj.errors import FetchError
 from gcadj.sources.decode import decode_text
-from gcadj.sources.fetch import (
-    USER_AGENT,
-    Fetcher,
-    FetchError,
-    FetchOptions,
-    _retry_after,
-)
+from gcadj.sources.fetch import USER_AGENT, Fetcher, FetchOptions, _retry_after
 
 HTML = "<html><body><pre>P e2-e4</pre></body></html>"
 

@@ -13,12 +13,13 @@ import pytest
 from conftest import FIXTURES
 
 from gcadj.app.check import check_source, check_text
-from gcadj.notation.parse import LogSyntaxError, parse_log
+from gcadj.errors import LogSyntaxError, PageError
+from gcadj.notation.parse import parse_log
 from gcadj.sources.decode import decode_text
 from gcadj.sources.formats import HTML, detect_format, parse_game_text
 from gcadj.sources.pages.board import board_mismatch, read_board_code
 from gcadj.sources.pages.index import index_entries
-from gcadj.sources.pages.scrape import PageError, scrape_page
+from gcadj.sources.pages.scrape import scrape_page
 from gcadj.sources.pages.text import render_lines, soup_of, tag_value
 
 PAGES = FIXTURES / "pages"

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gcadj.app.check import check_text
-from gcadj.notation.parse import LogSyntaxError
+from gcadj.errors import LogSyntaxError, PageError
 from gcadj.sources.pages.html import parse_html, text_position
-from gcadj.sources.pages.scrape import PageError, ScrapedGame, scrape_page
+from gcadj.sources.pages.scrape import ScrapedGame, scrape_page
 
 MOVES = ["P e2-e4", "p e7-e5", "N g1-f3", "n b8-c6"]
 LIST = "<pre>" + "\n".join(MOVES) + "</pre>"

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
 from gcadj.engine.pieces import KIND, KINDS
+from gcadj.errors import UnreadableCell
+from gcadj.vocabulary import PocketFile
 
 if TYPE_CHECKING:
     from bs4 import Tag
@@ -58,16 +60,12 @@ def _piece_from_words(words: str) -> str | None:
     return None
 
 
-class _Unreadable(Exception):
-    """A board cell whose content is not a piece we recognise: no comparison then."""
-
-
 def _cell_piece(cell: Tag) -> str | None:
-    """The piece in one board cell (None if empty); raises _Unreadable if unknown."""
+    """The piece in one board cell (None if empty); raises UnreadableCell if unknown."""
     images = small_images(cell)
     text = small_text(cell)
     if images is None or text is None:
-        raise _Unreadable("a cell holding a whole page")
+        raise UnreadableCell("a cell holding a whole page")
     for img in images:
         for attr in ("alt", "title"):
             value = img.get(attr)
@@ -82,12 +80,12 @@ def _cell_piece(cell: Tag) -> str | None:
             if piece is not None:
                 return piece
             if stem.lower() not in ("", "blank", "empty", "space", "spacer", "clear"):
-                raise _Unreadable(f"image {src!r}")
+                raise UnreadableCell(f"image {src!r}")
     if not text or text in (".", "-", "·"):
         return None
     piece = _piece_from_words(text)
     if piece is None:
-        raise _Unreadable(f"cell text {text!r}")
+        raise UnreadableCell(f"cell text {text!r}")
     return piece
 
 
@@ -149,7 +147,7 @@ def read_board_table(table: Tag, rows: list[Tag] | None = None) -> dict[str, str
             for file, cell in zip(files, inner, strict=True):
                 if file in FILES or rank in ("1", "8"):
                     squares[f"{file}{rank}"] = _cell_piece(cell)
-        except _Unreadable as why:
+        except UnreadableCell as why:
             log.debug("board table not read: %s", why)
             return None
     if sum(1 for sq in squares if sq[0] in FILES) != 64:
@@ -181,7 +179,7 @@ def _codes_in(line: str) -> Iterator[str]:
                 yield "/".join(window)
 
 
-def read_board_code(code: str, pocket_file: str) -> dict[str, str | None] | None:
+def read_board_code(code: str, pocket_file: PocketFile) -> dict[str, str | None] | None:
     """Square -> piece from a Game Courier code: 8 ranks from the top, ``-`` = no cell.
 
     Ranks of 8 cells are the board alone; ranks of 9 have the pocket file last.
@@ -216,7 +214,7 @@ def read_board_code(code: str, pocket_file: str) -> dict[str, str | None] | None
     return squares
 
 
-def board_text(squares: Mapping[str, str | None], pocket_file: str) -> str:
+def board_text(squares: Mapping[str, str | None], pocket_file: PocketFile) -> str:
     """gcadj's FEN placement and pockets for a board read from a page: ``…/RNBQKBNR[Ii]``."""
     rows = []
     for rank in "87654321":
@@ -235,7 +233,7 @@ def board_text(squares: Mapping[str, str | None], pocket_file: str) -> str:
     return "/".join(rows) + f"[{pockets}]"
 
 
-def find_board(root: Tag, pocket_file: str) -> tuple[Tag | None, str | None]:
+def find_board(root: Tag, pocket_file: PocketFile) -> tuple[Tag | None, str | None]:
     """(the board's element, its gcadj placement) from a table or a code; Nones if unread."""
     from bs4 import Tag
 
@@ -265,8 +263,9 @@ def find_board(root: Tag, pocket_file: str) -> tuple[Tag | None, str | None]:
 
 def board_mismatch(page_board: str, final_fen: str, limit: int = 6) -> str | None:
     """Where a page's diagram differs from a replayed position, in words; None if it agrees."""
-    from gcadj.engine.fen import FenError, parse_fen
+    from gcadj.engine.fen import parse_fen
     from gcadj.engine.squares import square_name
+    from gcadj.errors import FenError
 
     try:
         page = parse_fen(f"{page_board} w - - 0 1")

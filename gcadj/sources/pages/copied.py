@@ -24,10 +24,12 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from gcadj.notation.parse import LogSyntaxError, parse_log
+from gcadj.errors import CopiedPageError, LogSyntaxError
+from gcadj.notation.parse import parse_log
 from gcadj.sources.pages.board import pocket_letter_from_labels
 from gcadj.sources.pages.movelist import could_be_log_line, pocket_letter_in
-from gcadj.sources.pages.scrape import _BLACK, _WHITE, PageError, ScrapedGame, _player
+from gcadj.sources.pages.scrape import _BLACK, _WHITE, ScrapedGame, _player
+from gcadj.vocabulary import PocketFile
 
 _HEADING: Final = re.compile(r"^\s*viewing game\s*$", re.IGNORECASE | re.MULTILINE)
 _NOTICE: Final = re.compile(r"uncoded\.?\s+no rules (?:are )?enforced", re.IGNORECASE)
@@ -52,12 +54,6 @@ UNREADABLE_BOARD: Final = (
 
 # A copied page is tens of kilobytes; bigger text is not looked at (it costs a scan).
 MAX_PAGE_TEXT: Final = 2_000_000
-
-
-class CopiedPageError(PageError):
-    """Page text without a move list: no game to judge, so the verdict is an "error"."""
-
-    status = "error"
 
 
 def _landmarks(text: str) -> int:
@@ -118,7 +114,9 @@ def _move_list(lines: list[str], letter: str | None) -> tuple[list[str], str] | 
     for run in _runs(lines):
         pocket_file = letter or pocket_letter_in(run) or "i"
         try:
-            game = parse_log("\n".join(run), source="<page text>", pocket_file=pocket_file)
+            game = parse_log(
+                "\n".join(run), source="<page text>", pocket_file=PocketFile(pocket_file)
+            )
         except (LogSyntaxError, ValueError):
             continue
         plies = len(game.records)
@@ -176,7 +174,7 @@ def read_copied_page(text: str, source: str = "<page text>") -> ScrapedGame:
         warnings.append(UNREADABLE_BOARD)
     return ScrapedGame(
         moves=tuple(moves),
-        pocket_file=pocket_file,
+        pocket_file=PocketFile(pocket_file),
         white=white,
         black=black,
         status=status,

@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import TYPE_CHECKING, Final
 
-from gcadj.notation.parse import LogSyntaxError, parse_log, tag_pair
+from gcadj.errors import LogSyntaxError
+from gcadj.notation.parse import parse_log, tag_pair
+from gcadj.vocabulary import PocketFile
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag
@@ -100,7 +102,7 @@ def line_kind(line: str, letter: str) -> int:
     kind = _kinds.get(key)
     if kind is None:
         try:
-            game = parse_log(line, source="<page>", pocket_file=letter)
+            game = parse_log(line, source="<page>", pocket_file=PocketFile(letter))
         except (LogSyntaxError, ValueError):
             kind = BAD
         else:
@@ -379,7 +381,7 @@ class MoveList:
     element: Tag
     lines: tuple[str, ...]
     plies: int
-    pocket_file: str
+    pocket_file: PocketFile
     positions: tuple[tuple[int, int], ...]  # (line, column) in the page, 1-based
     rival: Tag | None = None  # another list as good, not nested with this one
 
@@ -620,7 +622,7 @@ def _move_list(page: _Page, index: int, mode: int, judged: _Judged, rival: Tag |
         element=page.tags[index],
         lines=tuple(u.text for u in units),
         plies=judged.plies,
-        pocket_file=judged.letter,
+        pocket_file=PocketFile(judged.letter),
         positions=tuple(page.locate(mode, u.line, u.column) for u in units),
         rival=rival,
     )

@@ -34,8 +34,9 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from gcadj.notation.parse import LogSyntaxError
+from gcadj.errors import PageError
 from gcadj.sources.urls import is_url
+from gcadj.vocabulary import PocketFile
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag
@@ -48,30 +49,12 @@ from gcadj.sources.pages.text import query_value, render_lines, soup_of, tag_val
 log = logging.getLogger(__name__)
 
 
-class PageError(LogSyntaxError):
-    """A page that holds no readable game; says which page and what is missing.
-
-    It is a `LogSyntaxError` so that a page without a move list is judged the way a
-    text that is not a log is ("syntax-error", exit code 3), by the same code path.
-    """
-
-    def __init__(self, source: str, message: str, line: int = 1, column: int = 1) -> None:
-        self.message = message
-        super().__init__(source, line, column, "a Game Courier move list", "", None)
-
-    def _render(self) -> str:
-        return f"{self.source}:{self.line}:{self.column}: {self.message}"
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.source, self.message, self.line, self.column))
-
-
 @dataclass(frozen=True)
 class ScrapedGame:
     """What a viewing page says about a game; `log_text` is the log gcadj reads."""
 
     moves: tuple[str, ...]  # the move list's lines, as shown
-    pocket_file: str
+    pocket_file: PocketFile
     game: str | None = None
     log_name: str | None = None
     site: str | None = None

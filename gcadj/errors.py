@@ -1,0 +1,314 @@
+"""Every exception gcadj defines, under one root: `GcadjError`.
+
+One module, at the bottom of the house, so that any layer can raise or catch any of them
+and a caller can tell gcadj's own errors from everything else with one ``except``. The
+modules that raise an error re-export it where it was always imported from (``from
+gcadj.engine.fen import FenError`` still works), but this is where each is written.
+
+Two kinds live here:
+
+* errors about the user's input (`FenError`, `LogSyntaxError`, `SourceError`, ...): each
+  ends as a verdict, a message or an exit code, never a traceback;
+* signals inside one module's work (`ParserDeclined`, `RetryableFetch`,
+  `UnreadableCell`): they never leave that module.
+
+An unexpected exception that is *not* a `GcadjError` while judging a source is a bug; the
+application layer turns it into that source's internal-error verdict (exit code 5).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from gcadj.engine.move import Move
+    from gcadj.notation.records import GameLog
+
+
+class GcadjError(Exception):
+    """The root of every exception gcadj defines."""
+
+
+# -- the rules engine ----------------------------------------------------------------------
+
+
+class FenError(GcadjError, ValueError):
+    """A FEN that cannot be read; `column` is 1-based into the FEN text."""
+
+    def __init__(self, fen: str, column: int, message: str) -> None:
+        self.fen = fen
+        self.column = column
+        self.message = message
+        caret = " " * (column - 1) + "^"
+        super().__init__(f"bad FEN at column {column}: {message}\n  {fen}\n  {caret}")
+
+
+class IllegalMoveError(GcadjError, ValueError):
+    """A move that is not legal in the position, with the FEN it was tried in."""
+
+    def __init__(self, move: Move, fen: str) -> None:
+        self.move = move
+        self.fen = fen
+        super().__init__(f"illegal move: {move.uci()!r} in {fen}")
+
+
+# -- notation ------------------------------------------------------------------------------
+
+
+class GcCodeError(FenError):
+    """A Game Courier code that cannot be read; `column` is 1-based into the code."""
+
+    def __init__(self, code: str, column: int, message: str) -> None:
+        self.fen = code
+        self.column = column
+        self.message = message
+        caret = " " * (column - 1) + "^"
+        ValueError.__init__(
+            self, f"bad Game Courier code at column {column}: {message}\n  {code}\n  {caret}"
+        )
+
+
+class SanError(GcadjError, ValueError):
+    """SAN text that is not a legal move in the position: the text, the FEN and why."""
+
+    def __init__(self, san: str, fen: str, reason: str) -> None:
+        self.san = san
+        self.fen = fen
+        self.reason = reason
+        super().__init__(f"{san!r} is not a legal move in {fen}: {reason}")
+
+
+class LogSyntaxError(GcadjError, ValueError):
+    """A log that is not Game Courier syntax, with where and why.
+
+    ``line`` and ``column`` are 1-based; ``expected`` says in words what the
+    grammar wanted there; ``hint`` names a foreign notation or a bad square
+    when one is recognised; ``line_text`` is the offending source line.
+
+    ``partial`` is what could be read before the error when it stands on a ply line after
+    at least one readable ply: the header and those plies, as a `GameLog`, so that the
+    game can be judged up to the unreadable ply. It is None for an error in the header
+    (tags, or the first ply), where there is no game to judge.
+    """
+
+    def __init__(
+        self,
+        source: str,
+        line: int,
+        column: int,
+        expected: str,
+        line_text: str,
+        hint: str | None = None,
+        partial: GameLog | None = None,
+    ) -> None:
+        self.source = source
+        self.line = line
+        self.column = column
+        self.expected = expected
+        self.hint = hint
+        self.line_text = line_text
+        self.partial = partial
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        head = f"{self.source}:{self.line}:{self.column}: syntax error: expected {self.expected}"
+        shown, caret = excerpt(self.line_text, self.column - 1)
+        text = f"{head}\n    {shown}\n    {caret}^"
+        return f"{text}\nhint: {self.hint}" if self.hint else text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle by constructor arguments (errors cross process pools in audits)."""
+        args = (
+            self.source,
+            self.line,
+            self.column,
+            self.expected,
+            self.line_text,
+            self.hint,
+            self.partial,
+        )
+        return (type(self), args)
+
+
+def excerpt(line_text: str, col0: int, span: int = 60) -> tuple[str, str]:
+    """The line (cut around long lines) and the padding that puts a caret under ``col0``.
+
+    Tabs are copied into the padding so the caret lines up whatever the tab width.
+    """
+    start = max(0, col0 - span)
+    shown = line_text[start : col0 + span]
+    if start:
+        shown = "..." + shown
+    pad = "".join("\t" if ch == "\t" else " " for ch in line_text[start:col0])
+    return shown, ("   " if start else "") + pad
+
+
+class ParserDeclined(GcadjError):
+    """The parser's fast path met something it leaves to the reference path (Lark).
+
+    ``valid_to`` is how far (an offset in the body, or once raised by the ply reader in the
+    line) the text is known to be valid sub-moves ending with a ';': Lark need not read
+    them again. Never leaves `gcadj.notation.parse`.
+    """
+
+    def __init__(self, valid_to: int = 0) -> None:
+        super().__init__(valid_to)
+        self.valid_to = valid_to
+
+
+# -- adjudication --------------------------------------------------------------------------
+
+
+class UnsupportedSquare(GcadjError, ValueError):
+    """A square name the literal board does not have (never produced by the parser)."""
+
+
+# -- sources -------------------------------------------------------------------------------
+
+
+class SourceError(GcadjError):
+    """A source that could not be read; the message names it and says why."""
+
+
+class FetchError(GcadjError):
+    """A page that could not be fetched; the message names the URL and the reason."""
+
+    def __init__(self, url: str, reason: str, status: int | None = None) -> None:
+        self.url = url
+        self.reason = reason
+        self.status = status
+        super().__init__(f"{url}: {reason}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.url, self.reason, self.status))
+
+
+class AddressRefused(GcadjError):
+    """A host that resolves (or connected) to an address a server must not fetch from:
+    loopback, private, link-local, metadata; says which and why."""
+
+
+class RetryableFetch(GcadjError):
+    """A failure worth another attempt; `wait` overrides the backoff (Retry-After).
+    Never leaves `gcadj.sources.fetch`."""
+
+    def __init__(self, reason: str, wait: float | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.wait = wait
+
+
+class PageError(LogSyntaxError):
+    """A page that holds no readable game; says which page and what is missing.
+
+    It is a `LogSyntaxError` so that a page without a move list is judged the way a
+    text that is not a log is ("syntax-error", exit code 3), by the same code path.
+    """
+
+    def __init__(self, source: str, message: str, line: int = 1, column: int = 1) -> None:
+        self.message = message
+        super().__init__(source, line, column, "a Game Courier move list", "", None)
+
+    def _render(self) -> str:
+        return f"{self.source}:{self.line}:{self.column}: {self.message}"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.source, self.message, self.line, self.column))
+
+
+class CopiedPageError(PageError):
+    """Page text without a move list: no game to judge, so the verdict is an "error"."""
+
+    status = "error"
+
+
+class UnreadableCell(GcadjError):
+    """A board cell whose content is not a piece we recognise: the page's board is then
+    not compared with the replay. Never leaves `gcadj.sources.pages.board`."""
+
+
+# -- outputs and whole jobs ----------------------------------------------------------------
+
+
+class ExportError(GcadjError, ValueError):
+    """A conversion the game cannot give (no game, a ply out of range): a usage error."""
+
+
+class AuditError(GcadjError):
+    """The audit cannot start: an existing output, an output that is not a gcadj JSONL,
+    an output held by another audit, a product that would replace a file it must not."""
+
+
+class AuditInterrupted(GcadjError):
+    """Ctrl-C stopped an audit; everything written stays valid: `judged` games this run,
+    in `out` (None when the JSONL was a scratch file, deleted)."""
+
+    def __init__(self, judged: int, out: Path | None) -> None:
+        super().__init__(f"interrupted after {judged} verdicts")
+        self.judged = judged
+        self.out = out
+
+
+class InjectedFault(GcadjError, RuntimeError):
+    """The fault ``GCADJ_INJECT_FAULT`` asks for: stands for any bug while judging a source,
+    so it is handled as an unexpected exception would be (an internal-error verdict)."""
+
+
+# -- gcadj serve (gcadj.web) -----------------------------------------------------------
+
+
+class UploadRefused(GcadjError):
+    """An upload or a zip member that will not be read; the message names it and says why
+    (it becomes that source's "error" verdict)."""
+
+
+class FormError(GcadjError, ValueError):
+    """A request body that is not the form it says it is."""
+
+
+class BodyTooLarge(GcadjError):
+    """A request body over the server's limit (answered with 413)."""
+
+
+class BadRequest(GcadjError):
+    """A request that cannot be a check: nothing in it, a bad option; says what."""
+
+
+class ServerBusy(GcadjError):
+    """Too many checks are waiting: the server turns new ones away for now."""
+
+
+class ServeError(GcadjError):
+    """The server cannot start (the address is taken, or not this machine's)."""
+
+
+__all__ = [
+    "AddressRefused",
+    "AuditError",
+    "AuditInterrupted",
+    "BadRequest",
+    "BodyTooLarge",
+    "CopiedPageError",
+    "ExportError",
+    "FenError",
+    "FetchError",
+    "FormError",
+    "GcCodeError",
+    "GcadjError",
+    "IllegalMoveError",
+    "InjectedFault",
+    "LogSyntaxError",
+    "PageError",
+    "ParserDeclined",
+    "RetryableFetch",
+    "SanError",
+    "ServeError",
+    "ServerBusy",
+    "SourceError",
+    "UnreadableCell",
+    "UnsupportedSquare",
+    "UploadRefused",
+    "excerpt",
+]

@@ -1,0 +1,148 @@
+"""The closed vocabulary of a verdict: its status, an illegal ply's category, how the game
+ended, who moved and the result, and the pocket file of the preset.
+
+Each is an enum whose values are the strings the JSON has always carried, so the output
+does not change: a member *is* its string (``Status.LEGAL == "legal"``, ``json.dumps``
+writes ``"legal"``, ``f"{member}"`` gives the value). What changes is that a misspelt
+status is a type error, not a silent new value, and that each word is written here once.
+
+It sits at the bottom of the house, with `gcadj.errors`, so that the engine (which knows
+how a game ends on the board) and the adjudicator (which knows the rest) share one word.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Word(str, Enum):
+    """An enum member that is its own value as text (`str()` and f-strings give the value)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class Status(Word):
+    """What gcadj concludes about a source (the ``status`` of ``gcadj check --json``)."""
+
+    LEGAL = "legal"
+    ILLEGAL = "illegal"
+    SYNTAX_ERROR = "syntax-error"
+    ERROR = "error"
+
+
+class VerdictKind(Word):
+    """What a verdict means for the exit code: its status, or an error that is gcadj's own
+    (a bug: exit code 5, never 1)."""
+
+    LEGAL = "legal"
+    ILLEGAL = "illegal"
+    SYNTAX_ERROR = "syntax-error"
+    ERROR = "error"
+    INTERNAL_ERROR = "internal-error"
+
+
+class Category(Word):
+    """Why a ply is illegal: the arbiter's fixed list (docs/rules.md)."""
+
+    WRONG_SIDE = "wrong-side"
+    EMPTY_ORIGIN = "empty-origin"
+    LABEL_MISMATCH = "label-mismatch"
+    ILLEGAL_PIECE_MOVE = "illegal-piece-move"
+    OWN_CAPTURE = "own-capture"
+    KING_IN_CHECK = "king-in-check"
+    EN_PASSANT_INCOMPLETE = "en-passant-incomplete"
+    POCKET_FULL = "pocket-full"
+    POCKET_KING = "pocket-king"
+    POCKET_FIRST_MOVE = "pocket-first-move"
+    BAD_MUTATION = "bad-mutation"
+    MISSING_PROMOTION = "missing-promotion"
+    BAD_PROMOTION = "bad-promotion"
+    DROP_OCCUPIED = "drop-occupied"
+    DROP_LAST_RANK = "drop-last-rank"
+    DROP_NOT_IN_POCKET = "drop-not-in-pocket"
+    CASTLING = "castling"
+    PROMOTION_ON_ARRIVAL = "promotion-on-arrival"
+    EXTRA_SUBMOVE = "extra-submove"
+    AFTER_GAME_END = "after-game-end"
+    UNSUPPORTED = "unsupported"
+
+
+class Termination(Word):
+    """How a game ended: on the board (the engine's first six), or by the record."""
+
+    CHECKMATE = "checkmate"
+    STALEMATE = "stalemate"
+    FIFTY_MOVES = "fifty-move"
+    FIVEFOLD_REPETITION = "fivefold-repetition"
+    THREEFOLD_REPETITION = "threefold-repetition"  # only when a draw is claimed
+    DEAD_POSITION = "dead-position"
+    RESIGNATION = "resignation"
+    AGREEMENT = "agreement"
+    TIME_FORFEIT = "time-forfeit"
+    ONGOING = "ongoing"
+
+
+class Side(Word):
+    """Who made a ply."""
+
+    WHITE = "white"
+    BLACK = "black"
+
+
+class Result(Word):
+    """A game's result, as PGN writes it."""
+
+    WHITE_WINS = "1-0"
+    BLACK_WINS = "0-1"
+    DRAW = "1/2-1/2"
+    UNDECIDED = "*"
+
+
+class PocketFile(str):
+    """The file of the pockets: one lower-case letter from i to z (i on the 2009 preset,
+    whose pockets are i1/i8; p on the newer one, p1/p8).
+
+    Checked once, where the input comes in (an option, a tag); past that a `PocketFile`
+    is known to be good. It is a `str`, so it is written and compared as its letter.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, letter: str) -> PocketFile:
+        if isinstance(letter, PocketFile):
+            return letter
+        if not is_pocket_letter(letter):
+            raise ValueError(f"pocket_file must be one letter from i to z, not {letter!r}")
+        return super().__new__(cls, letter)
+
+    @classmethod
+    def read(cls, text: str) -> PocketFile | None:
+        """The pocket file a user typed, in either case (``P`` is ``p``); None if it is none."""
+        letter = text.strip().lower()
+        return cls(letter) if is_pocket_letter(letter) else None
+
+    def square(self, rank: int) -> str:
+        """The pocket square on `rank` (1 for White's pocket, 8 for Black's): ``i1``, ``p8``."""
+        return f"{self}{rank}"
+
+
+def is_pocket_letter(letter: str) -> bool:
+    """Can `letter` name the ninth file? One lower-case letter beyond the board's a-h."""
+    return len(letter) == 1 and "i" <= letter <= "z"
+
+
+DEFAULT_POCKET_FILE = PocketFile("i")
+
+__all__ = [
+    "DEFAULT_POCKET_FILE",
+    "Category",
+    "PocketFile",
+    "Result",
+    "Side",
+    "Status",
+    "Termination",
+    "VerdictKind",
+    "Word",
+    "is_pocket_letter",
+]

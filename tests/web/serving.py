@@ -1,0 +1,81 @@
+"""A real `gcadj serve` for the web tests: the CLI started as a process on a free port.
+
+Nothing is a test client: the tests talk HTTP to uvicorn over 127.0.0.1, with `requests`
+and with headless Chromium. The server's temporary folder (TMPDIR) is the test's own, so a
+test can look at what the server wrote there, and that it removed it.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import time
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from conftest import ROOT
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[str]
+    tmp: Path
+
+
+@contextmanager
+def running_server(tmp: Path, *flags: str) -> Iterator[Server]:
+    """`gcadj serve --port 0 FLAGS`, until the block ends (then stopped with SIGINT, as Ctrl-C)."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "TMPDIR": str(tmp), "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gcadj", "serve", "--port", "0", *flags],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()  # "gcadj serve: http://127.0.0.1:PORT/ (Ctrl-C to stop); ..."
+    if "http://" not in line:
+        process.kill()
+        raise AssertionError(f"gcadj serve did not start: {line}{process.stdout.read()}")
+    url = line.split()[2]
+    try:
+        yield Server(url, process, tmp)
+    finally:
+        process.send_signal(2)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+def zip_of(members: dict[str, bytes], *, level: int = 9) -> bytes:
+    """A zip archive of these members, compressed (deflate)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=level) as archive:
+        for name, data in members.items():
+            archive.writestr(
+                zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0)), data, zipfile.ZIP_DEFLATED
+            )
+    return out.getvalue()
+
+
+def wait_for(condition, timeout: float = 30.0, every: float = 0.1):  # type: ignore[no-untyped-def]
+    """The first true value of `condition()` within `timeout` seconds (else AssertionError)."""
+    end = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError("timed out waiting")
+        time.sleep(every)

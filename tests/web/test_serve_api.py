@@ -1,0 +1,324 @@
+"""`gcadj serve` over HTTP: the JSON API, the limits and the refusals, against a real server.
+
+Each expectation is computed here by the library itself (`judge_source`, the same pipeline
+the CLI uses) or by ``gcadj check --json`` run as a process, never written by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+from conftest import FIXTURES, ROOT
+from httpserver import FixtureServer, page
+from serving import Server, running_server, zip_of
+
+from gcadj.app.pipeline import judge_source
+
+EXAMPLES = FIXTURES / "examples"
+EX1 = EXAMPLES / "ex1_pocket_mutation_drops.txt"
+EX5 = EXAMPLES / "ex5_syntax_variants.txt"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """Guarding addresses as on a public host, and a 1 MB limit (small test files)."""
+    tmp = tmp_path_factory.mktemp("serve-api")
+    with running_server(tmp, "--public-urls-only", "--max-upload", "1", "--workers", "2") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def open_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """On loopback, fetching any address (the default there): pages of the test's server."""
+    with running_server(tmp_path_factory.mktemp("serve-open"), "--workers", "1") as s:
+        yield s
+
+
+def lines(response: requests.Response) -> list[dict[str, object]]:
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("application/x-ndjson")
+    return [json.loads(line) for line in response.text.splitlines()]
+
+
+def cli_json(*paths: Path) -> list[str]:
+    """What `gcadj check --json` prints for these files, run from their folder."""
+    done = subprocess.run(
+        [sys.executable, "-m", "gcadj", "check", "--json", *(p.name for p in paths)],
+        cwd=paths[0].parent,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout.splitlines()
+
+
+def test_a_raw_body_gives_exactly_the_line_of_gcadj_check_json(server: Server) -> None:
+    response = requests.post(
+        server.url + "api/check?name=" + EX5.name, data=EX5.read_bytes(), timeout=60
+    )
+    assert response.status_code == 200
+    assert response.text.splitlines() == cli_json(EX5)
+
+
+def test_files_are_named_by_their_upload_names_in_order(server: Server) -> None:
+    files = [("file", (EX1.name, EX1.read_bytes())), ("file", (EX5.name, EX5.read_bytes()))]
+    response = requests.post(server.url + "api/check", files=files, timeout=60)
+    assert response.text.splitlines() == cli_json(EX1, EX5)
+
+
+def test_a_zip_is_opened_and_each_game_file_judged(server: Server) -> None:
+    logs = sorted((FIXTURES / "logs").rglob("*.txt"))
+    members = {f"games/{p.parent.name}/{p.name}": p.read_bytes() for p in logs}
+    members["games/notes.md"] = b"not a game"
+    members["games/.hidden.txt"] = b"P e2-e4\n"
+    archive = zip_of(members)
+    response = requests.post(
+        server.url + "api/check", files=[("file", ("all.zip", archive))], timeout=120
+    )
+    got = lines(response)
+    expected = [
+        json.loads(v.json_line())
+        for name, data in members.items()
+        if name.endswith(".txt") and "/." not in name
+        for v in judge_source(f"all.zip/{name}", text=data.decode("utf-8"))
+    ]
+    assert got == expected and len(got) == len(logs) > 40
+
+
+def test_options_travel_like_the_cli_options(server: Server) -> None:
+    response = requests.post(
+        server.url + "api/check?name=g.txt&all=1", data=EX5.read_bytes(), timeout=60
+    )
+    record = lines(response)[0]
+    expected = judge_source("g.txt", text=EX5.read_text("utf-8"))[0]
+    assert len(record["illegal"]) >= len(expected.illegal)  # type: ignore[arg-type]
+    bad = requests.post(server.url + "api/check?pocket_file=7", data=b"P e2-e4", timeout=30)
+    assert bad.status_code == 400 and "pocket_file" in bad.text
+
+
+def test_a_body_over_the_limit_is_refused_with_413(server: Server) -> None:
+    big = b"P e2-e4\n" * 200_000  # 1.6 MB, over the server's 1 MB
+    response = requests.post(server.url + "api/check", data=big, timeout=60)
+    assert (
+        response.status_code == 413 and "larger than this server's limit of 1 MB" in response.text
+    )
+    # without a declared length (chunked): refused while it streams in
+    chunks = (big[i : i + 65536] for i in range(0, len(big), 65536))
+    response = requests.post(server.url + "api/check", data=chunks, timeout=60)
+    assert response.status_code == 413
+    page_response = requests.post(
+        server.url + "check", files=[("file", ("big.txt", big))], timeout=60
+    )
+    assert page_response.status_code == 413 and "Too large" in page_response.text
+    assert "content-security-policy" in page_response.headers
+
+
+def test_a_zip_bomb_is_refused_before_it_is_expanded(server: Server) -> None:
+    bomb = zip_of({"bomb.txt": b"\0" * 30_000_000})  # 30 MB of zeros in about 30 KB
+    assert len(bomb) < 100_000
+    response = requests.post(
+        server.url + "api/check", files=[("file", ("bomb.zip", bomb))], timeout=60
+    )
+    (record,) = lines(response)
+    assert record["source"] == "bomb.zip" and record["status"] == "error"
+    assert "expands" in str(record["error"]) and "zip bomb" in str(record["error"])
+
+
+def test_too_many_files_or_bytes_in_a_zip_are_refused(tmp_path: Path) -> None:
+    flags = ("--zip-max-files", "5", "--zip-max-mb", "0.5")
+    with running_server(tmp_path / "t", *flags) as small:
+        many = zip_of({f"g{i}.txt": b"P e2-e4\n" for i in range(6)})
+        (record,) = lines(
+            requests.post(small.url + "api/check", files=[("file", ("m.zip", many))], timeout=60)
+        )
+        assert "6 files in the zip, more than the limit of 5" in str(record["error"])
+        text = ("P e2-e4\np e7-e5\n" * 20_000).encode()  # 320 KB each, compresses well
+        wide = zip_of({"a.txt": text, "b.txt": text})
+        (record,) = lines(
+            requests.post(small.url + "api/check", files=[("file", ("w.zip", wide))], timeout=60)
+        )
+        assert "expands to 640 KB, more than the limit of 500 KB" in str(record["error"])
+        # a page's check of several games keeps its report in the server's private folder...
+        two = [("file", ("a.txt", EX1.read_bytes())), ("file", ("b.txt", EX5.read_bytes()))]
+        report = requests.post(small.url + "check", files=two, timeout=60)
+        assert report.status_code == 200 and "gcadj audit report" in report.text
+        (private,) = (tmp_path / "t").glob("gcadj-serve-*")
+        assert len(list(private.iterdir())) == 1
+    assert small.process.returncode == 0
+    assert list((tmp_path / "t").glob("gcadj-serve-*")) == []  # ...deleted when it stops
+
+
+def test_names_that_climb_out_of_the_zip_are_refused_and_nothing_is_written(
+    server: Server,
+) -> None:
+    game = EX1.read_bytes()
+    archive = zip_of({"../evil.txt": game, "/etc/evil2.txt": game, "fine/ok.txt": game})
+    response = requests.post(
+        server.url + "api/check", files=[("file", ("x.zip", archive))], timeout=60
+    )
+    by_source = {str(r["source"]): r for r in lines(response)}
+    assert "'..' climbs out of the archive" in str(by_source["x.zip/../evil.txt"]["error"])
+    assert "absolute path" in str(by_source["x.zip//etc/evil2.txt"]["error"])
+    assert (
+        by_source["x.zip/fine/ok.txt"]["status"]
+        == judge_source("x", text=EX1.read_text("utf-8"))[0].status
+    )
+    written = {p.name for p in server.tmp.parent.rglob("*")}
+    assert "evil.txt" not in written and "evil2.txt" not in written
+    assert not (ROOT.parent / "evil.txt").exists()
+
+
+def test_nothing_of_an_api_check_is_kept(server: Server) -> None:
+    requests.post(
+        server.url + "api/check", files=[("file", ("k.txt", EX1.read_bytes()))], timeout=60
+    )
+    (private,) = [p for p in server.tmp.iterdir() if p.name.startswith("gcadj-serve-")]
+    assert private.stat().st_mode & 0o077 == 0  # the server's folder: its own
+    assert list(private.iterdir()) == []
+
+
+def test_a_private_address_is_refused_without_being_asked(server: Server) -> None:
+    with FixtureServer({"/game.txt": page(EX1.read_bytes(), "text/plain")}) as site:
+        for url in (site.url("/game.txt"), site.url("/game.txt").replace("127.0.0.1", "localhost")):
+            response = requests.post(
+                server.url + "api/check", files={"url": (None, url)}, timeout=60
+            )
+            (record,) = lines(response)
+            assert record["source"] == url and record["status"] == "error"
+            assert "loopback address; this server fetches public addresses only" in str(
+                record["error"]
+            )
+        assert site.hits("/game.txt") == []  # no request reached it
+    for url in (
+        "http://169.254.169.254/latest/meta-data/",
+        "http://10.1.2.3/x",
+        "file:///etc/passwd",
+    ):
+        (record,) = lines(
+            requests.post(server.url + "api/check", files={"url": (None, url)}, timeout=60)
+        )
+        assert record["status"] == "error" and "refused" in str(record["error"])
+
+
+def test_a_game_page_is_fetched_and_judged_as_the_cli_judges_it(open_server: Server) -> None:
+    with FixtureServer({"/game.txt": page(EX1.read_bytes(), "text/plain")}) as site:
+        url = site.url("/game.txt")
+        response = requests.post(
+            open_server.url + "api/check", files={"url": (None, url)}, timeout=60
+        )
+        (record,) = lines(response)
+        assert record == json.loads(judge_source(url, text=EX1.read_text("utf-8"))[0].json_line())
+        assert len(site.hits("/game.txt")) == 1
+
+
+def test_a_slow_source_times_out_and_does_not_block_other_checks(tmp_path: Path) -> None:
+    game = (FIXTURES / "logs" / "legal").glob("*.txt")
+    quick = next(iter(game)).read_bytes()
+    shuffle = "".join(
+        "N g1-f3\nn g8-f6\nN f3-g1\nn f6-g8\n" for _ in range(100_000)
+    ).encode()  # 400,000 plies (4.8 MB): far longer to read and judge than the deadline
+    with running_server(tmp_path / "t", "--timeout", "0.5", "--workers", "2") as slow:
+        import threading
+
+        results: dict[str, requests.Response] = {}
+
+        def post(name: str, data: bytes) -> None:
+            results[name] = requests.post(
+                slow.url + f"api/check?name={name}", data=data, timeout=120
+            )
+
+        worker = threading.Thread(target=post, args=("long.txt", shuffle))
+        worker.start()
+        post("quick.txt", quick)  # judged while the long one runs
+        assert results["quick.txt"].status_code == 200
+        (record,) = lines(results["quick.txt"])
+        assert record["status"] == "legal"
+        worker.join(120)
+        (record,) = lines(results["long.txt"])
+        assert record["status"] == "error"
+        assert "gave up after 0.5 s, this server's limit for one source" in str(record["error"])
+
+
+def test_hostile_requests_get_clear_answers_never_a_500(server: Server) -> None:
+    url = server.url
+    cases = [
+        requests.post(
+            url + "api/check",
+            data=b"--x\r\nbroken",
+            headers={"content-type": "multipart/form-data; boundary=x"},
+            timeout=30,
+        ),
+        requests.post(
+            url + "api/check", data=b"", headers={"content-type": "multipart/form-data"}, timeout=30
+        ),
+        requests.post(
+            url + "check",
+            data=b"text=",
+            headers={"content-type": "application/x-www-form-urlencoded"},
+            timeout=30,
+        ),
+        requests.get(url + "job/../../etc/passwd", timeout=30),
+        requests.get(url + "job/nope/v/..%2f..%2fx.html", timeout=30),
+        requests.get(url + "job/nope/results.jsonl", timeout=30),
+        requests.post(
+            url + "api/check", files=[("file", ("z.zip", b"PK\x03\x04garbage"))], timeout=30
+        ),
+        requests.post(
+            url + "api/check?name=%3Cscript%3E",
+            data="\ufeff\x00\x01<script>alert(1)</script>".encode(),
+            timeout=30,
+        ),
+    ]
+    for response in cases:
+        assert response.status_code < 500, response.text
+        assert "Traceback" not in response.text
+        assert "content-security-policy" in response.headers
+    assert cases[2].status_code == 400 and "Nothing to check" in cases[2].text
+    (record,) = lines(cases[6])
+    assert "not a readable zip archive" in str(record["error"])
+    (record,) = lines(cases[7])
+    assert record["source"] == "<script>"
+
+
+def test_gcadj_help_does_not_load_the_web_framework() -> None:
+    code = (
+        "import sys\nfrom typer.testing import CliRunner\nfrom gcadj.cli.main import app\n"
+        "out = CliRunner().invoke(app, ['--help'])\nassert 'serve' in out.output, out.output\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('starlette', 'uvicorn', 'python_multipart', 'gcadj') and "
+        "(not m.startswith('gcadj') or m.startswith('gcadj.web'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env={**os.environ}
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_long_check_shows_its_progress_and_can_be_deleted(server: Server) -> None:
+    """A page's check that outlasts the first seconds answers a progress page (which
+    reloads itself); deleting the check stops it and removes its folder."""
+    shuffle = ("N g1-f3\nn g8-f6\nN f3-g1\nn f6-g8\n" * 28_000).encode()  # 112,000 plies
+    archive = zip_of({f"long{i:02d}.txt": shuffle for i in range(16)})  # about 1 s each
+    files = [("file", ("a.txt", EX1.read_bytes())), ("file", ("long.zip", archive))]
+    started = requests.post(server.url + "check", files=files, timeout=120, allow_redirects=False)
+    assert started.status_code == 303
+    where = server.url + started.headers["location"].lstrip("/")
+    progress = requests.get(where, timeout=30)
+    assert progress.status_code == 200
+    assert '<meta http-equiv="refresh"' in progress.text
+    judged = re.search(r"Judged (\d+) of 17 sources", progress.text)
+    assert judged is not None and 1 <= int(judged[1]) < 17
+    (private,) = [p for p in server.tmp.iterdir() if p.name.startswith("gcadj-serve-")]
+    assert len(list(private.iterdir())) == 1
+    deleted = requests.post(where + "delete", timeout=60)
+    assert deleted.status_code == 200 and "deleted" in deleted.text
+    assert list(private.iterdir()) == []
+    assert requests.get(where, timeout=30).status_code == 404
