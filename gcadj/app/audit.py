@@ -111,7 +111,7 @@ def judged(verdict: Verdict, *, facts: bool = False) -> Judged:
         verdict_line(verdict),
         verdict.status,
         verdict.outcome,
-        None if verdict.status == "legal" else failing_line(verdict),
+        None if verdict.status == Status.LEGAL else failing_line(verdict),
         game_facts(verdict) if facts else None,
     )
 
@@ -126,7 +126,7 @@ def game_facts(verdict: Verdict) -> GameFacts | None:
     site = game.tag("Site")
     link = site if site and is_url(site) and not is_url(verdict.source) else None
     white = black = None
-    if verdict.status == "illegal":
+    if verdict.status == Status.ILLEGAL:
         white, black = game.tag("White"), game.tag("Black")
     if link is None and white is None and black is None:
         return None

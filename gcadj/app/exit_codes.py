@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
+from gcadj.vocabulary import VerdictKind
+
 EXIT_OK: Final = 0
 EXIT_ILLEGAL: Final = 1
 EXIT_USAGE: Final = 2
@@ -20,18 +22,18 @@ EXIT_UNREADABLE: Final = 4
 EXIT_INTERNAL: Final = 5  # gcadj itself failed on a source (a bug): never 1, which means "illegal"
 EXIT_INTERRUPTED: Final = 130
 
-STATUS_EXIT: Final = {
-    "legal": EXIT_OK,
-    "illegal": EXIT_ILLEGAL,
-    "syntax-error": EXIT_SYNTAX,
-    "error": EXIT_UNREADABLE,
-    "internal-error": EXIT_INTERNAL,
+STATUS_EXIT: Final[dict[str, int]] = {
+    VerdictKind.LEGAL: EXIT_OK,
+    VerdictKind.ILLEGAL: EXIT_ILLEGAL,
+    VerdictKind.SYNTAX_ERROR: EXIT_SYNTAX,
+    VerdictKind.ERROR: EXIT_UNREADABLE,
+    VerdictKind.INTERNAL_ERROR: EXIT_INTERNAL,
 }
 
 INTERNAL_ERROR_HINT: Final = "this is a bug in gcadj, not a fault of the game; please report it"
 
 
-def exit_code_of(outcome: str) -> int:
+def exit_code_of(outcome: VerdictKind | str) -> int:
     """The code of one verdict's outcome (an unknown outcome counts as unreadable)."""
     return STATUS_EXIT.get(outcome, EXIT_UNREADABLE)
 

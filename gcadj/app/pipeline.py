@@ -176,7 +176,7 @@ def _judge_text(text: str, name: str, options: JudgeOptions, only: int | None) -
 def _unreadable(err: LogSyntaxError, name: str, options: JudgeOptions) -> Verdict:
     """The verdict of a text that stopped being readable: an "error" when it holds no game
     at all (a copied page without its moves), else the plies before the error judged."""
-    if getattr(err, "status", "syntax-error") == "error":
+    if getattr(err, "status", Status.SYNTAX_ERROR) == Status.ERROR:
         return failed_verdict(name, Status.ERROR, str(err))
     verdict = replay_readable(err, fen=options.fen, all_findings=options.all_findings)
     return verdict if verdict.source == name else dataclasses.replace(verdict, source=name)
@@ -229,7 +229,7 @@ def with_page_checks(verdict: Verdict) -> Verdict:
         return verdict
     extra = [f"page: {value}" for key, value in game.tags if key.casefold() == "scrapewarning"]
     board = game.tag("PageBoard")
-    if board and verdict.status == "legal" and verdict.final_fen:
+    if board and verdict.status == Status.LEGAL and verdict.final_fen:
         from gcadj.sources.pages.board import board_mismatch  # bs4 loads only for pages
 
         mismatch = board_mismatch(board, verdict.final_fen)

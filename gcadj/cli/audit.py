@@ -40,6 +40,7 @@ from gcadj.cli.options import (
     refuse_folder,
     report_problems,
 )
+from gcadj.vocabulary import VerdictKind
 from gcadj.words import plural
 
 if TYPE_CHECKING:
@@ -180,7 +181,7 @@ def _print_end(plan: AuditPlan, run: AuditRun, quiet: bool, json_lines: bool) ->
         if run.skipped:
             was = "was" if run.skipped == 1 else "were"
             output.note("audit", f"{plural(run.skipped, 'game')} {was} already judged")
-    internal = summary.by_outcome["internal-error"]
+    internal = summary.by_outcome[VerdictKind.INTERNAL_ERROR]
     if internal:
         output.note(
             "audit",

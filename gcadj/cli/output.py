@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from gcadj.app.exit_codes import INTERNAL_ERROR_HINT
+from gcadj.vocabulary import Status
 
 if TYPE_CHECKING:
     from gcadj.adjudication.verdict import Verdict
@@ -48,7 +49,7 @@ def failing(status: str, line: str, *, stdout: bool = True) -> None:
     """A game that is not legal, in one line (``check -q``): on stdout, except a source
     that could not be read (a diagnostic), or everything when stdout carries other data
     (`stdout` false: an audit printing its JSON lines there)."""
-    typer.echo(line, err=status == "error" or not stdout)
+    typer.echo(line, err=status == Status.ERROR or not stdout)
 
 
 def verdict(command: str, judged: Verdict, style: VerdictStyle) -> None:
@@ -57,7 +58,7 @@ def verdict(command: str, judged: Verdict, style: VerdictStyle) -> None:
 
     if judged.internal:
         note(command, f"{judged.source}: {INTERNAL_ERROR_HINT}")
-    if style.quiet and judged.status == "legal":
+    if style.quiet and judged.status == Status.LEGAL:
         return
     if style.json:
         data(judged.json_line() + "\n")
@@ -65,7 +66,7 @@ def verdict(command: str, judged: Verdict, style: VerdictStyle) -> None:
         failing(judged.status, verdict_line(judged))
     else:
         text = render_verdict(judged, verbose=style.verbose)
-        typer.echo(text, err=judged.status == "error")  # unreadable: a diagnostic
+        typer.echo(text, err=judged.status == Status.ERROR)  # unreadable: a diagnostic
 
 
 __all__ = ["VerdictStyle", "data", "failing", "note", "verdict"]
