@@ -707,6 +707,7 @@ def _run_pool(
         batch.clear()
 
     def pump(block: bool) -> None:
+        ordered.flush()  # what is complete goes out now (a page that could not be fetched)
         while waiting and pool.give(*waiting[0]):
             waiting.popleft()
         if not pool.busy:
@@ -720,6 +721,16 @@ def _run_pool(
             else:
                 _bury(event, held, strikes, ordered, waiting)
         ordered.flush()
+
+    def drain(until: int) -> None:
+        """Wait until at most `until` batches are not yet written."""
+        while True:
+            ordered.flush()
+            if len(ordered.batches) <= until:
+                return
+            if not waiting and not pool.busy:  # nothing can complete them: a bug, not a hang
+                raise RuntimeError(f"audit: {len(ordered.batches)} batches lost their results")
+            pump(block=True)
 
     try:
         if progress is not None:
@@ -735,12 +746,10 @@ def _run_pool(
                 if len(batch) >= sizer.size or item[1] is not None:
                     make_batch(batch)  # a fetched page goes at once: fetching is the slow part
             pump(block=False)
-            while len(ordered.batches) >= limit:
-                pump(block=True)
+            drain(until=limit - 1)
         if batch:
             make_batch(batch)
-        while ordered.batches:
-            pump(block=True)
+        drain(until=0)
     except BaseException:
         pool.close(now=True)
         raise

@@ -169,6 +169,24 @@ def test_a_rerun_reads_pages_from_the_cache_and_resume_skips_what_is_done(
     assert len(records(out)) == len(FAULTS)
 
 
+def test_pages_that_cannot_be_fetched_are_written_in_order_with_two_jobs(tmp_path: Path) -> None:
+    with FixtureServer() as gone:  # stopped at once: every page is a connection error
+        urls = [gone.url(play_path(f"gone-{n}")) for n in range(5)]
+    out = tmp_path / "audit.jsonl"
+    game = str(FIXTURES / "examples" / "ex1_pocket_mutation_drops.txt")
+    sources = (*urls[:3], game, *urls[3:])
+    run = run_audit(AuditPlan(sources=sources, out=out, jobs=2), fetcher=fast_fetcher(None))
+    assert run.judged == 6 and run.exit_code == 4
+    rows = records(out)
+    assert [row["source"] for row in rows] == list(sources)  # the parent's own results too
+    assert [row["status"] for row in rows] == ["error"] * 3 + ["legal"] + ["error"] * 2
+    only_urls = tmp_path / "only.jsonl"  # nothing for the workers at all
+    run = run_audit(
+        AuditPlan(sources=tuple(urls), out=only_urls, jobs=2), fetcher=fast_fetcher(None)
+    )
+    assert [row["source"] for row in records(only_urls)] == urls and run.judged == 5
+
+
 def test_an_unreachable_index_is_reported_and_the_rest_still_judged(tmp_path: Path) -> None:
     with FixtureServer() as gone:
         index = gone.url(INDEX)
