@@ -97,18 +97,13 @@ class Judged(NamedTuple):
     facts: GameFacts | None
 
 
-def verdict_line(verdict: Verdict) -> str:
-    """The JSON line of a verdict: exactly what ``gcadj check --json`` prints, plus newline."""
-    return verdict.json_line() + "\n"
-
-
 def judged(verdict: Verdict, *, facts: bool = False) -> Judged:
     """What the parent needs of a verdict (`Judged`); `facts`: the report's too."""
     from gcadj.outputs.report import verdict_line as failing_line
 
     return Judged(
         verdict.source,
-        verdict_line(verdict),
+        verdict.json_line() + "\n",
         verdict.status,
         verdict.outcome,
         None if verdict.status == Status.LEGAL else failing_line(verdict),
@@ -161,14 +156,6 @@ def judge_task(task: Task, job: WorkerJob) -> list[Judged]:
 
 def task_name(task: Task) -> str:
     return task[0]
-
-
-def judge_batch(
-    batch: list[Task], options: JudgeOptions, viewers: Path | None = None
-) -> list[Judged]:
-    """Judge a batch of tasks in this process, in order (see `judge_task`)."""
-    job = WorkerJob(options, viewers)
-    return [result for task in batch for result in judge_task(task, job)]
 
 
 def _write_viewer(verdict: Verdict, folder: Path) -> None:
@@ -799,10 +786,8 @@ __all__ = [
     "default_jobs",
     "facts_of_earlier",
     "game_facts",
-    "judge_batch",
     "judge_task",
     "read_done",
     "run_audit",
-    "verdict_line",
     "viewer_folder",
 ]
