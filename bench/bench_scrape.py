@@ -11,6 +11,9 @@ Shapes (what grows with the size):
 * ``pre blocks``: ``<pre>`` blocks, each a one-ply list (10,000 at 180 KB);
 * ``tables``: tables nested in cells (3,000 deep at 70 KB);
 * ``spans``: ``<span>`` elements nested in one paragraph (20,000 deep at 260 KB);
+* ``inline spans``: ``<span>`` elements side by side in one ``<div>`` (4,000 took 21 s
+  when each one's "does it stand alone" test re-read the whole div; the unit test
+  tests/sources/test_scrape.py counts that work, this measures its time);
 * ``divs with moves``: divs nested, each holding one ply and the next div;
 * ``ordinary``: a viewing page (fixtures/pages/pmc_pre.html) whose rules text and
   links are repeated up to the size, the move list at its end.
@@ -74,6 +77,12 @@ def spans(size: int) -> tuple[str, str]:
     return f"{HEAD}<p>{'<span>' * depth}x{'</span>' * depth}</p>", f"{depth:,} deep"
 
 
+def inline_spans(size: int) -> tuple[str, str]:
+    unit = "<span>word </span>"
+    count = max(1, (size - len(HEAD)) // len(unit))
+    return f"{HEAD}<div>{unit * count}</div>", f"{count:,} spans"
+
+
 def divs_with_moves(size: int) -> tuple[str, str]:
     unit = "<div>P e2-e4</div>"
     depth = max(2, size // len(unit))
@@ -101,6 +110,7 @@ SHAPES: dict[str, Callable[[int], tuple[str, str]]] = {
     "pre blocks": pre_blocks,
     "tables": tables,
     "spans": spans,
+    "inline spans": inline_spans,
     "divs with moves": divs_with_moves,
     "ordinary": ordinary,
 }

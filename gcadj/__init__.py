@@ -60,6 +60,11 @@ __all__ = [
 ]
 
 
+def __dir__() -> list[str]:
+    """The public API (`__all__`), not the names this module uses to load it lazily."""
+    return sorted(__all__)
+
+
 def __getattr__(name: str) -> Any:
     """Import the public API on first use, so `import gcadj` (and the CLI) start fast."""
     module = _LAZY.get(name)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gcadj.terminal import visible
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -41,7 +43,7 @@ class FenError(GcadjError, ValueError):
         self.fen = fen
         self.column = column
         self.message = message
-        caret = " " * (column - 1) + "^"
+        caret = caret_padding(fen[: column - 1]) + "^"
         super().__init__(f"bad FEN at column {column}: {message}\n  {fen}\n  {caret}")
 
 
@@ -64,7 +66,7 @@ class GcCodeError(FenError):
         self.fen = code
         self.column = column
         self.message = message
-        caret = " " * (column - 1) + "^"
+        caret = caret_padding(code[: column - 1]) + "^"
         ValueError.__init__(
             self, f"bad Game Courier code at column {column}: {message}\n  {code}\n  {caret}"
         )
@@ -135,14 +137,21 @@ class LogSyntaxError(GcadjError, ValueError):
 def excerpt(line_text: str, col0: int, span: int = 60) -> tuple[str, str]:
     """The line (cut around long lines) and the padding that puts a caret under ``col0``.
 
-    Tabs are copied into the padding so the caret lines up whatever the tab width.
+    The padding is `caret_padding`'s: the caret lines up under the line as printed.
     """
     start = max(0, col0 - span)
     shown = line_text[start : col0 + span]
     if start:
         shown = "..." + shown
-    pad = "".join("\t" if ch == "\t" else " " for ch in line_text[start:col0])
-    return shown, ("   " if start else "") + pad
+    return shown, ("   " if start else "") + caret_padding(line_text[start:col0])
+
+
+def caret_padding(before: str) -> str:
+    """The padding that puts a caret under the character after `before`, as a terminal
+    shows the line (`gcadj.terminal.visible`): a tab for a tab, so the caret lines up
+    whatever the tab width, and as many spaces as each other character takes once made
+    visible (one for a letter or ``␛``, four for a C1 control shown ``\x9b``)."""
+    return "".join("\t" if ch == "\t" else " " * len(visible(ch)) for ch in before)
 
 
 class ParserDeclined(GcadjError):
@@ -310,5 +319,6 @@ __all__ = [
     "UnreadableCell",
     "UnsupportedSquare",
     "UploadRefused",
+    "caret_padding",
     "excerpt",
 ]

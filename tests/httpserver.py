@@ -98,8 +98,10 @@ def endless(chunk: bytes = b"<p>" + b"x" * 8192 + b"</p>\n", limit: int = 64 << 
     return run
 
 
-def trickle(body: bytes, every: float) -> Behaviour:
-    """Announce the whole body, then send it one byte every `every` seconds."""
+def trickle(body: bytes, every: float, sent: list[int] | None = None) -> Behaviour:
+    """Announce the whole body, then send it one byte every `every` seconds (each byte
+    written is appended to `sent` as a 1, so a test can tell how much went out before
+    the client hung up)."""
 
     def run(handler: Handler, n: int) -> None:
         handler.send_response(200)
@@ -109,6 +111,8 @@ def trickle(body: bytes, every: float) -> Behaviour:
         for byte in body:
             handler.wfile.write(bytes([byte]))
             handler.wfile.flush()
+            if sent is not None:
+                sent.append(1)
             time.sleep(every)
         handler.close_connection = True
 

@@ -40,6 +40,7 @@ from gcadj.cli.options import (
     refuse_folder,
     report_problems,
 )
+from gcadj.cli.streams import say
 from gcadj.vocabulary import VerdictKind
 from gcadj.words import plural
 
@@ -116,10 +117,8 @@ class _AuditProgress:
         elif not self.quiet and now - self.last_note >= 10:
             self.last_note = now
             left = (self.total - self.count) / rate if rate else 0
-            typer.echo(
-                f"audit: {self.count}/{self.total} judged, {rate:.1f}/s, ETA {left:.0f} s",
-                err=True,
-            )
+            line = f"audit: {self.count}/{self.total} judged, {rate:.1f}/s, ETA {left:.0f} s"
+            say(line, err=True)
 
     def stop(self) -> None:
         if self.bar is not None:

@@ -33,13 +33,13 @@ CHECK_EPILOG = (
 
 def check(
     sources: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(
             metavar="SOURCES...",
             help="Game logs: files, folders, saved pages, http(s) URLs, an audit's .jsonl, "
-            "or '-' for stdin.",
+            "or '-' for stdin (read when none is named and stdin is not a terminal).",
         ),
-    ],
+    ] = None,
     json_lines: Annotated[
         bool, typer.Option("--json", help="One JSON object per game per line.")
     ] = False,
@@ -65,7 +65,7 @@ def check(
 
     letter = check_options("check", pocket_file, fen)
     plan = CheckPlan(
-        sources=tuple(sources),
+        sources=tuple(sources or ()),
         judge=JudgeOptions(fen=fen, pocket_file=letter, all_findings=all_findings),
         fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
     )

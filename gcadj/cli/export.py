@@ -34,6 +34,7 @@ from gcadj.cli.options import (
     report_problems,
     write_output,
 )
+from gcadj.cli.streams import say
 from gcadj.vocabulary import PocketFile
 from gcadj.words import plural
 
@@ -73,14 +74,15 @@ EXPORT_EPILOG = (
 
 
 def export(
+    to: Annotated[ExportFormat, typer.Option("--to", case_sensitive=False, help="Output format.")],
     sources: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(
             metavar="SOURCES...",
-            help="Games: files, folders, URLs, an audit's .jsonl, or '-' for standard input.",
+            help="Games: files, folders, URLs, an audit's .jsonl, or '-' for standard input "
+            "(read when none is named and it is not a terminal).",
         ),
-    ],
-    to: Annotated[ExportFormat, typer.Option("--to", help="Output format.")],
+    ] = None,
     output: Annotated[
         str | None,
         typer.Option(
@@ -139,6 +141,7 @@ def export(
     from gcadj.outputs.export import export_games, export_writer, text_writer
     from gcadj.sources.walk import SourceWalker
 
+    sources = sources or []  # the command line gives at least one (see gcadj.cli.habits)
     letter = check_options("export", pocket_file, fen)
     refuse_folder("export", "-o", output)
     target = None if to_pocket_file is None else PocketFile.read(to_pocket_file)
@@ -164,14 +167,16 @@ def export(
         for verdict in judge_source(spec, judge):
             # a game read up to an unreadable ply is exported up to it (its legal prefix)
             if verdict.partial:
-                notes.append(
-                    f"gcadj export: note: {verdict.source}: ply {verdict.legal_plies + 1} could "
-                    f"not be read; the export holds the {verdict.legal_plies} legal plies before it"
-                )
+                if not quiet:  # -q drops notes (the export itself says where it stops)
+                    notes.append(
+                        f"gcadj export: note: {verdict.source}: ply {verdict.legal_plies + 1} "
+                        f"could not be read; the export holds the {verdict.legal_plies} legal "
+                        "plies before it"
+                    )
             elif verdict.status in ("syntax-error", "error"):
-                typer.echo(verdict.error or f"{verdict.source}: {verdict.status}", err=True)
+                say(verdict.error or f"{verdict.source}: {verdict.status}", err=True)
                 if verdict.outcome == "internal-error":
-                    typer.echo(f"gcadj export: {INTERNAL_ERROR_HINT}", err=True)
+                    say(f"gcadj export: {INTERNAL_ERROR_HINT}", err=True)
                 worst = max(worst, STATUS_EXIT[verdict.outcome])
                 continue
             games.append(verdict)
@@ -206,7 +211,7 @@ def export(
         else:
             writer = text_writer(export_games(games, to.value, ply=ply, to_pocket_file=target))
         for note in notes:
-            typer.echo(note, err=True)
+            say(note, err=True)
         if output is None:
             writer(sys.stdout)
             sys.stdout.flush()
@@ -221,7 +226,7 @@ def export(
         raise fail("export", f"{problem}; {INTERNAL_ERROR_HINT}", EXIT_INTERNAL) from None
     if verbose:
         where = output or "standard output"
-        typer.echo(f"gcadj export: wrote {plural(len(games), 'game')} to {where}", err=True)
+        say(f"gcadj export: wrote {plural(len(games), 'game')} to {where}", err=True)
     raise typer.Exit(worst)
 
 
@@ -250,7 +255,7 @@ def _fixed_text(verdict: Verdict, fen: str | None) -> str:
     assert verdict.log is not None  # a parsed game
     fixed = fix_log(verdict.log, fen=fen)
     for f in fixed.fixes:
-        typer.echo(
+        say(
             f"gcadj export: {verdict.source}: ply {f.ply}: {f.typed!r} -> {f.text!r} ({f.why})",
             err=True,
         )
@@ -262,7 +267,7 @@ def _fixed_text(verdict: Verdict, fen: str | None) -> str:
             why = "no single strong suggestion"
         else:
             why = "no close legal ply"
-        typer.echo(
+        say(
             f"gcadj export: {verdict.source}: stopped at ply {stop.ply} ({stop.text!r}, "
             f"[{stop.category}]): {why}; it and the plies after it are kept as typed",
             err=True,

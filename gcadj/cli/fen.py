@@ -9,10 +9,21 @@ import typer
 
 from gcadj.cli.options import (
     EXIT_USAGE,
-    PocketFileOption,
     check_options,
     fail,
 )
+
+# fen reads no log, so its --pocket-file says only what it does here (not the shared
+# wording, which speaks of a log's PocketFile tag).
+FenPocketFileOption = Annotated[
+    str,
+    typer.Option(
+        "--pocket-file",
+        metavar="LETTER",
+        help="The file of the pockets, one letter from i to z (i on the 2009 preset, p on "
+        "the newer one): how messages name the pocket cells.",
+    ),
+]
 
 
 class Turn(str, Enum):
@@ -36,7 +47,9 @@ def fen_command(
     from_gc: Annotated[
         str | None,
         typer.Option(
-            "--from-gc", metavar="CODE", help="Print gcadj's FEN for a Game Courier code."
+            "--from-gc",
+            metavar="CODE",
+            help="Print gcadj's FEN for a Game Courier code ('-': read it from stdin).",
         ),
     ] = None,
     to_gc: Annotated[
@@ -44,13 +57,17 @@ def fen_command(
         typer.Option(
             "--to-gc",
             metavar="FEN",
-            help="Print the Game Courier code of a gcadj FEN (or 'startpos').",
+            help="Print the Game Courier code of a gcadj FEN (or 'startpos'; '-': read it "
+            "from stdin).",
         ),
     ] = None,
     turn: Annotated[
-        Turn | None, typer.Option("--turn", help="--from-gc: the side to move (default w).")
+        Turn | None,
+        typer.Option(
+            "--turn", case_sensitive=False, help="--from-gc: the side to move (default w)."
+        ),
     ] = None,
-    pocket_file: PocketFileOption = "i",
+    pocket_file: FenPocketFileOption = "i",
 ) -> None:
     """Convert between gcadj's FEN and Game Courier's position code."""
     from gcadj.errors import FenError

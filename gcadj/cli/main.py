@@ -11,27 +11,50 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from typer.core import TyperCommand
+from typer.core import TyperArgument, TyperCommand
 
 from gcadj.about import __version__
 from gcadj.cli import audit, check, export, fen, fetch, perft, serve
 
 
 class Command(TyperCommand):
-    """A command whose usage line names its arguments plainly: ``SOURCES...``, not typer's
-    ``{sources}...`` (the braces are not a shell syntax anyone types)."""
+    """A gcadj command: its usage line names its arguments plainly (``SOURCES...``, not
+    typer's ``{sources}...``: the braces are not a shell syntax anyone types), and its
+    arguments are read with the habits of `gcadj.cli.habits`: a negative number is a
+    value (and its own check says what it needs), an unknown option is answered with a
+    close one or none, and contradicting flags are refused in words."""
 
     def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
         return [
             piece.replace("{", "").replace("}", "") for piece in super().collect_usage_pieces(ctx)
         ]
 
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:  # type: ignore[override]
+        from gcadj.cli import habits
+
+        try:
+            rest: list[str] = super().parse_args(ctx, list(args))
+        except habits.no_such_option_error() as err:
+            name: str = getattr(err, "option_name", "")
+            if habits.is_negative_number(name) and any(
+                isinstance(param, TyperArgument) for param in self.params
+            ):
+                ctx.ignore_unknown_options = True  # "-1" is an argument: let its check speak
+                rest = super().parse_args(ctx, list(args))
+            else:  # the same error, with sensible suggestions (or none)
+                options = [name for param in self.params for name in param.opts]
+                err.possibilities = habits.close_options(name, [*options, "--help"])  # type: ignore[attr-defined]
+                raise
+        if not ctx.resilient_parsing:  # shell completion parses too: it reads no stdin
+            habits.apply_habits(ctx.info_name or self.name or "gcadj", self.params, ctx.params)
+        return rest
+
 
 app = typer.Typer(
     name="gcadj",
     help="Adjudicate Game Courier games of Pocket Mutation Chess.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
@@ -97,19 +120,27 @@ app.command(
 def main() -> None:
     """Console-script entry point.
 
-    The last line of defence: a bug that escapes a command (each already turns one on a
-    source into that source's verdict) exits 5 with one line naming it, never 1 (which
-    means "illegal move found") and never a traceback.
+    The standard streams are guarded first (`gcadj.cli.streams`): a reader that stops
+    early ends gcadj quietly with exit 141, whichever command was writing. The last line
+    of defence: a bug that escapes a command (each already turns one on a source into
+    that source's verdict) exits 5 with one line naming it, never 1 (which means "illegal
+    move found") and never a traceback. Both streams are flushed here, not at interpreter
+    exit, so a reader gone by then still gives 141 and no "Exception ignored".
     """
+    from gcadj.cli.streams import flush_standard_streams, guard_standard_streams, say
+
+    guard_standard_streams()
     try:
-        app()
-    except Exception as err:
-        import sys
+        try:
+            app()
+        except Exception as err:
+            from gcadj.cli.options import EXIT_INTERNAL, INTERNAL_ERROR_HINT
 
-        from gcadj.cli.options import EXIT_INTERNAL, INTERNAL_ERROR_HINT
-
-        message = str(err).strip() or "(no message)"
-        sys.stderr.write(
-            f"gcadj: internal error: {type(err).__name__}: {message}; {INTERNAL_ERROR_HINT}\n"
-        )
-        sys.exit(EXIT_INTERNAL)
+            message = str(err).strip() or "(no message)"
+            say(
+                f"gcadj: internal error: {type(err).__name__}: {message}; {INTERNAL_ERROR_HINT}",
+                err=True,
+            )
+            raise SystemExit(EXIT_INTERNAL) from None
+    finally:
+        flush_standard_streams()

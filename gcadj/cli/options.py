@@ -20,6 +20,7 @@ from gcadj.app.exit_codes import (
     INTERNAL_ERROR_HINT,
     STATUS_EXIT,
 )
+from gcadj.cli.streams import say
 from gcadj.vocabulary import PocketFile
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ FenOption = Annotated[
         "--fen",
         metavar="FEN",
         help="Start position of every game, a gcadj FEN or a Game Courier code "
-        "(default: the log's FEN tag, else the standard array).",
+        "(default: the log's FEN tag, else the standard array; '-': read it from stdin).",
     ),
 ]
 PocketFileOption = Annotated[
@@ -74,7 +75,7 @@ def number_parser(
             value = None
         if value is None or value != value or value < minimum or (strict and value == minimum):
             words = _number_words(minimum, whole, strict)
-            typer.echo(f"gcadj: {option} needs {words}, not {str(text)!r}", err=True)
+            say(f"gcadj: {option} needs {words}, not {str(text)!r}", err=True)
             raise typer.Exit(EXIT_USAGE)
         return value
 
@@ -87,7 +88,8 @@ EXIT_CODES_HELP = (
     "Exit codes: 0 every game legal; 1 some illegal move found; 3 some game could not be "
     "parsed; 4 some source could not be read (or is empty, or a folder holds no game); 5 "
     "gcadj failed on some source (an internal error: a bug, please report it); 2 usage. "
-    "When several apply, the highest wins."
+    "When several apply, the highest wins. 141: the reader of the output stopped before "
+    "gcadj finished (| head)."
 )
 
 
@@ -166,7 +168,7 @@ def fetch_settings_of(
 
 
 def fail(command: str, message: str, code: int) -> typer.Exit:
-    typer.echo(f"gcadj {command}: {message}", err=True)
+    say(f"gcadj {command}: {message}", err=True)
     return typer.Exit(code)
 
 
@@ -203,7 +205,7 @@ def refuse_folder(command: str, option: str, path: str | None) -> None:
 def report_problems(command: str, problems: list[str]) -> int:
     """Print what could not be expanded into sources (see `SourceWalker`); its exit code."""
     for problem in problems:
-        typer.echo(f"gcadj {command}: {problem}", err=True)
+        say(f"gcadj {command}: {problem}", err=True)
     return EXIT_UNREADABLE if problems else EXIT_OK
 
 

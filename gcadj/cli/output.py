@@ -9,7 +9,10 @@ the same way, on the same stream:
 - otherwise a block per game (`gcadj.outputs.report.render_verdict`; ``-v`` adds the
   tags and the final position), an unreadable source's on stderr.
 
-Notes (``gcadj CMD: ...``) always go to stderr.
+Notes (``gcadj CMD: ...``) always go to stderr. Every line for a person goes through
+`gcadj.cli.streams.say`, which makes what the input put in it (a log's bytes, a page's
+title, a file name) visible before a terminal can obey it; data (JSON lines, a fetched
+log) is written as it is, its format carrying its own escaping.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from gcadj.app.exit_codes import INTERNAL_ERROR_HINT
+from gcadj.cli.streams import say
 from gcadj.vocabulary import Status
 
 if TYPE_CHECKING:
@@ -37,7 +41,7 @@ class VerdictStyle:
 
 def note(command: str, message: str) -> None:
     """A diagnostic line: ``gcadj CMD: message`` on stderr."""
-    typer.echo(f"gcadj {command}: {message}", err=True)
+    say(f"gcadj {command}: {message}", err=True)
 
 
 def data(text: str) -> None:
@@ -49,15 +53,13 @@ def failing(status: str, line: str, *, stdout: bool = True) -> None:
     """A game that is not legal, in one line (``check -q``): on stdout, except a source
     that could not be read (a diagnostic), or everything when stdout carries other data
     (`stdout` false: an audit printing its JSON lines there)."""
-    typer.echo(line, err=status == Status.ERROR or not stdout)
+    say(line, err=status == Status.ERROR or not stdout)
 
 
 def verdict(command: str, judged: Verdict, style: VerdictStyle) -> None:
     """One game's verdict, as ``gcadj check`` shows it."""
     from gcadj.outputs.report import render_verdict, verdict_line
 
-    if judged.internal:
-        note(command, f"{judged.source}: {INTERNAL_ERROR_HINT}")
     if style.quiet and judged.status == Status.LEGAL:
         return
     if style.json:
@@ -66,7 +68,9 @@ def verdict(command: str, judged: Verdict, style: VerdictStyle) -> None:
         failing(judged.status, verdict_line(judged))
     else:
         text = render_verdict(judged, verbose=style.verbose)
-        typer.echo(text, err=judged.status == Status.ERROR)  # unreadable: a diagnostic
+        say(text, err=judged.status == Status.ERROR)  # unreadable: a diagnostic
+    if judged.internal:  # after the error it explains
+        note(command, f"{judged.source}: {INTERNAL_ERROR_HINT}")
 
 
 __all__ = ["VerdictStyle", "data", "failing", "note", "verdict"]

@@ -10,10 +10,16 @@ from gcadj.cli.options import (
     EXIT_USAGE,
     number_parser,
 )
+from gcadj.cli.streams import say
 
 
 def perft(
-    fen: Annotated[str, typer.Argument(metavar="FEN", help="A gcadj FEN, or 'startpos'.")],
+    fen: Annotated[
+        str,
+        typer.Argument(
+            metavar="FEN", help="A gcadj FEN, 'startpos', or '-' to read it from stdin."
+        ),
+    ],
     depth: Annotated[
         int,
         typer.Argument(metavar="DEPTH", parser=number_parser("DEPTH", 0), help="Depth in plies."),
@@ -29,11 +35,16 @@ def perft(
     try:
         position = Position(fen)
     except FenError as err:
-        typer.echo(f"gcadj perft: {err}", err=True)
+        say(f"gcadj perft: {err}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     if divide and depth > 0:
+        # Each root move's line as soon as it is counted, in the order of its UCI name: a
+        # reader sees the first lines at once (and one that stops early stops gcadj).
         total = 0
-        for move, count in sorted(position.divide(depth), key=lambda mc: mc[0].uci()):
+        for move in sorted(position.legal_moves(), key=lambda move: move.uci()):
+            position.push(move)
+            count = position.perft(depth - 1)
+            position.pop()
             typer.echo(f"{move.uci()}: {count}")
             total += count
         typer.echo(str(total))

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from gcadj.cli.options import EXIT_USAGE, number_parser
+from gcadj.cli.streams import say
 
 SERVE_EPILOG = (
     "Open the printed address in a browser: paste a log, give a game page's address or "
@@ -127,7 +128,7 @@ def serve(
         if importlib.util.find_spec(name) is None
     ]
     if missing:
-        typer.echo(
+        say(
             f"gcadj serve: needs the serve extra ({', '.join(missing)} not installed): "
             "pip install 'gcadj[serve]'",
             err=True,
@@ -151,12 +152,12 @@ def serve(
         public_urls_only=public_urls_only,
     )
     if settings.port > 65535:
-        typer.echo(f"gcadj serve: --port must be at most 65535, not {settings.port}", err=True)
+        say(f"gcadj serve: --port must be at most 65535, not {settings.port}", err=True)
         raise typer.Exit(EXIT_USAGE)
     try:
         run(settings, open_browser=open_browser)
     except ServeError as err:
-        typer.echo(f"gcadj serve: {err}", err=True)
+        say(f"gcadj serve: {err}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     except KeyboardInterrupt:
         pass

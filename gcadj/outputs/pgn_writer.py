@@ -14,17 +14,16 @@ from __future__ import annotations
 from gcadj.adjudication.verdict import Finding, Verdict
 from gcadj.engine.fen import STARTING_FEN, parse_fen
 from gcadj.engine.position import Position
-from gcadj.notation.pgn import GC_MARK, NOTE_MARK, VARIANT, escape_tag_value
+from gcadj.notation.pgn import GC_MARK, NOTE_MARK, ROSTER_UNKNOWN, VARIANT, escape_tag_value
 from gcadj.notation.san import write_line
 
 __all__ = ["finding_note", "unreadable_note", "user_comment_lines", "write_pgn"]
 
 WIDTH = 80
 
-_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black")
 _GENERATED = frozenset(
     name.casefold()
-    for name in (*_ROSTER, "Result", "Variant", "SetUp", "FEN", "Termination", "PocketFile")
+    for name in (*ROSTER_UNKNOWN, "Result", "Variant", "SetUp", "FEN", "Termination", "PocketFile")
 )
 
 
@@ -78,11 +77,7 @@ def pgn_tags(verdict: Verdict) -> list[tuple[str, str]]:
     log = verdict.log
     assert log is not None
 
-    def known(name: str, default: str = "?") -> str:
-        value = log.tag(name)
-        return value if value else default
-
-    tags = [(name, known(name, "????.??.??" if name == "Date" else "?")) for name in _ROSTER]
+    tags = [(name, log.tag(name) or unknown) for name, unknown in ROSTER_UNKNOWN.items()]
     tags += [("Result", verdict.result), ("Variant", VARIANT)]
     if not is_standard_start(verdict.start_fen):
         tags += [("SetUp", "1"), ("FEN", verdict.start_fen)]

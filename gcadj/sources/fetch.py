@@ -38,6 +38,7 @@ import re
 import socket
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -111,10 +112,23 @@ class Page:
 
 
 class Fetcher:
-    """One session, one cache, one politeness clock per host; reuse it for every request."""
+    """One session, one cache, one politeness clock per host; reuse it for every request.
 
-    def __init__(self, options: FetchOptions | None = None) -> None:
+    `clock` and `sleep` are where the fetcher reads the time and waits (the politeness
+    delay, the backoff, a Retry-After, the deadline of a body): `time.monotonic` and
+    `time.sleep`, or a test's own, which then sees every wait exactly, with no stopwatch.
+    """
+
+    def __init__(
+        self,
+        options: FetchOptions | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.options = options or FetchOptions()
+        self.clock = clock
+        self.sleep = sleep
         self.session = requests.Session()
         self.session.headers["User-Agent"] = self.options.user_agent
         self.session.max_redirects = MAX_REDIRECTS
@@ -181,7 +195,7 @@ class Fetcher:
                     ) from None
                 attempt += 1
                 log.info("%s: %s; retry %d in %.2f s", url, retry.reason, attempt, wait)
-                time.sleep(wait)
+                self.sleep(wait)
 
     def _follow(self, url: str) -> Page:
         """One attempt: request, following redirects by hand (each hop checked)."""
@@ -250,7 +264,7 @@ class Fetcher:
             raise FetchError(
                 url, f"the page is {int(declared)} bytes, over the cap of {opts.max_bytes}"
             )
-        body = self._read_body(url, response, time.monotonic() + opts.total_timeout)
+        body = self._read_body(url, response, self.clock() + opts.total_timeout)
         encoded = response.headers.get("Content-Encoding", "identity").lower()
         identity = encoded == "identity" and declared is not None and declared.isdigit()
         if identity and declared is not None and len(body) < int(declared):
@@ -277,7 +291,7 @@ class Fetcher:
         body = bytearray()
         try:
             while True:
-                if time.monotonic() > deadline:
+                if self.clock() > deadline:
                     raise RetryableFetch(f"no complete response within {opts.total_timeout:g} s")
                 chunk = raw.read1(CHUNK, decode_content=True)
                 if not chunk:
@@ -302,12 +316,12 @@ class Fetcher:
         """Sleep until `delay` seconds have passed since the last request to this host."""
         host = urlsplit(url).netloc.lower()
         last = self._last_request.get(host)
-        now = time.monotonic()
+        now = self.clock()
         if last is not None:
             pause = self.options.delay - (now - last)
             if pause > 0:
-                time.sleep(pause)
-                now = time.monotonic()
+                self.sleep(pause)
+                now = self.clock()
         self._last_request[host] = now
 
 

@@ -26,7 +26,7 @@ from gcadj.errors import FenError, LogSyntaxError, SanError
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.language import LogBuilder, check_pocket_file, unescape_tag_value
 from gcadj.notation.parse import normalise_text, parse_log
-from gcadj.notation.pgn import GC_MARK, NOTE_MARK
+from gcadj.notation.pgn import GC_MARK, NOTE_MARK, is_unknown_roster_tag
 from gcadj.notation.records import GameLog, MoveRecord
 from gcadj.notation.san import SAN_EXAMPLES, looks_like_san, parse_san
 from gcadj.notation.san import gc_submoves as _gc_submoves
@@ -173,8 +173,9 @@ class _Reader:
                     'a tag like [White "Alice"]',
                     'tag values are in double quotes; write \\" for a quote inside',
                 )
-            name = match[1]
-            self.log.tags.append((name, unescape_tag_value(match[2])))
+            name, value = match[1], unescape_tag_value(match[2])
+            if not is_unknown_roster_tag(name, value):  # [Event "?"] says nothing
+                self.log.tags.append((name, value))
             self.tag_offsets.setdefault(name.casefold(), start + match.start(2) + 1)
         return stop
 

@@ -181,7 +181,9 @@ def test_cli_exit_code_is_the_highest_that_applies(tmp_path: Path) -> None:
     assert missing.returncode == 4
     lines = [json.loads(line) for line in missing.stdout.splitlines()]
     assert [d["status"] for d in lines] == ["syntax-error", "error", "legal"]
-    assert _run_cli("check").returncode == 2
+    assert _run_cli("check", "--bogus").returncode == 2
+    # no source: the (empty) piped stdin is the source (tests/cli/test_unix_habits.py)
+    assert _run_cli("check").returncode == 4
 
 
 def test_cli_human_report_names_place_reason_and_board() -> None:

@@ -54,7 +54,8 @@ FAULTS: dict[str, tuple[Behaviour, str, str | None]] = {
         "legal",
         None,
     ),
-    "slow-2009-171-1": (slow(3.0, page(b"<p>late</p>")), "error", "read timeout of 0.3 s"),
+    # far slower than the timeout, which is far longer than a loaded machine's answer
+    "slow-2009-171-1": (slow(8.0, page(b"<p>late</p>")), "error", "read timeout of 1.5 s"),
     "gone-2009-172-1": (status(404), "error", "HTTP 404"),
     "busy-2009-173-1": (
         sequence(status(429, {"Retry-After": "1"}), page((PAGES / "pmc_list.html").read_bytes())),
@@ -97,8 +98,8 @@ def private_default_fetcher(tmp_path: Path) -> Iterator[None]:
 def fast_fetcher(cache: Path | None) -> Fetcher:
     return Fetcher(
         FetchOptions(
-            connect_timeout=0.5,
-            read_timeout=0.3,
+            connect_timeout=1.5,
+            read_timeout=1.5,
             retries=1,
             backoff=0.01,
             delay=0.0,
@@ -108,7 +109,7 @@ def fast_fetcher(cache: Path | None) -> Fetcher:
     )
 
 
-HTTP_OPTIONS = ["--timeout", "0.3", "--retries", "1", "--delay", "0", "--max-size", "200"]
+HTTP_OPTIONS = ["--timeout", "1.5", "--retries", "1", "--delay", "0", "--max-size", "200"]
 
 
 def records(path: Path) -> list[dict[str, object]]:
@@ -292,7 +293,7 @@ def start_audit(corpus: Path, out: Path, *extra: str) -> subprocess.Popen[bytes]
 
 
 def wait_for_lines(out: Path, at_least: int, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a hang guard, not a speed test
     while time.monotonic() < deadline:
         if out.exists() and out.read_bytes().count(b"\n") >= at_least:
             return
@@ -325,9 +326,9 @@ def test_an_audit_killed_halfway_resumes_to_each_source_exactly_once(
     try:
         wait_for_lines(out, 100, process)
         os.kill(process.pid, how)
-        process.wait(timeout=20)
+        process.wait(timeout=60)  # hang guards, with margins for a loaded machine
         # The workers do not outlive their parent, even a SIGKILLed one.
-        assert group_gone(process.pid, within=5), "worker processes were left behind"
+        assert group_gone(process.pid, within=30), "worker processes were left behind"
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)  # whatever is left of what we started
@@ -370,7 +371,7 @@ def test_an_interrupted_audit_without_out_says_there_is_nothing_to_resume(
         for _ in range(100):  # verdicts are streaming to stdout: the audit is halfway
             assert process.stdout.readline(), "the audit ended before it could be interrupted"
         os.kill(process.pid, signal.SIGINT)
-        _, stderr = process.communicate(timeout=20)
+        _, stderr = process.communicate(timeout=60)  # a hang guard
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)

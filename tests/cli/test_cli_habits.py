@@ -364,8 +364,8 @@ def test_help_lists_the_commands_in_order_with_whole_descriptions() -> None:
 @pytest.mark.parametrize(
     ("command", "usage"),
     [
-        ("check", "Usage: gcadj check [OPTIONS] SOURCES..."),
-        ("export", "Usage: gcadj export [OPTIONS] SOURCES..."),
+        ("check", "Usage: gcadj check [OPTIONS] [SOURCES...]"),
+        ("export", "Usage: gcadj export [OPTIONS] [SOURCES...]"),
         ("audit", "Usage: gcadj audit [OPTIONS] [SOURCES...]"),
         ("fetch", "Usage: gcadj fetch [OPTIONS] URL"),
         ("perft", "Usage: gcadj perft [OPTIONS] FEN DEPTH"),
