@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from gcadj.adjudication.verdict import Verdict
 from gcadj.app.exit_codes import EXIT_OK, EXIT_UNREADABLE, exit_code_of
 from gcadj.app.fetching import FetchSettings, fetch_settings
-from gcadj.app.pipeline import FAULT_ENV, JudgeOptions, judge_source
+from gcadj.app.pipeline import FAULT_ENV, JudgeOptions, iter_judge_source, judge_source
 from gcadj.errors import InjectedFault
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
@@ -82,7 +82,7 @@ class CheckRun:
     def __iter__(self) -> Iterator[Verdict]:
         with fetch_settings(self.plan.fetch):
             for spec in self.walker:
-                for verdict in judge_source(spec, self.plan.judge):
+                for verdict in iter_judge_source(spec, self.plan.judge):  # one at a time
                     self.exit_code = max(self.exit_code, exit_code_of(verdict.outcome))
                     yield verdict
         if self.problems:

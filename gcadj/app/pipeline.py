@@ -36,6 +36,7 @@ import dataclasses
 import logging
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -96,19 +97,43 @@ def judge_source(
     internal-error verdict. A bad `options.fen` raises `FenError`: it is the caller's
     mistake (the CLI refuses it before reading anything).
     """
+    return list(iter_judge_source(spec, options, text=text))
+
+
+def iter_judge_source(
+    spec: str,
+    options: JudgeOptions | None = None,
+    *,
+    text: str | None = None,
+) -> Iterator[Verdict]:
+    """`judge_source` one game at a time, so that a PGN database of any size is judged in
+    constant memory (``gcadj check`` reads it so). The guard is here: a bug of gcadj's on
+    one game ends the source there with an internal-error verdict, and the games before
+    it keep theirs."""
     options = options or JudgeOptions()
     name = source_name(spec)
-    try:
+
+    def games() -> Iterator[Verdict]:
         fault = os.environ.get(FAULT_ENV)
         if fault and fault in name:
             raise InjectedFault(f"injected by {FAULT_ENV}={fault!r}")
-        return _judge(spec, name, options, text)
-    except FenError as err:
-        if options.fen is not None:
-            raise
-        return [_internal(name, err)]
-    except Exception as err:  # KeyboardInterrupt and SystemExit are not the judging's
-        return [_internal(name, err)]
+        yield from _judge(spec, name, options, text)
+
+    stream = games()
+    while True:
+        try:
+            verdict = next(stream, None)
+        except FenError as err:
+            if options.fen is not None:
+                raise
+            verdict = _internal(name, err)
+        except Exception as err:  # KeyboardInterrupt and SystemExit are not the judging's
+            verdict = _internal(name, err)
+        if verdict is None:
+            return
+        yield verdict
+        if verdict.internal:
+            return  # the games after a bug are not read (the generator is spent)
 
 
 def _internal(name: str, err: Exception) -> Verdict:
@@ -116,22 +141,26 @@ def _internal(name: str, err: Exception) -> Verdict:
     return internal_error_verdict(name, err)
 
 
-def _judge(spec: str, name: str, options: JudgeOptions, text: str | None) -> list[Verdict]:
+def _judge(spec: str, name: str, options: JudgeOptions, text: str | None) -> Iterator[Verdict]:
     ref = game_ref(spec) if spec != STDIN else None
     whole, only = ref if ref is not None else (spec, None)
     if text is None:
         try:
             text = _read(whole)
         except SourceError as err:
-            return [failed_verdict(name, Status.ERROR, str(err))]
+            yield failed_verdict(name, Status.ERROR, str(err))
+            return
     base = source_name(whole)
     verdicts = _judge_text(text, base, options, only)
     if only is None:
-        return verdicts
-    if not verdicts:
-        count = len(read_games(*_prepared(text), base, options.pocket_file))
-        return [failed_verdict(name, Status.ERROR, f"{name}: {base} holds {plural(count, 'game')}")]
-    return [dataclasses.replace(verdicts[0], source=name)]
+        yield from verdicts
+        return
+    first = next(verdicts, None)
+    if first is None:
+        count = sum(1 for _ in read_games(*_prepared(text), base, options.pocket_file))
+        yield failed_verdict(name, Status.ERROR, f"{name}: {base} holds {plural(count, 'game')}")
+        return
+    yield dataclasses.replace(first, source=name)
 
 
 def _read(spec: str) -> str:
@@ -155,22 +184,22 @@ def is_blank(text: str) -> bool:
     return not rest or rest.isspace()
 
 
-def _judge_text(text: str, name: str, options: JudgeOptions, only: int | None) -> list[Verdict]:
+def _judge_text(text: str, name: str, options: JudgeOptions, only: int | None) -> Iterator[Verdict]:
     """Steps 2 to 4 of the module docstring, for the whole text of a source."""
     if is_blank(text):
-        return [failed_verdict(name, Status.ERROR, f"{name}: empty")]
+        yield failed_verdict(name, Status.ERROR, f"{name}: empty")
+        return
     text, kind = _prepared(text)
-    games = read_games(text, kind, name, options.pocket_file, only=only)
-    verdicts = []
-    for game_name, game in games:
+    for game_name, game in read_games(text, kind, name, options.pocket_file, only=only):
         if isinstance(game, LogSyntaxError):
             verdict = _unreadable(game, game_name, options)
-        elif options.fen is None and len(games) == 1 and (bad := fen_tag_error(text, game)):
+        elif options.fen is None and game_name == name and (bad := fen_tag_error(text, game)):
+            # a game named as its source is the text's only one (a database's reader
+            # checks the tags of its games itself)
             verdict = failed_verdict(game_name, Status.SYNTAX_ERROR, str(bad))
         else:
             verdict = replay(game, fen=options.fen, all_findings=options.all_findings)
-        verdicts.append(with_page_checks(verdict))
-    return verdicts
+        yield with_page_checks(verdict)
 
 
 def _unreadable(err: LogSyntaxError, name: str, options: JudgeOptions) -> Verdict:
@@ -246,6 +275,7 @@ __all__ = [
     "JudgeOptions",
     "fen_tag_error",
     "is_blank",
+    "iter_judge_source",
     "judge_source",
     "source_name",
     "with_page_checks",

@@ -102,7 +102,10 @@ class GameLog:
     """A parsed log: header tags in source order (values unescaped) and one record per ply.
 
     ``leading_comment`` holds comment-only lines that come before the first ply
-    (joined by newlines), None if there are none.
+    (joined by newlines), None if there are none. A PGN game also keeps its result token
+    (``result_token``: ``1-0``, ``0-1``, ``1/2-1/2``, ``*``, None if its movetext has none)
+    and what its reader noticed without judging (``warnings``: a variation skipped, a
+    Variant tag naming another game), which the verdict carries.
     """
 
     tags: tuple[tuple[str, str], ...]
@@ -110,6 +113,8 @@ class GameLog:
     source: str = "<string>"
     pocket_file: PocketFile = DEFAULT_POCKET_FILE
     leading_comment: str | None = None
+    result_token: str | None = None
+    warnings: tuple[str, ...] = ()
 
     def tag(self, name: str) -> str | None:
         """The value of the first tag called ``name`` (case-insensitive), None if absent."""

@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from gcadj.engine.move import Move
+from gcadj.engine.move import BOARD_MOVES, Move
 from gcadj.engine.pieces import KIND, PIECES, PieceKind
 from gcadj.engine.position import Position
 from gcadj.engine.squares import COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square, square_name
@@ -184,10 +184,9 @@ def _pick(
     t = parse_square(target)
     board = position.board
     found = []
-    for m in position.legal_moves():
-        f = m.from_square
-        if m.to_square != t or f >= 64:
-            continue
+    # A point check of each piece of that kind (not the whole move list): the board moves
+    # to `target` of the legal moves, as `PlyJudge` checks a typed ply.
+    for f in tuple(position.occupied[position.turn]):  # in legal_moves order; is_legal moves them
         p = board[f]
         if p is None or p.kind is not kind:
             continue
@@ -197,7 +196,9 @@ def _pick(
             continue
         if same_file is not None and ((f & 7) == (t & 7)) != same_file:
             continue
-        found.append(m)
+        m = BOARD_MOVES[f][t]
+        if position.is_legal(m):
+            found.append(m)
     side = COLOR_NAMES[position.turn]
     if not found:
         hint = ""

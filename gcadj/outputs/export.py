@@ -46,7 +46,7 @@ from gcadj.outputs.pgn_writer import (
 )
 from gcadj.outputs.pgn_writer import write_pgn as _write_pgn
 from gcadj.outputs.svg import marked_cells, render_svg
-from gcadj.vocabulary import PocketFile
+from gcadj.vocabulary import PocketFile, Termination
 from gcadj.words import plural
 
 __all__ = [
@@ -185,11 +185,39 @@ def after_prefix(verdict: Verdict, legal: int) -> Iterator[tuple[MoveRecord, int
 _PGN_ONLY_TAGS = frozenset({"variant", "setup", "result", "termination"})
 
 
+# Endings the record gives (not the board, nor a Status line the list keeps anyway).
+_RECORDED_ENDINGS = frozenset(
+    {
+        Termination.RECORDED,
+        Termination.RESIGNATION,
+        Termination.TIME_FORFEIT,
+        Termination.AGREEMENT,
+        Termination.ABANDONED,
+        Termination.ADJUDICATION,
+    }
+)
+
+
+def _recorded_result_tags(verdict: Verdict) -> list[tuple[str, str]]:
+    """A result the verdict took from a PGN's Result tag or result token, as Result (and
+    Termination) tags, so the list reads back with it; nothing when the board or the
+    Status line gives the result."""
+    log = _log(verdict)
+    ending = verdict.termination
+    if ending is None or ending not in _RECORDED_ENDINGS or log.tag("Status"):
+        return []
+    tags = [("Result", verdict.result.value)]
+    if ending is not Termination.RECORDED:
+        tags.append(("Termination", ending.value))
+    return tags
+
+
 def _gc_tags(verdict: Verdict, pocket_file: PocketFile) -> list[tuple[str, str]]:
     """The log's tags, with a FEN tag that gives the start the verdict used, and a
     PocketFile tag when the pocket squares are not i1/i8 (gcadj reads it back)."""
     log = _log(verdict)
     tags = [(k, v) for k, v in log.tags if k.casefold() not in _PGN_ONLY_TAGS]
+    tags += _recorded_result_tags(verdict)
     if pocket_file != log.pocket_file:  # another preset: its own tag, or none for i1/i8
         tags = [(k, v) for k, v in tags if k.casefold() != "pocketfile"]
     if pocket_file != "i" and not any(k.casefold() == "pocketfile" for k, _ in tags):

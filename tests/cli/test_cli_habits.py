@@ -191,7 +191,8 @@ def test_a_bad_game_in_a_database_costs_only_itself(tmp_path: Path) -> None:
     assert [row["status"] for row in rows] == ["legal", "syntax-error", "legal"]
     # line 9 of the file, column 7: where Ke7 stands
     assert str(rows[1]["error"]).startswith(f"{database}#2:9:7: syntax error")
-    assert rows[2]["plies"] == 2 and rows[2]["result"] == "*"
+    # the "1-0" in the comment neither ends the game nor is its result: the token is
+    assert rows[2]["plies"] == 2 and rows[2]["result"] == "1/2-1/2"
 
 
 def test_export_of_an_audits_jsonl_gathers_its_games(archive: Path, tmp_path: Path) -> None:
