@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 from gcadj.terminal import visible
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from gcadj.engine.move import Move
     from gcadj.notation.records import GameLog
 
@@ -263,6 +265,16 @@ class AuditError(GcadjError):
     an output held by another audit, a product that would replace a file it must not."""
 
 
+class AuditInterrupted(GcadjError):
+    """Ctrl-C stopped an audit; everything written stays valid: `judged` games this run,
+    in `out` (None when the JSONL was a scratch file, deleted)."""
+
+    def __init__(self, judged: int, out: Path | None) -> None:
+        super().__init__(f"interrupted after {judged} verdicts")
+        self.judged = judged
+        self.out = out
+
+
 class InjectedFault(GcadjError, RuntimeError):
     """The fault ``GCADJ_INJECT_FAULT`` asks for: stands for any bug while judging a source,
     so it is handled as an unexpected exception would be (an internal-error verdict)."""
@@ -299,6 +311,7 @@ class ServeError(GcadjError):
 __all__ = [
     "AddressRefused",
     "AuditError",
+    "AuditInterrupted",
     "BadRequest",
     "BodyTooLarge",
     "CopiedPageError",

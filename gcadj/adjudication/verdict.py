@@ -102,6 +102,9 @@ class Verdict:
     start_fen: str = field(default=STARTING_FEN, compare=False)
     moves: tuple[Move, ...] = field(default=(), compare=False)  # the legal prefix
     log: GameLog | None = field(default=None, compare=False, repr=False)
+    # gcadj itself failed on the source (`internal_error_verdict`): not in the JSON, whose
+    # readers recognise it by its error text (`outcome_of`)
+    internal: bool = field(default=False, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -134,8 +137,8 @@ class Verdict:
 
     @property
     def outcome(self) -> VerdictKind:
-        """`status`, or "internal-error" for an error that is gcadj's own (see `outcome_of`)."""
-        return outcome_of(self.source, self.status, self.error)
+        """`status`, or "internal-error" for an error that is gcadj's own (`internal`)."""
+        return VerdictKind.INTERNAL_ERROR if self.internal else VerdictKind(self.status)
 
 
 INTERNAL_ERROR: Final = ": internal error: "
@@ -145,12 +148,14 @@ OUTCOMES: Final = tuple(kind.value for kind in VerdictKind)
 
 
 def outcome_of(source: object, status: object, error: object) -> VerdictKind:
-    """What a verdict (or its JSON: source, status and error) means for the exit code.
+    """What a verdict's JSON (source, status and error, as an audit's JSONL holds them)
+    means for the exit code: the one place that reads the outcome back from text.
 
     The statuses, plus "internal-error": an "error" verdict whose text is
     "<source>: internal error: ..." (see `internal_error_verdict`) is an unexpected
     exception inside gcadj (a bug to report), not a source that could not be read, so
     ``gcadj`` exits with its own code for it (5). Any other value is taken as "error".
+    A `Verdict` in hand knows it by its type (`Verdict.internal`), not by this text.
     """
     if status in (Status.LEGAL, Status.ILLEGAL, Status.SYNTAX_ERROR):
         return VerdictKind(status)
@@ -163,9 +168,10 @@ def internal_error_verdict(source: str, err: BaseException) -> Verdict:
     """The verdict of a source on which gcadj raised an unexpected exception: status
     "error", error "<source>: internal error: <type>: <message>"."""
     message = str(err).strip() or "(no message)"
-    return failed_verdict(
+    verdict = failed_verdict(
         source, Status.ERROR, f"{source}{INTERNAL_ERROR}{type(err).__name__}: {message}"
     )
+    return dataclasses.replace(verdict, internal=True)
 
 
 def failed_verdict(source: str, status: Status, message: str) -> Verdict:

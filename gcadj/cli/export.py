@@ -14,12 +14,19 @@ import typer
 
 from gcadj.cli.options import (
     EXIT_USAGE,
+    CacheOption,
+    DelayOption,
     FenOption,
+    MaxSizeOption,
+    NoCacheOption,
     PocketFileOption,
     QuietOption,
+    RetriesOption,
+    TimeoutOption,
     VerboseOption,
     check_options,
     fail,
+    fetch_settings_of,
     number_parser,
 )
 from gcadj.cli.streams import say
@@ -132,12 +139,19 @@ def export(
     ] = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
+    cache: CacheOption = None,
+    no_cache: NoCacheOption = False,
+    delay: DelayOption = None,
+    timeout: TimeoutOption = None,
+    retries: RetriesOption = None,
+    max_kb: MaxSizeOption = None,
 ) -> None:
     """Convert games: PGN-like text (one or many games), Game Courier text, FEN, JSON, SVG
     or an HTML viewer (one or many games)."""
     import sys
 
     from gcadj.app.export import ExportJob, run_export
+    from gcadj.app.fetching import fetch_settings
     from gcadj.app.pipeline import JudgeOptions
     from gcadj.outputs.registry import ExportOptions
 
@@ -157,5 +171,7 @@ def export(
         quiet=quiet,
         verbose=verbose,
     )
-    code = run_export(job, out=sys.stdout, say=lambda line: say(line, err=True))
+    fetching = fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb)
+    with fetch_settings(fetching):  # applied when a URL source is first read
+        code = run_export(job, out=sys.stdout, say=lambda line: say(line, err=True))
     raise typer.Exit(code)

@@ -322,14 +322,21 @@ def _read_with_lark(builder: LogBuilder, line: str, line_no: int, valid_to: int)
 
 
 def parse_log(
-    text: str, source: str = "<string>", pocket_file: PocketFile = DEFAULT_POCKET_FILE
+    text: str,
+    source: str = "<string>",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    *,
+    normalised: bool = False,
 ) -> GameLog:
     """Parse a Game Courier log; raises :class:`LogSyntaxError` and nothing else for bad text.
 
     ``source`` names the text in errors and in the result. ``pocket_file`` is
     the letter of the ninth file (``i`` on the 2009 preset, ``p`` on the newer
     one): only its squares 1 and 8, the pockets, exist. Line ends may be LF,
-    CRLF or CR; a leading BOM is ignored.
+    CRLF or CR; a leading BOM is ignored. `normalised` says the caller already made the
+    text what the grammar reads (`normalise_text`: the pipeline does it once per source).
     """
     check_pocket_file(pocket_file)
-    return parse_by_lines(normalise_text(text), source, pocket_file, lark_lines=True)
+    if not normalised:
+        text = normalise_text(text)
+    return parse_by_lines(text, source, pocket_file, lark_lines=True)
