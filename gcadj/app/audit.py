@@ -487,7 +487,7 @@ def facts_of_earlier(source: str) -> GameFacts | None:
     """The facts of a game judged by an earlier run, read cheaply: the tag pairs at the
     head of a text log (16 KB), as the parser reads them. Nothing is scraped or fetched:
     a saved page or a game of a database shows no players (a URL is its own link)."""
-    from gcadj.notation.parse import tag_pair
+    from gcadj.notation.tags import tag_pair
     from gcadj.sources.decode import decode_text
 
     if is_url(source) or not os.path.isfile(source):

@@ -35,7 +35,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
@@ -51,6 +50,7 @@ from gcadj.adjudication.verdict import (
 from gcadj.errors import FenError, InjectedFault, LogSyntaxError, SourceError
 from gcadj.notation.parse import normalise_text
 from gcadj.notation.records import GameLog
+from gcadj.notation.tags import tag_pair, tag_value_column
 from gcadj.sources.formats import detect_format, read_games
 from gcadj.sources.read import game_ref, read_source
 from gcadj.sources.urls import is_url
@@ -211,7 +211,15 @@ def _unreadable(err: LogSyntaxError, name: str, options: JudgeOptions) -> Verdic
     return verdict if verdict.source == name else dataclasses.replace(verdict, source=name)
 
 
-_FEN_TAG = re.compile(r'^[ \t\u00a0]*\[[ \t\u00a0]*FEN[ \t\u00a0]+"', re.MULTILINE | re.IGNORECASE)
+def _fen_tag_line(text: str) -> tuple[int, str] | None:
+    """The 1-based number and the text of the header line that is the ``[FEN]`` tag."""
+    for number, line in enumerate(text.split("\n"), 1):
+        pair = tag_pair(line)
+        if pair is not None and pair[0].casefold() == "fen":
+            return number, line
+        if line.strip() and not line.lstrip(" \t\u00a0\ufeff").startswith(("[", "//")):
+            return None  # the header ended: tags come first
+    return None
 
 
 def fen_tag_error(text: str, game: GameLog) -> LogSyntaxError | None:
@@ -224,13 +232,11 @@ def fen_tag_error(text: str, game: GameLog) -> LogSyntaxError | None:
     try:
         start_position(value, game.pocket_file)
     except FenError as err:
-        match = _FEN_TAG.search(text)
-        if match is None:
+        found = _fen_tag_line(text)
+        if found is None:
             return None
-        line = text.count("\n", 0, match.start()) + 1
-        start = text.rfind("\n", 0, match.start()) + 1
-        line_text = text[start : text.find("\n", match.end())]
-        value_at = match.end() - start  # 0-based index of the value in the line
+        line, line_text = found
+        value_at = tag_value_column(line_text)  # 0-based index of the value in the line
         offset = line_text.find(err.fen, value_at) if err.fen else -1
         column = value_at + 1 + (offset - value_at + err.column - 1 if offset >= 0 else 0)
         return LogSyntaxError(

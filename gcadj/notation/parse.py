@@ -52,13 +52,11 @@ from gcadj.errors import LogSyntaxError, ParserDeclined
 from gcadj.notation.language import (
     NUMBER_PREFIX,
     WS_CHARS,
-    WS_CLASS,
     LogBuilder,
     check_pocket_file,
     comment_text,
     square_pattern,
     submove_patterns,
-    unescape_tag_value,
 )
 from gcadj.notation.records import (
     CaptureSub,
@@ -71,9 +69,10 @@ from gcadj.notation.records import (
     SubMove,
     UnreadText,
 )
+from gcadj.notation.tags import tag_pair
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
-__all__ = ["LogSyntaxError", "parse_log", "tag_pair"]
+__all__ = ["LogSyntaxError", "parse_log"]
 
 log = logging.getLogger(__name__)
 
@@ -103,21 +102,6 @@ def parse_with_lark(text: str, source: str, pocket_file: PocketFile) -> GameLog:
 
 # --------------------------------------------------------------------------
 # The fast path: line by line, memoised, Lark only for unseen ply texts
-
-
-_TAG_LINE = re.compile(
-    rf'{WS_CLASS}*\[{WS_CLASS}*([A-Za-z][A-Za-z0-9_]*){WS_CLASS}*("(?:[^"\\\r\n]|\\[^\r\n])*"){WS_CLASS}*\]{WS_CLASS}*'
-)
-
-
-def tag_pair(line: str) -> tuple[str, str] | None:
-    """(name, value) of a tag line like ``[White "Alice"]``, value unescaped; else None.
-
-    The one reading of a tag line, used by the parser and by anything that only needs a
-    log's header (the audit report's player names).
-    """
-    match = _TAG_LINE.fullmatch(line)
-    return None if match is None else (match[1], unescape_tag_value(match[2]))
 
 
 # body text -> (sub-moves, offset of the first token in the body, stripped text)
