@@ -80,6 +80,9 @@ class Termination(Word):
     RESIGNATION = "resignation"
     AGREEMENT = "agreement"
     TIME_FORFEIT = "time-forfeit"
+    ABANDONED = "abandoned"  # from a PGN's Termination tag
+    ADJUDICATION = "adjudication"  # from a PGN's Termination tag
+    RECORDED = "recorded"  # a result the record gives without saying how the game ended
     ONGOING = "ongoing"
 
 

@@ -106,6 +106,9 @@ class Verdict:
     start_fen: str = field(default=STARTING_FEN, compare=False)
     moves: tuple[Move, ...] = field(default=(), compare=False)  # the legal prefix
     log: GameLog | None = field(default=None, compare=False, repr=False)
+    # gcadj itself failed on the source (`internal_error_verdict`): not in the JSON, whose
+    # readers recognise it by its error text (`outcome_of`)
+    internal: bool = field(default=False, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -138,8 +141,8 @@ class Verdict:
 
     @property
     def outcome(self) -> VerdictKind:
-        """`status`, or "internal-error" for an error that is gcadj's own (see `outcome_of`)."""
-        return outcome_of(self.source, self.status, self.error)
+        """`status`, or "internal-error" for an error that is gcadj's own (`internal`)."""
+        return VerdictKind.INTERNAL_ERROR if self.internal else VerdictKind(self.status)
 
 
 INTERNAL_ERROR: Final = ": internal error: "
@@ -149,12 +152,14 @@ OUTCOMES: Final = tuple(kind.value for kind in VerdictKind)
 
 
 def outcome_of(source: object, status: object, error: object) -> VerdictKind:
-    """What a verdict (or its JSON: source, status and error) means for the exit code.
+    """What a verdict's JSON (source, status and error, as an audit's JSONL holds them)
+    means for the exit code: the one place that reads the outcome back from text.
 
     The statuses, plus "internal-error": an "error" verdict whose text is
     "<source>: internal error: ..." (see `internal_error_verdict`) is an unexpected
     exception inside gcadj (a bug to report), not a source that could not be read, so
     ``gcadj`` exits with its own code for it (5). Any other value is taken as "error".
+    A `Verdict` in hand knows it by its type (`Verdict.internal`), not by this text.
     """
     if status in (Status.LEGAL, Status.ILLEGAL, Status.SYNTAX_ERROR):
         return VerdictKind(status)
@@ -167,9 +172,10 @@ def internal_error_verdict(source: str, err: BaseException) -> Verdict:
     """The verdict of a source on which gcadj raised an unexpected exception: status
     "error", error "<source>: internal error: <type>: <message>"."""
     message = str(err).strip() or "(no message)"
-    return failed_verdict(
+    verdict = failed_verdict(
         source, Status.ERROR, f"{source}{INTERNAL_ERROR}{type(err).__name__}: {message}"
     )
+    return dataclasses.replace(verdict, internal=True)
 
 
 def failed_verdict(source: str, status: Status, message: str) -> Verdict:
@@ -203,10 +209,11 @@ def replay(
     ply, until the literal board no longer defines a position.
 
     `unreadable` is the syntax error that ended the text after `log`'s plies (see
-    `replay_readable`): the game is judged as far as it could be read. If one of those
-    plies is illegal, the verdict is "illegal" as usual and the unreadable ply a warning;
-    otherwise it is a "syntax-error" whose `final_fen` is the position before the
-    unreadable ply (`Verdict.partial`).
+    `replay_readable`); by default, the one a partial log carries (`GameLog.unread`). The
+    game is judged as far as it could be read. If one of those plies is illegal, the
+    verdict is "illegal" as usual and the unreadable ply a warning; otherwise it is a
+    "syntax-error" whose `final_fen` is the position before the unreadable ply
+    (`Verdict.partial`).
     """
     if fen is not None:
         start_fen = start_position(fen, log.pocket_file)
@@ -217,7 +224,8 @@ def replay(
             return failed_verdict(
                 log.source, Status.SYNTAX_ERROR, f"{log.source}: [FEN] tag: {err}"
             )
-    return _Replay(log, Position.starting_at(start_fen), start_fen, all_findings).run(unreadable)
+    stop = str(unreadable) if unreadable is not None else log.unread and log.unread.error
+    return _Replay(log, Position.starting_at(start_fen), start_fen, all_findings).run(stop or None)
 
 
 def replay_readable(
@@ -252,12 +260,12 @@ class _Replay:
         self.judge = PlyJudge(log.pocket_file)
         self.findings: list[Finding] = []
         self.unlisted = 0  # illegal plies found past MAX_FINDINGS: counted, not kept
-        self.warnings: list[str] = []
+        self.warnings: list[str] = list(log.warnings)  # what the reader noticed (PGN)
         self.moves: list[Move] = []
         self.final_fen: str | None = None
         self.threefold_warned = False
 
-    def run(self, unreadable: LogSyntaxError | None = None) -> Verdict:
+    def run(self, unreadable: str | None = None) -> Verdict:
         for record in self.log.records:
             if not self._judge_record(record):
                 break
@@ -269,17 +277,18 @@ class _Replay:
         result, termination = self._result(outcome)
         return self._verdict(Status.LEGAL, result, termination)
 
-    def _unreadable(self, error: LogSyntaxError) -> Verdict:
-        """The verdict when the text could not be read past the log's last ply."""
+    def _unreadable(self, error: str) -> Verdict:
+        """The verdict when the text could not be read past the log's last ply (`error`:
+        the syntax error that stopped the reader)."""
         ply = len(self.log.records) + 1
         if self.findings:
-            first_line = str(error).split("\n", 1)[0]
+            first_line = error.split("\n", 1)[0]
             self.warnings.append(
                 f"ply {ply} could not be read, so the replay stopped there: {first_line}"
             )
             return self._verdict(Status.ILLEGAL, Result.UNDECIDED, None)
         verdict = self._verdict(Status.SYNTAX_ERROR, Result.UNDECIDED, None)
-        return dataclasses.replace(verdict, error=str(error))
+        return dataclasses.replace(verdict, error=error)
 
     def _judge_record(self, record: MoveRecord) -> bool:
         """Judge one ply and play it; False when the replay must stop."""
@@ -402,23 +411,80 @@ class _Replay:
         return False
 
     def _result(self, outcome: Outcome | None) -> tuple[Result, Termination]:
-        status = self.log.tag("Status")
-        from_record = _status_result(status, self.log.tag("White"), self.log.tag("Black"))
+        """The result: the board's ending if it shows one, else the record's (the Status
+        line, then PGN's Result tag or result token, with its Termination tag); each
+        place where the record contradicts the board, or itself, is a warning."""
+        log = self.log
+        status = log.tag("Status")
+        from_status = _status_result(status, log.tag("White"), log.tag("Black"))
+        recorded = self._recorded_result()
+        self._check_claims(outcome)
         if outcome is not None:
-            if from_record is not None and from_record[0] != outcome.result():
+            board = outcome.result()
+            ending = f"{outcome.termination.value} ({board})"
+            if from_status is not None and from_status[0] != board:
                 self.warnings.append(
-                    f"the status line {status!r} disagrees with the board, which shows "
-                    f"{outcome.termination.value} ({outcome.result()})"
+                    f"the status line {status!r} disagrees with the board, which shows {ending}"
                 )
-            return outcome.result(), outcome.termination
-        if from_record is not None:
-            return from_record
+            if recorded is not None and recorded[0] != board:
+                self.warnings.append(
+                    f"the recorded result {recorded[0]} disagrees with the board, "
+                    f"which shows {ending}"
+                )
+            return board, outcome.termination
+        if from_status is not None:
+            if recorded is not None and recorded[0] != from_status[0]:
+                self.warnings.append(
+                    f"the recorded result {recorded[0]} disagrees with the status line "
+                    f"{status!r} ({from_status[0]})"
+                )
+            return from_status
         if status:
             self.warnings.append(
                 f"status line {status!r} was not understood or names neither player; "
                 "no result taken from it"
             )
-        return Result.UNDECIDED, Termination.ONGOING
+        return recorded or (Result.UNDECIDED, Termination.ONGOING)
+
+    def _recorded_result(self) -> tuple[Result, Termination] | None:
+        """(result, termination) from a PGN record: the Result tag, else the result token,
+        with how the Termination tag says it ended; None when neither gives a result. A
+        Result tag that is no result, or disagrees with the result token, is a warning."""
+        log = self.log
+        tag = log.tag("Result")
+        if tag is not None and tag.strip() not in _RESULTS:
+            self.warnings.append(
+                f"the Result tag {tag!r} is not a result (1-0, 0-1, 1/2-1/2 or *); it is not taken"
+            )
+            tag = None
+        tag = tag.strip() if tag is not None else None
+        token = log.result_token
+        if tag is not None and token is not None and tag != token:
+            self.warnings.append(
+                f"the Result tag says {tag} but the moves end with the result {token}; "
+                "the tag is taken"
+            )
+        result = _RESULTS.get(tag or token or "*", Result.UNDECIDED)
+        if result is Result.UNDECIDED:
+            return None
+        return result, _recorded_termination(log.tag("Termination"), result)
+
+    def _check_claims(self, outcome: Outcome | None) -> None:
+        """Warn where the record claims an ending on the board that the board does not
+        show: a Termination tag saying checkmate (or stalemate, ...), a last move marked
+        '#'."""
+        shown = None if outcome is None else outcome.termination
+        claimed = _board_claim(self.log.tag("Termination"))
+        if claimed is not None and claimed is not shown:
+            board = "the game has not ended" if shown is None else f"the board shows {shown}"
+            self.warnings.append(f"the Termination tag says {claimed}, but {board}")
+        records = self.log.records
+        if records and records[-1].text.endswith("#") and shown is not Termination.CHECKMATE:
+            last = records[-1]
+            self.warnings.append(
+                f"ply {last.ply + 1} ({last.text!r}, line {last.line}) is marked as mate, "
+                "but the position after it is not checkmate"
+            )
 
     def _verdict(self, status: Status, result: Result, termination: Termination | None) -> Verdict:
         findings = tuple(self.findings)
@@ -462,6 +528,44 @@ def _pocket_problem(piece: Piece | None, owner: int) -> str | None:
     if piece.color != owner:
         return f"{COLOR_NAMES[piece.color]}'s {piece.kind.name} in {COLOR_NAMES[owner]}'s pocket"
     return None
+
+
+_RESULTS: Final = {result.value: result for result in Result}
+
+_DECIDED: Final = (Result.WHITE_WINS, Result.BLACK_WINS)
+# The Termination tag's words (PGN's, lichess's, gcadj's own) for endings that leave the
+# board as it is, with the results they go with; any other wording is kept as "recorded":
+# the record gives the result, not how the game ended.
+_TERMINATION_WORDS: Final = (
+    (re.compile(r"resign", re.I), Termination.RESIGNATION, _DECIDED),
+    (re.compile(r"time|forfeit|flag", re.I), Termination.TIME_FORFEIT, tuple(Result)),
+    (re.compile(r"agree", re.I), Termination.AGREEMENT, (Result.DRAW,)),
+    (re.compile(r"abandon", re.I), Termination.ABANDONED, tuple(Result)),
+    (re.compile(r"adjudicat", re.I), Termination.ADJUDICATION, tuple(Result)),
+)
+# Words for endings on the board, which the board must then show.
+_BOARD_WORDS: Final = (
+    (re.compile(r"stalemate", re.I), Termination.STALEMATE),
+    (re.compile(r"checkmate|\bmate\b|\bmated\b", re.I), Termination.CHECKMATE),
+    (re.compile(r"fifty|\b50\b", re.I), Termination.FIFTY_MOVES),
+    (re.compile(r"fivefold", re.I), Termination.FIVEFOLD_REPETITION),
+    (re.compile(r"dead|insufficient", re.I), Termination.DEAD_POSITION),
+)
+
+
+def _recorded_termination(termination: str | None, result: Result) -> Termination:
+    """How a recorded `result` ended, in gcadj's words, from a Termination tag."""
+    for pattern, word, results in _TERMINATION_WORDS:
+        if termination and pattern.search(termination) and result in results:
+            return word
+    return Termination.RECORDED
+
+
+def _board_claim(termination: str | None) -> Termination | None:
+    """The ending on the board a Termination tag claims (checkmate, ...), if any."""
+    if not termination or any(p.search(termination) for p, _, _ in _TERMINATION_WORDS):
+        return None
+    return next((word for pattern, word in _BOARD_WORDS if pattern.search(termination)), None)
 
 
 _RESIGNED = re.compile(r"^\s*(?P<name>.+?)\s+(?:has\s+)?resign(?:ed|s)\b", re.IGNORECASE)

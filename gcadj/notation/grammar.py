@@ -16,6 +16,7 @@ import logging
 import os
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import lark
@@ -26,9 +27,6 @@ from gcadj.about import user_cache_dir
 from gcadj.errors import LogSyntaxError
 from gcadj.notation.language import (
     LogBuilder,
-    _Body,
-    _Note,
-    _Ply,
     comment_text,
     grammar_text,
     unescape_tag_value,
@@ -47,6 +45,31 @@ from gcadj.notation.syntax_errors import syntax_error
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 log = logging.getLogger(__name__)
+
+
+# The nodes the transformer builds on its way to records (only this module makes them)
+
+
+@dataclass(frozen=True, slots=True)
+class _Body:
+    """The sub-moves of a ply with the exact source span they came from."""
+
+    submoves: tuple[SubMove, ...]
+    text: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Ply:
+    number: str | None
+    body: _Body
+    comment: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Note:
+    comment: str
 
 
 def _lark_cache_file(grammar: str) -> str | None:

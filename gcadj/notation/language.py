@@ -12,11 +12,10 @@ import dataclasses
 import functools
 import importlib.resources
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from gcadj.notation.records import GameLog, MoveRecord, SubMove
+from gcadj.notation.records import GameLog, MoveRecord
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 GRAMMAR_NAME: Final = "gamecourier.lark"
@@ -90,31 +89,6 @@ def grammar_text(pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> str:
     if pocket_file != DEFAULT_POCKET_FILE:
         text += f'\n%override POCKET_SQUARE: "{pocket_file}1" | "{pocket_file}8"\n'
     return text
-
-
-# The records both paths build
-
-
-@dataclass(frozen=True, slots=True)
-class _Body:
-    """The sub-moves of a ply with the exact source span they came from."""
-
-    submoves: tuple[SubMove, ...]
-    text: str
-    line: int
-    column: int
-
-
-@dataclass(frozen=True, slots=True)
-class _Ply:
-    number: str | None
-    body: _Body
-    comment: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class _Note:
-    comment: str
 
 
 def comment_text(token_text: str) -> str:

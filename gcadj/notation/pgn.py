@@ -1,10 +1,27 @@
-"""The PGN dialect gcadj writes and reads back: its variant name and its two comment markers.
+"""PGN text, as gcadj reads and writes it: the tokens of its movetext, how PGN is told from
+a Game Courier log, and the dialect gcadj writes (its variant name and two comment markers).
 
-``{gc: <Game Courier text>}`` stands for a ply in Game Courier's notation (the first
-illegal ply and every ply after it, which SAN cannot express); ``{gcadj: ...}`` is gcadj's
-own note on a finding, dropped by the reader and written afresh by the writer. The writer
-(`gcadj.outputs.pgn_writer`) and the reader (`gcadj.sources.pgn_reader`) both take these
-facts from here, so they cannot drift apart.
+**Tokens.** `tokens` cuts PGN text into what a PGN reader (python-chess, pgn-extract)
+sees: tag lines, ``%`` escape lines, ``{...}`` and ``;`` comments, ``(`` and ``)`` of
+variations, move numbers (``12.``, ``12...``), NAGs (``$1``), ``!?``-style annotations,
+result tokens (``1-0``, ``0-1``, ``1/2-1/2``, ``*``), moves, and any other character.
+Nothing is judged here, and nothing raises: a ``{`` that is never closed is a token of its
+own (`OPEN_BRACE`) that ends at the next tag section, so that one broken comment cannot
+swallow the games after it. A *tag section* starts at a line beginning like a tag pair
+(``[Name "``, `gcadj.notation.tags.starts_like_tag`); inside a comment, only such a line
+that follows a blank line starts one.
+
+**PGN or Game Courier.** Both may start with tag pairs; the moves tell them apart
+(`movetext_kind`): a line that is a Game Courier ply (``P e2-e4``, ``1. R h1-i1; I-i1``,
+``e2-e4``) or a ``//`` comment makes the text a Game Courier log, where SAN stays a syntax
+error (docs/rules.md §6.1); SAN moves (``e4``, ``Nf3``, ``O-O``, ``e8=Q``, ``I@c4``)
+numbered or two on a line, or a result token, and no Game Courier ply, make it PGN.
+
+**The dialect.** ``{gc: <Game Courier text>}`` stands for a ply in Game Courier's notation
+(the first illegal ply and every ply after it, which SAN cannot express); ``{gcadj: ...}``
+is gcadj's own note on a finding, dropped by the reader and written afresh by the writer.
+The writer (`gcadj.outputs.writers.pgn`) and the reader (`gcadj.sources.pgn_reader`) both
+take these facts from here, so they cannot drift apart.
 
 The writer fills the Seven Tag Roster as PGN wants, with ``?`` (``????.??.??`` for the
 date) for what the log does not say (`ROSTER_UNKNOWN`); the reader drops a roster tag
@@ -19,11 +36,36 @@ space, which undoes the wrapping exactly (the writer only breaks at single space
 
 from __future__ import annotations
 
-from typing import Final
+import re
+from collections.abc import Iterator
+from typing import Final, NamedTuple
+
+from gcadj.notation.san import looks_like_san
+from gcadj.notation.tags import TAG_NAME, starts_like_tag, tag_pair
+
+__all__ = [
+    "GAME_COURIER",
+    "GC_MARK",
+    "NOTE_MARK",
+    "PGN",
+    "RESULTS",
+    "ROSTER_UNKNOWN",
+    "VARIANT",
+    "Token",
+    "escape_tag_value",
+    "header_end",
+    "is_san_move",
+    "is_unknown_roster_tag",
+    "is_variant_name",
+    "looks_like_pgn",
+    "movetext_kind",
+    "tokens",
+]
 
 VARIANT: Final = "Pocket Mutation Chess"
 GC_MARK: Final = "gc:"
 NOTE_MARK: Final = "gcadj:"
+RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 
 
 # The six roster tags gcadj writes from the log (Result comes from the verdict), each with
@@ -48,3 +90,282 @@ def is_unknown_roster_tag(name: str, value: str) -> bool:
 def escape_tag_value(value: str) -> str:
     """A tag value with PGN's escapes (``\\"`` and ``\\\\``), ready to go between quotes."""
     return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def is_variant_name(value: str) -> bool:
+    """Does a ``[Variant]`` value name Pocket Mutation Chess (case, spaces, ``-`` aside)?"""
+    squeezed = re.sub(r"[\s_-]+", "", value).casefold()
+    return squeezed in ("pocketmutationchess", "pocketmutation", "pmc")
+
+
+# -- tokens ----------------------------------------------------------------------------
+
+TAG: Final = "tag"  # a line that starts with '[': the whole line (a tag pair or not)
+ESCAPE: Final = "escape"  # a line that starts with '%' in its first column
+BRACE: Final = "brace"  # a {...} comment
+OPEN_BRACE: Final = "open_brace"  # a '{' never closed: up to the next tag section or the end
+SEMI: Final = "semi"  # a ';' comment, to the end of its line
+OPEN_VAR: Final = "open_var"  # '(' begins a variation
+CLOSE_VAR: Final = "close_var"  # ')'
+NUMBER: Final = "number"  # a move number: "12.", "12...", "12", or dots alone
+NAG: Final = "nag"  # "$1"
+ANNOTATION: Final = "annotation"  # "!", "?!" standing alone
+RESULT: Final = "result"  # "1-0", "0-1", "1/2-1/2", "*"
+MOVE: Final = "move"  # anything else without a delimiter: a move, or not
+OTHER: Final = "other"  # one character no token starts with: '}', ']', a lone '$'
+
+
+class Token(NamedTuple):
+    """One token of PGN text: its kind (a module constant) and where it stands."""
+
+    kind: str
+    start: int
+    end: int
+
+
+_DELIMITER: Final = r"\s{};()\[\]"
+_SPACE: Final = re.compile(r"\s+")
+_NEXT: Final = re.compile(
+    rf"""
+      (?P<{SEMI}>;[^\n]*)
+    | (?P<{RESULT}>(?:1-0|0-1|1/2-1/2|\*)(?![^{_DELIMITER}]))
+    | (?P<castling>[O0]-[O0](?:-[O0])?[^{_DELIMITER}$]*)
+    | (?P<{NUMBER}>[0-9]+\.*|\.+)
+    | (?P<{NAG}>\$[0-9]+)
+    | (?P<{ANNOTATION}>[!?]+(?![^{_DELIMITER}$]))
+    | (?P<{OPEN_VAR}>\()
+    | (?P<{CLOSE_VAR}>\))
+    | (?P<{MOVE}>[^{_DELIMITER}$]+)
+    """,
+    re.VERBOSE,
+)
+_BOUNDARY: Final = re.compile(
+    rf'\n(?:[ \t\u00a0]*\n)+(?=[ \t\u00a0]*\[[ \t\u00a0]*{TAG_NAME}[ \t\u00a0]*")'
+)
+"""A blank line (or several) followed by a line beginning like a tag pair: where the next
+tag section starts, and where an unclosed comment ends."""
+
+
+class _Closes:
+    """Where the next '}' is, remembered, so that many '{' without a '}' after them cost
+    one search, not one search each to the end of the text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.searched_from = -1
+        self.found = -1
+
+    def after(self, offset: int) -> int:
+        if self.searched_from >= 0 and self.searched_from <= offset <= self.found:
+            return self.found
+        if self.searched_from >= 0 and self.found < 0 and offset >= self.searched_from:
+            return -1
+        self.searched_from, self.found = offset, self.text.find("}", offset)
+        return self.found
+
+
+def _starts_line(text: str, offset: int) -> bool:
+    """Is `offset` the first character of its line that is not a space?"""
+    line_start = text.rfind("\n", 0, offset) + 1
+    return not text[line_start:offset].strip(" \t\u00a0\r\f\v")
+
+
+def tokens(text: str, start: int = 0, stop: int | None = None) -> Iterator[Token]:
+    """The tokens of normalised PGN text from `start` to `stop` (white space is skipped).
+
+    Reading a game again from its first token gives the same tokens as reading the whole
+    text: a game's end is always a token boundary, and what a token is depends only on the
+    text around it.
+    """
+    stop = len(text) if stop is None else stop
+    closes = _Closes(text)
+    offset = start
+    while offset < stop:
+        space = _SPACE.match(text, offset, stop)
+        if space is not None:
+            offset = space.end()
+            continue
+        token = _token(text, offset, stop, closes)
+        yield token
+        offset = token.end
+
+
+def _token(text: str, offset: int, stop: int, closes: _Closes) -> Token:
+    """The token that starts at `offset` (not white space)."""
+    char = text[offset]
+    if char == "{":
+        return _brace(text, offset, stop, closes)
+    if char == "[" and _starts_line(text, offset):
+        end = text.find("\n", offset, stop)
+        return Token(TAG, offset, stop if end < 0 else end)
+    if char == "%" and (offset == 0 or text[offset - 1] == "\n"):
+        end = text.find("\n", offset, stop)
+        return Token(ESCAPE, offset, stop if end < 0 else end)
+    match = _NEXT.match(text, offset, stop)
+    if match is None:
+        return Token(OTHER, offset, offset + 1)
+    kind = str(match.lastgroup)
+    return Token(MOVE if kind == "castling" else kind, offset, match.end())
+
+
+def _brace(text: str, offset: int, stop: int, closes: _Closes) -> Token:
+    """A ``{...}`` comment, or an unclosed ``{`` that ends before the next tag section."""
+    close = closes.after(offset + 1)
+    limit = stop if close < 0 or close >= stop else close
+    boundary = _BOUNDARY.search(text, offset, limit)
+    if boundary is not None:
+        return Token(OPEN_BRACE, offset, boundary.start())
+    if close < 0 or close >= stop:
+        return Token(OPEN_BRACE, offset, stop)
+    return Token(BRACE, offset, close + 1)
+
+
+# -- PGN or Game Courier ---------------------------------------------------------------
+
+PGN: Final = "pgn"
+GAME_COURIER: Final = "gamecourier"
+
+_SQ: Final = "[a-z][1-8]"
+_WS: Final = "[ \t\u00a0]*"
+_SUBMOVE: Final = rf"""(?:
+      (?:[A-Za-z]{_WS})?{_SQ}{_WS}-{_WS}{_SQ}     # L o-d, o-d
+    | [A-Za-z]{_WS}[-*]{_WS}{_SQ}                 # L-d, L*d
+    | @{_WS}-{_WS}{_SQ}                           # @-d
+    | {_SQ}{_WS}-                                 # o-
+    | capture(?:[ \t\u00a0]+{_SQ})+             # capture o ...
+    | -{_WS}{_SQ}                                 # -d
+)"""
+_GC_LINE: Final = re.compile(
+    rf"""{_WS}(?:
+        //.*                                                  # a comment line
+      | (?:[0-9]+\.(?:\.\.)?{_WS})?                          # a ply: its number,
+        {_SUBMOVE}(?:{_WS};{_WS}{_SUBMOVE}?)*{_WS};?{_WS}      # its sub-moves,
+        (?://.*)?                                             # its comment
+    )""",
+    re.VERBOSE,
+)
+_PROMOTION: Final = re.compile(r"[a-h](?:x[a-h])?[18]=?\(?[A-Z]\)?[+#]?[!?]{0,2}")
+_CASTLING: Final = re.compile(r"[O0]-[O0](?:-[O0])?[+#]?[!?]{0,2}")
+_SAMPLE: Final = 1 << 16  # how much movetext `movetext_kind` reads at most
+
+
+def is_san_move(word: str) -> bool:
+    """Is `word` a move written in SAN (this variant's, or chess's castling and ``=Q``)?"""
+    return bool(looks_like_san(word) or _CASTLING.fullmatch(word) or _PROMOTION.fullmatch(word))
+
+
+def movetext_kind(text: str, start: int = 0) -> str | None:
+    """`PGN` or `GAME_COURIER`, by the moves that follow `start` (the end of a header), or
+    None when they say neither (no moves, or only text that is no move at all).
+
+    A line that is a whole Game Courier ply (or a ``//`` comment line) decides for Game
+    Courier, wherever it stands; numbered SAN moves (``1. e4``), two SAN moves on a line
+    or a result token, with no such line, decide for PGN. Comments in braces are passed
+    over, and only the first game's moves, at most 64 KB of them, are read: this runs for
+    every source.
+    """
+    sample = text[start : start + _SAMPLE]
+    in_brace = False
+    pgn = False
+    for line in sample.split("\n"):
+        whole = not in_brace and "{" not in line  # no comment in braces on this line
+        bare, in_brace = _outside_braces(line, in_brace)
+        stripped = bare.strip()
+        if not stripped or line.startswith("%"):
+            continue
+        if stripped.startswith("[") and starts_like_tag(bare):
+            if pgn:
+                break  # the next game's tags
+            continue
+        if whole and _GC_LINE.fullmatch(line.rstrip("\r")):
+            return GAME_COURIER
+        words = bare.split(";", 1)[0].split()
+        pgn = pgn or _pgn_line(words)
+    return PGN if pgn else None
+
+
+def _outside_braces(line: str, in_brace: bool) -> tuple[str, bool]:
+    """The parts of a line outside ``{...}`` comments (which may span lines): blanks in
+    their place, and whether a comment is still open at the end of the line."""
+    parts: list[str] = []
+    offset = 0
+    while offset < len(line):
+        if in_brace:
+            close = line.find("}", offset)
+            if close < 0:
+                return " ".join(parts), True
+            offset, in_brace = close + 1, False
+            continue
+        opening = line.find("{", offset)
+        if opening < 0:
+            parts.append(line[offset:])
+            break
+        parts.append(line[offset:opening])
+        offset, in_brace = opening + 1, True
+    return " ".join(parts), in_brace
+
+
+_NUMBERED: Final = re.compile(r"[0-9]+\.+(.*)")
+
+
+def _pgn_line(words: list[str]) -> bool:
+    """Does a line of movetext hold what only PGN has: a result token, a numbered SAN
+    move (``1. e4``, ``12...Nf6``), or two SAN moves? One SAN move alone on a line is
+    what a player types into a Game Courier log by mistake: not evidence of PGN."""
+    sans = 0
+    numbered = False  # the word before was a move number
+    for word in words:
+        if word in RESULTS:
+            return True
+        if not word.strip("."):
+            continue  # "1. ... e5"
+        number = _NUMBERED.fullmatch(word)
+        if number is not None:
+            if number[1] and is_san_move(number[1]):
+                return True
+            numbered = not number[1]
+            continue
+        if is_san_move(word):
+            if numbered:
+                return True
+            sans += 1
+        numbered = False
+    return sans >= 2
+
+
+def header_end(text: str) -> tuple[int, bool, bool]:
+    """Where the header of tag lines at the start of `text` ends (an offset), whether it
+    holds a line that starts like a tag pair, and whether its Variant tag names Pocket
+    Mutation Chess. Blank lines and ``%`` lines may stand among the tags."""
+    offset = 1 if text.startswith("\ufeff") else 0
+    tags = variant = False
+    size = len(text)
+    while offset < size:
+        end = text.find("\n", offset)
+        end = size if end < 0 else end
+        line = text[offset:end]
+        stripped = line.strip()
+        if stripped and not line.startswith("%"):
+            if not starts_like_tag(line):
+                break
+            tags = True
+            pair = tag_pair(line.rstrip("\r"))
+            if pair is not None and pair[0].casefold() == "variant":
+                variant = variant or is_variant_name(pair[1])
+        offset = end + 1
+    return min(offset, size), tags, variant
+
+
+def looks_like_pgn(text: str) -> bool:
+    """Is this text PGN rather than a Game Courier log (module docstring)?
+
+    It needs a tag section first (``[Event "..."]``-style lines; a text without tags is a
+    Game Courier log, whatever its moves look like). Then its moves decide
+    (`movetext_kind`); when they say nothing, a ``[Variant "Pocket Mutation Chess"]`` tag
+    (gcadj's own PGN) does.
+    """
+    end, tags, variant = header_end(text)
+    if not tags:
+        return False
+    kind = movetext_kind(text, end)
+    return kind == PGN or (kind is None and variant)

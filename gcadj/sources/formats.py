@@ -8,17 +8,19 @@ Each format's reader is imported only when that format is seen (start-up stays f
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterator
 
 from gcadj.errors import LogSyntaxError
 from gcadj.notation.language import is_pocket_file
 from gcadj.notation.parse import normalise_text, parse_log
+from gcadj.notation.pgn import looks_like_pgn as pgn_text
 from gcadj.notation.records import GameLog
+from gcadj.notation.tags import tag_pair, tag_value_column
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 GAME_COURIER = "gamecourier"
 HTML = "html"  # a saved or fetched Game Courier viewing page (gcadj.sources.pages)
-PGN = "pgn"  # gcadj's own PGN-like export, known by its Variant tag (gcadj.sources.pgn_reader)
+PGN = "pgn"  # PGN: tag pairs, then SAN movetext (gcadj.sources.pgn_reader)
 
 
 def detect_format(text: str) -> str:
@@ -30,21 +32,15 @@ def detect_format(text: str) -> str:
     return GAME_COURIER
 
 
-_VARIANT_TAG = re.compile(r'[ \t]*\[[ \t]*Variant[ \t]+"Pocket Mutation Chess"[ \t]*\][ \t]*', re.I)
-
-
-_HEADER_END = re.compile(r"^[ \t\u00a0]*[^ \t\u00a0\[\r\n\ufeff]", re.M)
-
-
 def looks_like_pgn(text: str) -> bool:
-    """Is this gcadj's PGN-like text? Its header has ``[Variant "Pocket Mutation Chess"]``.
+    """Is this PGN rather than a Game Courier log? A tag section, then SAN moves or a
+    result token and no Game Courier ply (`gcadj.notation.pgn.looks_like_pgn`).
 
-    Only the tag decides, never SAN-looking moves: SAN typed into a Game Courier log must
-    stay a syntax error there (docs/rules.md §6.1), not be guessed at.
+    Tags alone do not decide, as a Game Courier log may have them too; nor do SAN-looking
+    moves without tags: SAN typed into a Game Courier log must stay a syntax error there
+    (docs/rules.md §6.1), not be guessed at.
     """
-    end = _HEADER_END.search(text)  # only the header is read: this runs for every source
-    header = text[: end.start()] if end else text
-    return any(_VARIANT_TAG.fullmatch(line) for line in header.lstrip("\ufeff").splitlines())
+    return pgn_text(text)
 
 
 def parse_game_text(
@@ -58,9 +54,19 @@ def parse_game_text(
     (`gcadj.sources.pages.copied`).
     """
     text = normalise_text(text)  # CR-only or CRLF line ends: the header scans below need "\n"
-    if detect_format(text) == HTML:
+    return read_game(text, detect_format(text), source, pocket_file)
+
+
+def read_game(text: str, kind: str, source: str, pocket_file: PocketFile) -> GameLog:
+    """`parse_game_text` for text already normalised (`normalise_text`) whose format
+    (`detect_format`) is `kind`: the pipeline does both once per source."""
+    if kind == HTML:
         return _parse_page(text, source, pocket_file)
-    return _parse_text(text, source, pocket_file)
+    if kind == PGN:
+        from gcadj.sources.pgn_reader import read_pgn
+
+        return read_pgn(text, source=source, pocket_file=_tagged(text, source) or pocket_file)
+    return _parse_log(text, source, pocket_file)
 
 
 def _parse_page(html: str, source: str, pocket_file: PocketFile) -> GameLog:
@@ -70,7 +76,7 @@ def _parse_page(html: str, source: str, pocket_file: PocketFile) -> GameLog:
 
     game = scrape_page(html, source=source)
     try:
-        return _parse_text(game.log_text, source, pocket_file)
+        return _parse_made_log(game.log_text, source, pocket_file)
     except LogSyntaxError as err:
         where = game.page_position(err.line)
         if where is None:
@@ -85,23 +91,68 @@ def _lead(text: str) -> int:
     return len(text) - len(text.lstrip(" \t\u00a0"))
 
 
-def _parse_text(text: str, source: str, pocket_file: PocketFile) -> GameLog:
-    kind = detect_format(text)
+def _tagged(text: str, source: str) -> PocketFile | None:
+    """The game's own pocket file, from its PocketFile tag (see `pocket_file_tag`)."""
     tagged = pocket_file_tag(text, source)
-    pocket_file = PocketFile(tagged) if tagged else pocket_file
-    if kind == PGN:
-        from gcadj.sources.pgn_reader import read_pgn
+    return PocketFile(tagged) if tagged else None
 
-        return read_pgn(text, source=source, pocket_file=pocket_file)
+
+def _parse_log(text: str, source: str, pocket_file: PocketFile) -> GameLog:
+    """A Game Courier log (normalised), or a viewing page copied as text when it is none."""
+    pocket_file = _tagged(text, source) or pocket_file
     try:
-        return parse_log(text, source=source, pocket_file=pocket_file)
+        return parse_log(text, source=source, pocket_file=pocket_file, normalised=True)
     except LogSyntaxError:
         from gcadj.sources.pages.copied import read_if_copied_page  # only for unreadable text
 
         copied = read_if_copied_page(text, source)
         if copied is None:
             raise
-        return parse_log(copied.log_text, source=source, pocket_file=copied.pocket_file)
+        return parse_log(
+            copied.log_text, source=source, pocket_file=copied.pocket_file, normalised=True
+        )
+
+
+def _parse_made_log(text: str, source: str, pocket_file: PocketFile) -> GameLog:
+    """A log that gcadj made from a page (`ScrapedGame.log_text`: tag lines, then the move
+    lines, each ending in ``\n``), so already in the grammar's form."""
+    pocket_file = _tagged(text, source) or pocket_file
+    return parse_log(text, source=source, pocket_file=pocket_file, normalised=True)
+
+
+def iter_games(
+    text: str,
+    source: str = "<string>",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    *,
+    only: int | None = None,
+) -> Iterator[tuple[str, GameLog | LogSyntaxError]]:
+    """Every game a source's text holds, in order: its name and its log, or its syntax error.
+
+    A PGN database gives one entry per game, named ``source#N``, read one at a time (see
+    `gcadj.sources.pgn_reader`); any other text is one game named `source`. Each game of
+    a database takes its pocket file from its own ``PocketFile`` tag. With `only` (from 1)
+    just that game is read: nothing if the text holds no such game.
+    """
+    text = normalise_text(text)
+    yield from read_games(text, detect_format(text), source, pocket_file, only=only)
+
+
+def read_games(
+    text: str, kind: str, source: str, pocket_file: PocketFile, *, only: int | None = None
+) -> Iterator[tuple[str, GameLog | LogSyntaxError]]:
+    """`iter_games` for text already normalised whose format is `kind` (see `read_game`)."""
+    if kind == PGN:
+        from gcadj.sources.pgn_reader import iter_pgn_games
+
+        yield from iter_pgn_games(text, source=source, pocket_file=pocket_file, only=only)
+        return
+    if only is not None and only != 1:
+        return
+    try:
+        yield source, read_game(text, kind, source, pocket_file)
+    except LogSyntaxError as err:
+        yield source, err
 
 
 def parse_games(
@@ -111,28 +162,8 @@ def parse_games(
     *,
     only: int | None = None,
 ) -> list[tuple[str, GameLog | LogSyntaxError]]:
-    """Every game a source's text holds, in order: its name and its log, or its syntax error.
-
-    A PGN database (several games, see `gcadj.sources.pgn_reader.game_spans`) gives one
-    entry per game, named ``source#N``; any other text is one game named `source`. Each
-    game of a database takes its pocket file from its own ``PocketFile`` tag. With `only`
-    (from 1) just that game is read: an empty list if the text holds no such game.
-    """
-    text = normalise_text(text)
-    if detect_format(text) == PGN:
-        from gcadj.sources.pgn_reader import read_pgn_games
-
-        return read_pgn_games(text, source=source, pocket_file=pocket_file, only=only)
-    if only is not None and only != 1:
-        return []
-    try:
-        return [(source, parse_game_text(text, source=source, pocket_file=pocket_file))]
-    except LogSyntaxError as err:
-        return [(source, err)]
-
-
-_POCKET_FILE_TAG = re.compile(r'^[ \t\u00a0]*\[[ \t\u00a0]*PocketFile[ \t\u00a0]*"([^"]*)"', re.M)
-_FIRST_PLY_LINE = re.compile(r"^[ \t\u00a0]*[^\s\[/]", re.M)
+    """`iter_games` as a list."""
+    return list(iter_games(text, source, pocket_file, only=only))
 
 
 def pocket_file_tag(text: str, source: str = "<string>") -> str | None:
@@ -141,14 +172,20 @@ def pocket_file_tag(text: str, source: str = "<string>") -> str | None:
     Only lines before the first ply count (tags come first); a value that is not one
     letter from i to z is a syntax error pointing at the tag.
     """
-    first_ply = _FIRST_PLY_LINE.search(text)
-    match = _POCKET_FILE_TAG.search(text, 0, first_ply.start() if first_ply else len(text))
-    if match is None:
-        return None
-    value = match.group(1)
-    if is_pocket_file(value):
-        return value
-    line = text.count("\n", 0, match.start()) + 1
-    line_text = text.splitlines()[line - 1]
-    column = match.start(1) - match.start() + 1
-    raise LogSyntaxError(source, line, column, "a pocket file letter from i to z", line_text)
+    offset, number = 0, 0
+    while offset < len(text):
+        end = text.find("\n", offset)
+        end = len(text) if end < 0 else end
+        line = text[offset:end]
+        offset, number = end + 1, number + 1
+        first = line.lstrip(" \t\u00a0\r\ufeff")[:1]
+        if first not in ("", "[", "/"):
+            return None  # the first ply: the header is over
+        pair = tag_pair(line.rstrip("\r"))
+        if pair is None or pair[0] != "PocketFile":
+            continue
+        if is_pocket_file(pair[1]):
+            return pair[1]
+        column = tag_value_column(line.rstrip("\r")) + 1
+        raise LogSyntaxError(source, number, column, "a pocket file letter from i to z", line)
+    return None

@@ -1,134 +1,335 @@
-"""PGN-like text read back into a `GameLog`, so a converted game is checked again by the same
-`replay`: the SAN is replayed through the engine, and each ply is recorded as the Game
-Courier sub-moves of that move, with line and column in the PGN text.
+"""PGN read into `GameLog`s: any database, one game at a time, each game on its own.
 
-Illegal games round-trip through the two comment markers described in `gcadj.notation.pgn`.
+Each SAN move is replayed through the engine and recorded as the Game Courier sub-moves
+of that move, with its line and column in the PGN text, so the game is judged by the same
+`replay` as a Game Courier log. SAN is this variant's (`gcadj.notation.san`: fairy
+letters, drops ``I@c4``, pocketing ``Rh1@=I``, en passant as a pawn capture). A standard
+chess game is judged as a Pocket Mutation Chess game: its castling (``O-O``) is recorded
+as the King's and Rook's moves a Game Courier player would type (``K e1-g1; R h1-f1``),
+its promotion (``e8=Q``) as the pawn's move and the new piece (``P e7-e8; Q-e8``), and the
+judge finds them illegal (`castling`, `promotion-on-arrival`). After an illegal ply the
+SAN is read on the board Game Courier would show (as ``--all`` goes on from it), so the
+plies after it are counted and can be judged.
 
-A PGN file may hold many games (a database, as ``gcadj export --to pgn`` of several sources
-writes it). `game_spans` finds where each game is without judging any, so that one bad game
-costs only itself: a game ends at its result token (``1-0``, ``0-1``, ``1/2-1/2``, ``*``)
-outside a comment, or where a tag line follows its movetext. Each game is then read in place,
-so the lines and columns of its moves and errors are those of the whole file.
+**Games.** `game_spans` finds each game without judging any: a game begins at its tag
+section (or its first move), and ends after its result token (``1-0``, ``0-1``,
+``1/2-1/2``, ``*``, outside comments and variations) or before the next tag section: a
+line that begins like a tag pair (``[Name "``) after the game's moves, or after a blank
+line. A ``{`` never closed ends before the next tag section that follows a blank line; a
+``(`` never closed, a stray ``[`` line and a broken tag line end at the next tag section. That game
+then gets a syntax error at its own line and column, and the next game is read on its
+own, so a game's verdict never depends on the others. Text between games that holds a
+move or a stray character is a game of its own (with its syntax error): nothing is lost.
+Games are read one by one from a generator (`iter_pgn_games`), in constant memory.
+
+Illegal games of gcadj's own PGN round-trip through the two comment markers described in
+`gcadj.notation.pgn`.
 """
 
 from __future__ import annotations
 
 import bisect
 import dataclasses
-import functools
 import re
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import Final
 
-from gcadj.adjudication.judge import PlyJudge
-from gcadj.engine.fen import STARTING_FEN
+from gcadj.adjudication.judge import IllegalPly, PlyJudge
+from gcadj.engine.fen import STARTING_FEN, format_fen
 from gcadj.engine.move import Move
+from gcadj.engine.pieces import KIND
 from gcadj.engine.position import Position
+from gcadj.engine.squares import BLACK, WHITE
 from gcadj.errors import FenError, LogSyntaxError, SanError
 from gcadj.notation.gccode import as_gcadj_fen
-from gcadj.notation.language import LogBuilder, check_pocket_file, unescape_tag_value
+from gcadj.notation.language import LogBuilder, check_pocket_file
 from gcadj.notation.parse import normalise_text, parse_log
-from gcadj.notation.pgn import GC_MARK, NOTE_MARK, is_unknown_roster_tag
-from gcadj.notation.records import GameLog, MoveRecord
+from gcadj.notation.pgn import (
+    ANNOTATION,
+    BRACE,
+    CLOSE_VAR,
+    ESCAPE,
+    GC_MARK,
+    MOVE,
+    NAG,
+    NOTE_MARK,
+    NUMBER,
+    OPEN_BRACE,
+    OPEN_VAR,
+    RESULT,
+    SEMI,
+    TAG,
+    Token,
+    is_san_move,
+    is_unknown_roster_tag,
+    is_variant_name,
+    tokens,
+)
+from gcadj.notation.records import GameLog, MoveRecord, MoveSub, PlaceSub, SubMove, UnreadText
 from gcadj.notation.san import SAN_EXAMPLES, looks_like_san, parse_san
 from gcadj.notation.san import gc_submoves as _gc_submoves
+from gcadj.notation.tags import starts_like_tag, tag_pair, tag_value_column
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
-__all__ = ["game_spans", "read_pgn", "read_pgn_games"]
+__all__ = [
+    "game_name",
+    "game_spans",
+    "iter_pgn_games",
+    "read_pgn",
+    "read_pgn_games",
+]
+
+Span = tuple[int, int]
+GameEntry = tuple[str, "GameLog | LogSyntaxError"]
 
 
-_TAG = re.compile(
-    r'[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\[^\n])*")[ \t]*\][ \t]*'
-)
-_TOKEN = re.compile(
-    r"""
-      (?P<ws>[ \t\n\u00a0]+)
-    | (?P<brace>\{[^}]*\})
-    | (?P<semi>;[^\n]*)
-    | (?P<result>(?:1-0|0-1|1/2-1/2|\*)(?=[ \t\n\u00a0{;]|$))
-    | (?P<number>[0-9]+[ \t]*\.*)
-    | (?P<nag>\$[0-9]+)
-    | (?P<san>[^ \t\n\u00a0{};()\[\]$]+)
-    """,
-    re.VERBOSE,
-)
+# -- where the games are ---------------------------------------------------------------
 
 
-def _line_starts(text: str) -> list[int]:
-    return [0] + [m.end() for m in re.finditer("\n", text)]
+def game_spans(text: str, start: int = 0) -> Iterator[Span]:
+    """Where each game of normalised PGN text is, from `start`: ``(start, end)`` offsets.
 
-
-def game_spans(text: str) -> list[tuple[int, int]]:
-    """Where each game of normalised PGN-like text is: ``(start, end)`` offsets, in order.
-
-    A game ends after its result token, or before a tag line that follows its movetext.
-    Text between games that holds neither a tag nor a move (blank lines, a stray comment)
-    is no game. Nothing is judged here: a bad game is still one span, read (and reported)
-    on its own.
+    Nothing is judged here (module docstring): a bad game is still one span, read and
+    reported on its own. Text between games holding neither a tag nor a move (blank lines,
+    a comment, a ``%`` line) is no game; text after a game's result token that starts no
+    game (a stray ``[`` line, characters that are no move) belongs to that game, whose
+    reader then reports it. Started at the first offset of a game it found, it finds that
+    game and those after it again.
     """
-    spans: list[tuple[int, int]] = []
-    start: int | None = None  # where the current game began
+    begin: int | None = None  # where the current game began
     last_end = 0  # the end of its last token
-    moves = False  # has its movetext begun (a token that is not a tag line)?
-    counts = False  # does it hold a tag or a move (else it is no game)?
-    offset, size = 0, len(text)
-
-    def close(end: int) -> None:
-        nonlocal start, moves, counts
-        if start is not None and counts:
-            spans.append((start, end))
-        start, moves, counts = None, False, False
-
-    while offset < size:
-        char = text[offset]
-        if char == "[":  # a tag line (the reader says so if it is not one)
-            if moves:
-                close(last_end)
-            if start is None:
-                start = offset
-            end = text.find("\n", offset)
-            offset = last_end = size if end < 0 else end
-            counts = True
+    moves = False  # has its movetext begun?
+    counts = False  # does it hold a tag, a move or a stray character (else it is no game)?
+    depth = 0  # how deep in variations
+    ended = False  # has it read its result token (and nothing but comments since)?
+    for token in tokens(text, start):
+        kind = token.kind
+        if kind == ESCAPE:
             continue
-        match = _TOKEN.match(text, offset)
-        end = offset + 1 if match is None else match.end()
-        kind = None if match is None else match.lastgroup
-        if kind != "ws":
-            if start is None:
-                start = offset
-            moves = True
-            last_end = end
-            if kind in ("san", "number", "result", None):
-                counts = True
-            if kind == "result":
-                close(end)
-        offset = end
-    close(last_end)
-    return spans
+        value = text[token.start : token.end]
+        tag_like = kind == TAG and starts_like_tag(value)
+        if ended:
+            if kind in (BRACE, SEMI):
+                continue  # a comment between games
+            ended = False
+            if (
+                tag_like
+                or kind == RESULT
+                or (kind == NUMBER and value[0].isdigit())
+                or (kind == MOVE and is_san_move(value))
+            ):
+                assert begin is not None
+                yield begin, last_end  # the next game begins here
+                begin, moves, counts, depth = None, False, False, 0
+        if kind == TAG:
+            if begin is not None and tag_like and (moves or _after_blank_line(text, token.start)):
+                if counts:
+                    yield begin, last_end
+                begin, moves, counts, depth = None, False, False, 0
+            if begin is None:
+                begin = token.start
+            last_end, counts = token.end, True
+            continue
+        if begin is None:
+            begin = token.start
+        moves, last_end = True, token.end
+        if kind in (BRACE, SEMI):
+            continue
+        counts = True
+        if kind == OPEN_VAR:
+            depth += 1
+        elif kind == CLOSE_VAR and depth > 0:
+            depth -= 1
+        elif kind == RESULT and depth == 0:
+            ended = True
+    if begin is not None and counts:
+        yield begin, last_end
 
 
-class _Reader:
-    """One pass over one game of PGN-like text: tags, then movetext tokens, replaying SAN.
+def _after_blank_line(text: str, offset: int) -> bool:
+    """Is the line before the one at `offset` blank (white space only)?"""
+    end = text.rfind("\n", 0, offset)
+    if end < 0:
+        return False
+    start = text.rfind("\n", 0, end) + 1
+    return not text[start:end].strip()
 
-    `span` is the game's place in `text` (default: all of it); positions are in `text`.
+
+class _SpanIndex:
+    """The games of the last few texts read one game at a time (``all.pgn#3``): their
+    spans, found as far as asked, so an audit naming every game of a database one by one
+    does not split it again from the start for each."""
+
+    SIZE: Final = 4
+
+    def __init__(self) -> None:
+        self.texts: OrderedDict[str, tuple[list[Span], Iterator[Span]]] = OrderedDict()
+
+    def span(self, text: str, number: int) -> tuple[Span | None, bool]:
+        """Game `number`'s span (from 1; None if there is none), and whether the text holds
+        more than one game."""
+        entry = self.texts.get(text)
+        if entry is None:
+            entry = ([], game_spans(text))
+            self.texts[text] = entry
+            if len(self.texts) > self.SIZE:
+                self.texts.popitem(last=False)
+        else:
+            self.texts.move_to_end(text)
+        found, rest = entry
+        while len(found) <= max(number, 1):  # one more than asked: are there several?
+            following = next(rest, None)
+            if following is None:
+                break
+            found.append(following)
+        return (found[number - 1] if number <= len(found) else None), len(found) > 1
+
+
+_index = _SpanIndex()
+
+
+# -- reading the games -----------------------------------------------------------------
+
+
+def game_name(source: str, number: int) -> str:
+    """How one game of a file of several is named: ``all.pgn#3`` (numbered from 1)."""
+    return f"{source}#{number}"
+
+
+def iter_pgn_games(
+    text: str,
+    source: str = "<string>",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    *,
+    only: int | None = None,
+) -> Iterator[GameEntry]:
+    """Every game of PGN text, in order: its name and its log, or the error that stops it.
+
+    A text of one game is named `source`; the games of a database ``source#1``,
+    ``source#2``, ... Line and column are in the whole text either way. With `only`
+    (from 1), just that game is read (nothing if there is no such game). A generator:
+    one game is read at a time, whatever the size of the database.
+    """
+    text = normalise_text(text)
+    if only is not None:
+        wanted, several = _index.span(text, only)
+        if wanted is not None:
+            name = game_name(source, only) if several else source
+            line = text.count("\n", 0, wanted[0]) + 1
+            yield name, _read_game(text, name, pocket_file, wanted, line)
+        return
+    spans = game_spans(text)
+    current = next(spans, None)
+    if current is None:  # no game at all: the whole text is read as one (and says why)
+        yield source, _read_game(text, source, pocket_file, (0, len(text)), 1)
+        return
+    upcoming = next(spans, None)
+    several = upcoming is not None
+    line, counted_to, number = 1, 0, 0
+    while current is not None:
+        number += 1
+        name = game_name(source, number) if several else source
+        line += text.count("\n", counted_to, current[0])
+        counted_to = current[0]
+        yield name, _read_game(text, name, pocket_file, current, line)
+        current, upcoming = upcoming, (next(spans, None) if upcoming is not None else None)
+
+
+def read_pgn_games(
+    text: str,
+    source: str = "<string>",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    *,
+    only: int | None = None,
+) -> list[GameEntry]:
+    """`iter_pgn_games` as a list (for a caller that wants them all at once)."""
+    return list(iter_pgn_games(text, source, pocket_file, only=only))
+
+
+def read_pgn(
+    text: str, source: str = "<string>", pocket_file: PocketFile = DEFAULT_POCKET_FILE
+) -> GameLog:
+    """Read PGN text holding one game into a `GameLog`; raises `LogSyntaxError` with line
+    and column (also for text holding more than one game: see `iter_pgn_games`).
+
+    A ``[PocketFile "p"]`` tag overrides `pocket_file`. Every SAN move must be a move of
+    this variant in its position, or chess's castling or promotion (the reader replays
+    them to know which piece moved); plies in ``{gc: ...}`` are taken as typed and judged
+    later by `replay`, like any Game Courier log.
+    """
+    text = normalise_text(text)
+    spans = game_spans(text)
+    first = next(spans, None) or (0, len(text))
+    second = next(spans, None)
+    if second is not None:
+        reader = _GameReader(text, source, pocket_file, (0, len(text)), 1)
+        ended = text[: first[1]].rstrip().endswith(("1-0", "0-1", "1/2-1/2", "*"))
+        tag = starts_like_tag(text[second[0] : text.find("\n", second[0])])
+        raise reader.error(
+            second[0],
+            "the end of the game after the result" if ended else "the end of the game",
+            (
+                "a tag line after the moves begins another game (tags go before the moves); "
+                if tag
+                else ""
+            )
+            + "read_pgn reads one game; read_pgn_games (and gcadj check) read each",
+        )
+    game = _read_game(text, source, pocket_file, first, 1)
+    if isinstance(game, LogSyntaxError):
+        raise game
+    return game
+
+
+def _read_game(
+    text: str, source: str, pocket_file: PocketFile, span: Span, line: int
+) -> GameLog | LogSyntaxError:
+    try:
+        return _GameReader(text, source, pocket_file, span, line).read()
+    except LogSyntaxError as err:
+        return err
+
+
+# -- one game --------------------------------------------------------------------------
+
+_PROMOTION: Final = re.compile(r"([a-h](?:x[a-h])?[18])=?\(?([A-Z])\)?[+#]?[!?]{0,2}")
+_CASTLING: Final = re.compile(r"([O0]-[O0](?:-[O0])?)[+#]?[!?]{0,2}")
+_SPACES: Final = " \t\n\u00a0"
+
+
+class _GameReader:
+    """One pass over one game: its tags, then its movetext, replaying the SAN.
+
+    `span` is the game's place in `text`, `first_line` the line number where it begins;
+    lines and columns are those of the whole text.
     """
 
     def __init__(
-        self,
-        text: str,
-        source: str,
-        pocket_file: PocketFile,
-        span: tuple[int, int] | None = None,
-        line_starts: list[int] | None = None,
+        self, text: str, source: str, pocket_file: PocketFile, span: Span, first_line: int
     ) -> None:
         self.text = text
         self.source = source
-        self.pocket_file = pocket_file
-        self.span = span or (0, len(text))
-        self.line_starts = line_starts if line_starts is not None else _line_starts(text)
+        self.span = span
+        begin = text.rfind("\n", 0, span[0]) + 1
+        self.first_line = first_line
+        self.line_starts = [begin] + [m.end() for m in re.finditer("\n", text[begin : span[1]])]
+        for i in range(1, len(self.line_starts)):
+            self.line_starts[i] += begin
         self.log = LogBuilder(source, pocket_file)  # tags, records, leading comment
+        self.judge = PlyJudge(pocket_file)
         self.position: Position | None = None
-        self.lost_at: int | None = None  # line of the gc ply after which SAN has no board
+        self.lost_at: int | None = None  # line of the illegal ply after which there is no board
         self.number: str | None = None  # a move number waiting for its ply
         self.tag_offsets: dict[str, int] = {}
+        self.result: str | None = None
+        self.warnings: list[str] = []
+        self.depth = 0  # how deep in variations
+        self.variation: int | None = None  # where the outermost open variation began
+        self.variations = 0
+        self.first_variation_line = 0
+        self.token_at = span[0]  # where the movetext token being read begins
+        self.number_at = span[0]  # where the move number waiting for its ply begins
 
     # -- positions and errors
 
@@ -137,54 +338,89 @@ class _Reader:
         index = bisect.bisect_right(self.line_starts, offset) - 1
         start = self.line_starts[index]
         end = self.text.find("\n", start)
-        return index + 1, offset - start + 1, self.text[start : end if end >= 0 else None]
+        return (
+            self.first_line + index,
+            offset - start + 1,
+            self.text[start : end if end >= 0 else None],
+        )
 
     def error(self, offset: int, expected: str, hint: str | None = None) -> LogSyntaxError:
         line, column, line_text = self.where(offset)
         return LogSyntaxError(self.source, line, column, expected, line_text, hint)
 
-    # -- the header
+    # -- the game
 
     def read(self) -> GameLog:
-        offset = self.read_tags()
-        self.start()
-        self.read_movetext(offset)
-        return self.log.build()
+        try:
+            self.read_tokens()
+        except LogSyntaxError as err:
+            if self.log.records and err.partial is None:
+                err.partial = dataclasses.replace(self.built(), unread=self.unread(err))
+            raise
+        return self.built()
 
-    def read_tags(self) -> int:
-        """Read the tag lines; the offset where the movetext starts."""
-        first, stop = self.span
-        index = bisect.bisect_right(self.line_starts, first) - 1
-        for line_start in self.line_starts[index:]:
-            start = max(line_start, first)
-            if start >= stop:
-                break
-            end = self.text.find("\n", start, stop)
-            line = self.text[start : end if end >= 0 else stop]
-            stripped = line.strip(" \t\u00a0")
-            if not stripped:
-                continue
-            if not stripped.startswith("["):
-                return start
-            match = _TAG.fullmatch(line)
-            if match is None:
-                raise self.error(
-                    start + line.index("["),
-                    'a tag like [White "Alice"]',
-                    'tag values are in double quotes; write \\" for a quote inside',
-                )
-            name, value = match[1], unescape_tag_value(match[2])
-            if not is_unknown_roster_tag(name, value):  # [Event "?"] says nothing
-                self.log.tags.append((name, value))
-            self.tag_offsets.setdefault(name.casefold(), start + match.start(2) + 1)
-        return stop
+    def unread(self, err: LogSyntaxError) -> UnreadText:
+        """The game's text from the ply that could not be read (its move number included)
+        to its end, as typed: writers give it back after their note."""
+        start = self.number_at if self.number is not None else self.token_at
+        line, column, _ = self.where(start)
+        return UnreadText(line, column, self.text[start : self.span[1]], str(err))
+
+    def built(self) -> GameLog:
+        return dataclasses.replace(
+            self.log.build(), result_token=self.result, warnings=tuple(self.warnings)
+        )
+
+    def read_tokens(self) -> None:
+        started = False
+        for token in tokens(self.text, *self.span):
+            if not started:
+                if token.kind == TAG:
+                    self.tag_line(token)
+                    continue
+                if token.kind == ESCAPE:
+                    continue
+                self.start()
+                started = True
+            self.movetext(token)
+        if not started:
+            self.start()
+        if self.variation is not None:
+            raise self.error(
+                self.variation,
+                "')' closing the variation that begins here",
+                "this '(' is never closed; the game ends at the next tag section",
+            )
+        if self.variations:
+            some = "a variation" if self.variations == 1 else f"{self.variations} variations"
+            self.warnings.append(
+                f"{some} skipped (the first on line {self.first_variation_line}): "
+                "gcadj judges the main line only"
+            )
+
+    def tag_line(self, token: Token) -> None:
+        line = self.text[token.start : token.end]
+        pair = tag_pair(line)
+        at = token.start + (len(line) - len(line.lstrip(_SPACES + "\r")))
+        if pair is None:
+            hint = (
+                'tag values are in double quotes; write \\" for a quote inside'
+                if starts_like_tag(line)
+                else "a line that starts with '[' is no tag pair"
+            )
+            raise self.error(at, 'a tag like [White "Alice"]', hint)
+        name, value = pair
+        if not is_unknown_roster_tag(name, value):  # [Event "?"] says nothing
+            self.log.tags.append(pair)
+        self.tag_offsets.setdefault(name.casefold(), token.start + tag_value_column(line))
 
     def tag(self, name: str) -> str | None:
         wanted = name.casefold()
         return next((v for k, v in self.log.tags if k.casefold() == wanted), None)
 
     def start(self) -> None:
-        """The start position (FEN tag, a Game Courier code accepted) and the pocket file."""
+        """The pocket file, the start position (FEN tag, a Game Courier code accepted,
+        SetUp honoured) and what the Variant tag says."""
         pocket_file = self.tag("PocketFile")
         if pocket_file is not None:
             try:
@@ -193,64 +429,96 @@ class _Reader:
                 raise self.error(
                     self.tag_offsets["pocketfile"], "a pocket file letter from i to z", str(err)
                 ) from None
-            self.pocket_file = letter
+            self.log.pocket_file = letter
+            self.judge = PlyJudge(letter)
         fen = self.tag("FEN")
+        if fen is None and (self.tag("SetUp") or "").strip() == "1":
+            raise self.error(
+                self.tag_offsets["setup"],
+                "a [FEN] tag with the start position",
+                'SetUp "1" says the game starts from the position in its FEN tag',
+            )
         try:
-            self.position = Position(as_gcadj_fen(fen) if fen else STARTING_FEN)
+            self.position = Position.starting_at(
+                as_gcadj_fen(fen, self.log.pocket_file) if fen else STARTING_FEN
+            )
         except FenError as err:
             raise self.error(
                 self.tag_offsets["fen"],
                 "a start position (gcadj FEN or Game Courier code)",
                 err.message,
             ) from None
-        self.judge = PlyJudge(self.pocket_file)
+        variant = self.tag("Variant")
+        if variant is not None and not is_variant_name(variant):
+            self.warnings.append(
+                f"the Variant tag names {variant!r}: gcadj judges the game as Pocket Mutation Chess"
+            )
 
     # -- the movetext
 
-    def read_movetext(self, offset: int) -> None:
-        text = self.text
-        stop = self.span[1]
-        while offset < stop:
-            match = _TOKEN.match(text, offset, stop)
-            if match is None:
-                raise self.unexpected(offset)
-            kind = match.lastgroup
-            value = match.group()
-            if kind == "brace":
-                self.brace(value, offset)
-            elif kind == "semi":
-                self.comment(value[1:].strip())
-            elif kind == "result":
-                rest = text[match.end() : stop]
-                if rest.strip(" \t\n\u00a0"):  # read_pgn of text holding more than one game
-                    skip = len(rest) - len(rest.lstrip(" \t\n\u00a0"))
-                    raise self.error(
-                        match.end() + skip,
-                        "the end of the game after the result",
-                        "read_pgn reads one game; read_pgn_games (and gcadj check) read each",
-                    )
+    def movetext(self, token: Token) -> None:
+        kind = token.kind
+        value = self.text[token.start : token.end]
+        self.token_at = token.start
+        if self.result is not None:  # the game is over: comments may follow, nothing else
+            if kind in (BRACE, SEMI, ESCAPE):
                 return
-            elif kind == "number":
-                self.number = value.replace(" ", "").replace("\t", "")
-            elif kind == "san":
-                self.san(value, offset)
-            offset = match.end()
+            raise self.error(
+                token.start,
+                "the next game's tags after the result",
+                f"the game ended with its result {self.result}; what follows it is neither "
+                "a comment nor another game",
+            )
+        if kind == OPEN_BRACE:
+            raise self.error(
+                token.start,
+                "a comment closed by '}'",
+                "this '{' is never closed; the game ends at the next tag section",
+            )
+        if kind == OPEN_VAR:
+            if self.depth == 0:
+                self.variation = token.start
+                self.variations += 1
+                if self.variations == 1:
+                    self.first_variation_line = self.where(token.start)[0]
+            self.depth += 1
+            return
+        if kind == CLOSE_VAR:
+            if self.depth == 0:
+                raise self.error(
+                    token.start, "a move", "this ')' closes no variation: none was opened"
+                )
+            self.depth -= 1
+            if self.depth == 0:
+                self.variation = None
+            return
+        if kind == TAG:
+            raise self.error(
+                token.start,
+                "a move",
+                "a line that starts with '[' is no move; tags go before the moves, one per line",
+            )
+        if self.depth > 0 or kind in (ESCAPE, NAG, ANNOTATION):
+            return  # a variation's moves and comments, and annotations, are passed over
+        if kind == BRACE:
+            self.brace(value, token.start)
+        elif kind == SEMI:
+            self.log.add_note(value[1:].strip())
+        elif kind == RESULT:
+            self.result = value
+        elif kind == NUMBER:
+            if value[0].isdigit():
+                self.number, self.number_at = value, token.start
+        elif kind == MOVE:
+            self.san(value, token.start)
+        else:
+            raise self.unexpected(token.start)
 
     def unexpected(self, offset: int) -> LogSyntaxError:
-        ch = self.text[offset]
-        if ch == "{":
-            return self.error(offset, "a comment closed by '}'", "this '{' is never closed")
-        if ch in "()":
-            return self.error(offset, "a move", "variations in '(...)' are not supported")
-        if ch == "[":
-            return self.error(offset, "a move", "tags go before the moves, one per line")
-        return self.error(offset, f"a move like {SAN_EXAMPLES}", f"unexpected {ch!r}")
-
-    def comment(self, text: str) -> None:
-        if not self.log.records:
-            self.log.leading.append(text)
-            return
-        self.log.records[-1] = _with_comment(self.log.records[-1], text)
+        char = self.text[offset]
+        if char == "}":
+            return self.error(offset, f"a move like {SAN_EXAMPLES}", "this '}' closes no comment")
+        return self.error(offset, f"a move like {SAN_EXAMPLES}", f"unexpected {char!r}")
 
     def brace(self, value: str, offset: int) -> None:
         inner = value[1:-1]
@@ -258,18 +526,18 @@ class _Reader:
         if stripped.startswith(NOTE_MARK):
             return
         if not stripped.startswith(GC_MARK):
-            self.comment(stripped.replace("\n", " "))
+            self.log.add_note(stripped.replace("\n", " "))
             return
         body_start = inner.index(GC_MARK) + len(GC_MARK)
         body = inner[body_start:]
-        lead = len(body) - len(body.lstrip(" \t\n\u00a0"))
+        lead = len(body) - len(body.lstrip(_SPACES))
         self.gc(body.strip().replace("\n", " "), offset + 1 + body_start + lead)
 
     def gc(self, ply_text: str, offset: int) -> None:
         """A ``{gc: ...}`` ply: parsed as Game Courier text, judged to follow the board."""
         line, column, _ = self.where(offset)
         try:
-            parsed = parse_log(ply_text, self.source, self.pocket_file)
+            parsed = parse_log(ply_text, self.source, self.log.pocket_file)
         except LogSyntaxError as err:
             raise self.error(offset + err.column - 1, err.expected, err.hint) from None
         if len(parsed.records) != 1 or parsed.tags:
@@ -282,15 +550,7 @@ class _Reader:
             column=column + parsed.records[0].column - 1,
             number=self.number,
         )
-        self.log.records.append(record)
-        self.number = None
-        if self.position is not None:
-            verdict = self.judge.resolve(self.position, record)
-            if isinstance(verdict, Move):
-                self.position._push(verdict)
-            else:
-                self.position = None
-                self.lost_at = line
+        self.play_record(record)
 
     def san(self, token: str, offset: int) -> None:
         position = self.position
@@ -298,86 +558,106 @@ class _Reader:
             raise self.error(
                 offset,
                 "a ply written as {gc: <Game Courier text>}",
-                f"after the illegal ply on line {self.lost_at} there is no position to read "
-                "SAN in; gcadj writes the plies after it in Game Courier notation",
+                f"after the illegal ply on line {self.lost_at} Game Courier's board is no "
+                "position to read SAN in",
             )
+        castling = _CASTLING.fullmatch(token)
+        if castling is not None:
+            self.play_record(self.record(token, offset, _castling(position, castling[1])))
+            return
+        promotion = _PROMOTION.fullmatch(token)
         try:
+            if promotion is not None:
+                submoves = self.promotion(position, promotion[1], promotion[2], token)
+                self.play_record(self.record(token, offset, submoves))
+                return
             move = parse_san(position, token)
         except SanError as err:
-            if not looks_like_san(token):
+            if not looks_like_san(token) and promotion is None:
                 hint = err.reason
                 if "-" in token:
                     hint += "; Game Courier notation goes inside {gc: ...}"
                 raise self.error(offset, f"a move like {SAN_EXAMPLES}", hint) from None
-            side = "White" if position.turn == 0 else "Black"
+            side = "White" if position.turn == WHITE else "Black"
             raise self.error(offset, f"a legal move for {side}", err.reason) from None
-        line, column, _ = self.where(offset)
-        self.log.records.append(
-            MoveRecord(
-                ply=len(self.log.records),
-                submoves=_gc_submoves(position, move, self.pocket_file),
-                text=token,
-                comment=None,
-                line=line,
-                column=column,
-                number=self.number,
-            )
-        )
+        submoves = _gc_submoves(position, move, self.log.pocket_file)
+        self.log.records.append(self.record(token, offset, submoves))
         self.number = None
-        position._push(move)
+        position.push_trusted(move)  # parse_san gives legal moves only
 
+    def promotion(
+        self, position: Position, arrival: str, letter: str, token: str
+    ) -> tuple[SubMove, ...]:
+        """Chess's promotion: the pawn's move, then the new piece put on its square."""
+        move = parse_san(position, arrival)
+        if KIND.get(letter) is None:
+            raise SanError(token, position.fen(), f"{letter!r} is not a piece letter")
+        piece = letter if position.turn == WHITE else letter.lower()
+        target = arrival[-2:]
+        return (*_gc_submoves(position, move, self.log.pocket_file), PlaceSub(piece, target, "-"))
 
-def _with_comment(record: MoveRecord, text: str) -> MoveRecord:
-    joined = text if record.comment is None else f"{record.comment}\n{text}"
-    return dataclasses.replace(record, comment=joined)
+    def record(self, text: str, offset: int, submoves: tuple[SubMove, ...]) -> MoveRecord:
+        line, column, _ = self.where(offset)
+        return MoveRecord(
+            ply=len(self.log.records),
+            submoves=submoves,
+            text=text,
+            comment=None,
+            line=line,
+            column=column,
+            number=self.number,
+        )
 
+    def play_record(self, record: MoveRecord) -> None:
+        """Keep a ply and play it on the board: its move if legal, else the board Game
+        Courier would show after it, as `replay` goes on from with ``--all`` (None when
+        that board is no position)."""
+        self.log.records.append(record)
+        self.number = None
+        position = self.position
+        if position is None:
+            return
+        verdict = self.judge.play(position, record)
+        if isinstance(verdict, Move):
+            return  # played
+        self.position = self.literal_successor(position, record)
+        if self.position is None:
+            self.lost_at = record.line
 
-def read_pgn(
-    text: str, source: str = "<string>", pocket_file: PocketFile = DEFAULT_POCKET_FILE
-) -> GameLog:
-    """Read PGN-like text holding one game into a `GameLog`; raises `LogSyntaxError` with
-    line and column (also for text holding several games: see `read_pgn_games`).
-
-    A ``[PocketFile "p"]`` tag overrides `pocket_file`. Every SAN move must be legal (the
-    reader replays it to know which piece moved); plies in ``{gc: ...}`` are taken as
-    typed and judged later by `replay`, like any Game Courier log.
-    """
-    return _Reader(normalise_text(text), source, pocket_file).read()
-
-
-@functools.lru_cache(maxsize=4)
-def _layout(text: str) -> tuple[list[tuple[int, int]], list[int]]:
-    """The games and line starts of a text; kept for the few texts last read, because an
-    audit's list may name the games of one database one by one (``all.pgn#1``, ``#2``...)."""
-    return game_spans(text) or [(0, len(text))], _line_starts(text)
-
-
-def read_pgn_games(
-    text: str,
-    source: str = "<string>",
-    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
-    *,
-    only: int | None = None,
-) -> list[tuple[str, GameLog | LogSyntaxError]]:
-    """Every game of PGN-like text, in order: its name and its log, or the error that stops
-    it. A text of one game is named `source`; the games of a database ``source#1``,
-    ``source#2``, ... Line and column are in the whole text either way. With `only` (from
-    1), just that game is read (an empty list if there is no such game).
-    """
-    text = normalise_text(text)
-    spans, line_starts = _layout(text)
-    games: list[tuple[str, GameLog | LogSyntaxError]] = []
-    for number, span in enumerate(spans, 1):
-        if only is not None and number != only:
-            continue
-        name = source if len(spans) == 1 else game_name(source, number)
+    def literal_successor(self, position: Position, record: MoveRecord) -> Position | None:
+        """The position Game Courier shows after an illegal ply: its literal board, the other
+        side to move, no en passant, the ply counted (as `gcadj.adjudication.verdict`'s
+        replay goes on with ``--all``); None if that board is no position."""
+        diff = self.judge.apply_literally(position, record)
+        if isinstance(diff, IllegalPly):  # the site would have refused it: nothing changes
+            board = [*position.board, *position.pockets]
+        else:
+            board = self.judge.literal_board(position, diff)
+        for owner, piece in ((WHITE, board[64]), (BLACK, board[65])):
+            if piece is not None and (piece.kind.is_king or piece.color != owner):
+                return None
+        fen = format_fen(
+            board[:64],
+            board[64:],
+            position.turn ^ 1,
+            None,
+            position.halfmove_clock + 1,
+            position.fullmove_number + (1 if position.turn == BLACK else 0),
+        )
         try:
-            games.append((name, _Reader(text, name, pocket_file, span, line_starts).read()))
-        except LogSyntaxError as err:
-            games.append((name, err))
-    return games
+            return Position(fen)
+        except FenError:
+            return None
 
 
-def game_name(source: str, number: int) -> str:
-    """How one game of a file of several is named: ``all.pgn#3`` (numbered from 1)."""
-    return f"{source}#{number}"
+def _castling(position: Position, written: str) -> tuple[SubMove, ...]:
+    """Chess's castling as a Game Courier player types it: the King two files, the Rook
+    beside it (``K e1-g1; R h1-f1``); the judge finds it illegal (there is no castling)."""
+    rank = "1" if position.turn == WHITE else "8"
+    king, rook = ("K", "R") if position.turn == WHITE else ("k", "r")
+    long = written.count("-") == 2
+    king_to, rook_from, rook_to = ("c", "a", "d") if long else ("g", "h", "f")
+    return (
+        MoveSub(king, f"e{rank}", f"{king_to}{rank}"),
+        MoveSub(rook, f"{rook_from}{rank}", f"{rook_to}{rank}"),
+    )

@@ -147,13 +147,11 @@ def test_each_fault_of_the_readme_table_says_what_the_code_says(
 
 
 def test_the_slow_trickle_limit_is_the_formula_the_readme_gives() -> None:
-    from gcadj.cli.options import install_fetcher
-    from gcadj.sources.fetch import default_fetcher, set_default_fetcher
+    from gcadj.app.fetching import FetchSettings
 
-    assert "`max(4 × --timeout, --timeout + 10 s)`: 120 s by default, 12 s for" in README
-    try:
-        for timeout, limit in ((30.0, 120.0), (2.0, 12.0), (0.5, 10.5)):
-            install_fetcher(None, True, 0.0, timeout, 0, 64)
-            assert default_fetcher().options.total_timeout == limit
-    finally:
-        set_default_fetcher(None)
+    assert "`max(4 × T, T + 10 s)`, 120 s by default, 12 s for `--timeout 2`" in README
+    assert FetchSettings().fetch_options().total_timeout == 120.0
+    for timeout, limit in ((30.0, 120.0), (2.0, 12.0), (0.5, 10.5)):
+        options = FetchSettings(timeout=timeout).fetch_options()
+        assert options.total_timeout == limit
+        assert options.connect_timeout == options.read_timeout == timeout

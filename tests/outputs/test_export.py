@@ -25,14 +25,16 @@ from gcadj.adjudication.verdict import Verdict
 from gcadj.app.check import check_text
 from gcadj.errors import ExportError
 from gcadj.notation.records import MoveSub, PlaceSub
-from gcadj.outputs.export import FORMATS, export_game, write_svg
-from gcadj.outputs.pgn_writer import write_pgn
+from gcadj.outputs.export import export_game
 from gcadj.outputs.svg import diagram_size
+from gcadj.outputs.writers.pgn import write_pgn
+from gcadj.outputs.writers.svg import write_svg
 from gcadj.sources.pgn_reader import read_pgn
 
 EXAMPLES = sorted((FIXTURES / "examples").glob("*.txt"))
 GOLDEN = FIXTURES / "golden"
 SUFFIX = {"pgn": ".pgn", "gc": ".gc.txt", "fen": ".fen", "json": ".json", "svg": ".svg"}
+FORMATS = tuple(SUFFIX)  # every format with golden files (the viewer has its own tests)
 REGEN = os.environ.get("GCADJ_REGEN") == "1"
 PICTURE = ROOT / "docs" / "ex5.png"
 
@@ -346,9 +348,9 @@ HEAD = '[Variant "Pocket Mutation Chess"]\n\n'
         ("1. d4 a6 2. Nf3 a5 3. Nd2", 3, 23, "ambiguous: it could be Nbd2 or Nfd2"),
         ("1. e2-e4", 3, 4, "Game Courier notation goes inside {gc: ...}"),
         ("1. e4 {unclosed", 3, 7, "never closed"),
-        ("1. e4 (1. d4) e5", 3, 7, "variations"),
+        ("1. e4 (1. d4 e5", 3, 7, "this '(' is never closed"),
         ("1. e4 e5 *\n2. Nf3", 4, 1, "the end of the game after the result"),
-        ("1. {gc: P e2-e5} 1... e5", 3, 23, "no position to read SAN"),
+        ("1. {gc: @-e1} 1... e5", 3, 20, "no position to read SAN"),
         ("1. {gc: P e2-e4 x}", 3, 17, "syntax error"),
         ('1. e4\n[Event "late"]', 4, 1, "tags go before the moves"),
         ("1. e4 Y@c4", 3, 7, "'Y' is not a piece letter"),

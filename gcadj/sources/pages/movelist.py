@@ -26,7 +26,8 @@ from itertools import accumulate
 from typing import TYPE_CHECKING, Final, TypeAlias
 
 from gcadj.errors import LogSyntaxError
-from gcadj.notation.parse import parse_log, tag_pair
+from gcadj.notation.parse import parse_log
+from gcadj.notation.tags import tag_pair
 from gcadj.vocabulary import PocketFile
 
 if TYPE_CHECKING:

@@ -93,8 +93,8 @@ class ScrapedGame:
 # Players, status, names
 
 
-_WHITE = re.compile(r"\bWhite\s*:\s*(.*?)\s*(?=\bBlack\s*:|$)")
-_BLACK = re.compile(r"\bBlack\s*:\s*(.*?)\s*(?=\bWhite\s*:|$)")
+WHITE_PLAYER = re.compile(r"\bWhite\s*:\s*(.*?)\s*(?=\bBlack\s*:|$)")
+BLACK_PLAYER = re.compile(r"\bBlack\s*:\s*(.*?)\s*(?=\bWhite\s*:|$)")
 _NOTICE = re.compile(r"\buncoded\b|no rules (?:are )?enforced", re.IGNORECASE)
 _STATUS_WORDS = re.compile(
     r"resign|draw|won\b|wins\b|forfeit|time(?:d)? ?out|checkmate|stalemate|game (?:is )?over",
@@ -104,7 +104,8 @@ BOARD_MARK: Final = "\x00board"
 MOVES_MARK: Final = "\x00moves"
 
 
-def _player(lines: list[str], pattern: re.Pattern[str]) -> str | None:
+def player_name(lines: list[str], pattern: re.Pattern[str]) -> str | None:
+    """The name after the first `WHITE_PLAYER` or `BLACK_PLAYER` label in `lines`, if any."""
     for line in lines:
         match = pattern.search(line)
         if match:
@@ -126,7 +127,8 @@ def _status(lines: list[str], names: tuple[str | None, ...] = ()) -> str | None:
     for line in lines[(heading + 1 if heading is not None else 0) :]:
         if line in (BOARD_MARK, MOVES_MARK) or _NOTICE.search(line):
             break
-        if _WHITE.search(line) or _BLACK.search(line) or pocket_letter_from_labels([line]):
+        players = WHITE_PLAYER.search(line) or BLACK_PLAYER.search(line)
+        if players or pocket_letter_from_labels([line]):
             break
         if line.casefold() in skip:
             continue
@@ -242,8 +244,8 @@ def scrape_page(html: str, source: str = "<page>", url: str | None = None) -> Sc
         game=game,
         log_name=log_name,
         site=_site(soup, url),
-        white=_player(marked, _WHITE),
-        black=_player(marked, _BLACK),
+        white=player_name(marked, WHITE_PLAYER),
+        black=player_name(marked, BLACK_PLAYER),
         status=_status(marked, (game, log_name)),
         board=board,
         warnings=tuple(warnings),
