@@ -9,8 +9,9 @@ It sits at the bottom of the house because every layer that names sources or sho
 (``http://alice:pw@host/game``) or a secret in its query (``?token=…``, ``key``,
 ``password``, ``secret``, ``auth``, ``sig`` and their kin, `is_secret_key`). The request
 uses them; everything shown is `redact_url`'s copy, ``http://alice:***@host/game?token=***``:
-the source's name in every verdict (`source_name`: JSONL, CSV, report, viewer, stderr),
-the Site tag, every fetch message and log line (`redact_text`), and the page cache's key.
+the source's name in every verdict (`gcadj.app.pipeline.source_name`: JSONL, CSV,
+report, viewer, stderr), the Site tag, every fetch message and log line (`redact_text`),
+and the page cache's key.
 """
 
 from __future__ import annotations
@@ -76,17 +77,11 @@ def redact_url(spec: str) -> str:
     return redact_text(spec) if url_scheme(spec) is not None else spec
 
 
-def source_name(spec: str) -> str:
-    """The name a source's verdicts carry: ``<stdin>`` for '-', a URL redacted."""
-    return "<stdin>" if spec == "-" else redact_url(spec)
-
-
 __all__ = [
     "SCHEMES",
     "is_secret_key",
     "is_url",
     "redact_text",
     "redact_url",
-    "source_name",
     "url_scheme",
 ]

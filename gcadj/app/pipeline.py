@@ -172,7 +172,7 @@ def _read(spec: str, max_bytes: int) -> str:
         from gcadj.app.fetching import shared_fetcher
 
         shared_fetcher()  # installs the fetcher of the command's options, if any
-    return read_source(spec, max_bytes)
+    return read_source(spec, max_bytes, name=source_name(spec))
 
 
 def _prepared(text: str) -> tuple[str, str]:

@@ -57,15 +57,20 @@ def too_large(spec: str, max_bytes: int, size: int | None = None) -> SourceError
 
 
 def read_source(
-    spec: str, max_bytes: int = DEFAULT_MAX_BYTES, *, pipe_timeout: float = PIPE_TIMEOUT
+    spec: str,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    *,
+    pipe_timeout: float = PIPE_TIMEOUT,
+    name: str | None = None,
 ) -> str:
     """The text of a source: '-' is standard input, a URL is fetched, anything else a file.
 
     Past `max_bytes` bytes the source is refused (`SourceError`, "larger than …"): a URL
     has its own cap, the fetcher's. `pipe_timeout` is how long a FIFO may stay silent.
+    `name` is how messages name standard input (the caller's name for it; default '-').
     """
     if spec == "-":
-        return decode_text(read_stream(sys.stdin.buffer, "<stdin>", max_bytes))
+        return decode_text(read_stream(sys.stdin.buffer, name or spec, max_bytes))
     if is_url(spec):
         return read_url(spec)
     scheme = url_scheme(spec)

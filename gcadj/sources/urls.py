@@ -9,7 +9,6 @@ from gcadj.urls import (
     is_url,
     redact_text,
     redact_url,
-    source_name,
     url_scheme,
 )
 
@@ -19,6 +18,5 @@ __all__ = [
     "is_url",
     "redact_text",
     "redact_url",
-    "source_name",
     "url_scheme",
 ]

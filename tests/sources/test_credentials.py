@@ -20,8 +20,9 @@ import pytest
 from conftest import FIXTURES, ROOT
 from httpserver import FixtureServer, page, play_path, redirect, status
 
+from gcadj.app.pipeline import source_name
 from gcadj.sources.fetch import Fetcher, FetchError, FetchOptions
-from gcadj.sources.urls import is_secret_key, redact_text, redact_url, source_name
+from gcadj.sources.urls import is_secret_key, redact_text, redact_url
 
 PASSWORD = "s3cretPW"
 TOKEN = "T0kenXYZ"
