@@ -36,6 +36,10 @@ from gcadj.vocabulary import (
 )
 
 SIDE_NAMES = (Side.WHITE, Side.BLACK)
+MAX_FINDINGS: Final = 1000
+"""With ``--all``, the illegal plies listed in a verdict; the others are only counted (a
+warning says how many), so a log of a million illegal plies gives a verdict of a
+thousand findings, not a 300 MB JSON line, and costs no suggestions past them."""
 
 
 @dataclass(frozen=True)
@@ -255,6 +259,7 @@ class _Replay:
         self.all_findings = all_findings
         self.judge = PlyJudge(log.pocket_file)
         self.findings: list[Finding] = []
+        self.unlisted = 0  # illegal plies found past MAX_FINDINGS: counted, not kept
         self.warnings: list[str] = list(log.warnings)  # what the reader noticed (PGN)
         self.moves: list[Move] = []
         self.final_fen: str | None = None
@@ -323,6 +328,9 @@ class _Replay:
 
     def _add_finding(self, record: MoveRecord, illegal: IllegalPly) -> None:
         position = self.position
+        if len(self.findings) >= MAX_FINDINGS:
+            self.unlisted += 1
+            return
         if not self.findings:
             self.final_fen = position.fen()
         suggestions: tuple[Suggestion, ...] = ()
@@ -480,6 +488,12 @@ class _Replay:
 
     def _verdict(self, status: Status, result: Result, termination: Termination | None) -> Verdict:
         findings = tuple(self.findings)
+        if self.unlisted:
+            self.warnings.append(
+                f"{self.unlisted:,} more illegal {'ply' if self.unlisted == 1 else 'plies'} "
+                f"after the first {MAX_FINDINGS:,} not listed (--all lists at most "
+                f"{MAX_FINDINGS:,})"
+            )
         return Verdict(
             source=self.log.source,
             status=status,

@@ -56,7 +56,7 @@ from gcadj.adjudication.verdict import Verdict, failed_verdict, internal_error_v
 from gcadj.app.audit_files import check_products, is_locked, lock_exclusively, source_key
 from gcadj.app.exit_codes import EXIT_UNREADABLE, exit_code_of, worst
 from gcadj.app.fetching import FetchSettings, fetch_settings, shared_fetcher
-from gcadj.app.pipeline import JudgeOptions, judge_source
+from gcadj.app.pipeline import JudgeOptions, judge_source, source_name
 from gcadj.app.workers import Died, Finished, WorkerPool, blame, death_words
 from gcadj.errors import AuditError, AuditInterrupted
 from gcadj.outputs.audit_report import (
@@ -558,8 +558,9 @@ def _unique(
     every distinct source met, seen or not."""
     for spec in specs:
         key = source_key(spec)
-        if order is not None and spec not in order:
-            order[spec] = len(order)
+        name = source_name(spec)  # as its verdicts name it: a URL without credentials
+        if order is not None and name not in order:
+            order[name] = len(order)
         if key not in seen:
             seen.add(key)
             yield spec
@@ -577,11 +578,11 @@ def _tasks(specs: Iterable[str], fetcher: Fetcher | None) -> Iterator[Task | lis
         try:
             text = (fetcher or shared_fetcher()).get(spec).text()
         except FetchError as err:
-            yield [judged(failed_verdict(spec, Status.ERROR, str(err)))]
+            yield [judged(failed_verdict(source_name(spec), Status.ERROR, str(err)))]
             continue
         except Exception as err:  # a bug on one page costs that page, never the audit
-            log.debug("internal error fetching %s", spec, exc_info=True)
-            yield [judged(internal_error_verdict(spec, err))]
+            log.debug("internal error fetching %s", source_name(spec), exc_info=True)
+            yield [judged(internal_error_verdict(source_name(spec), err))]
             continue
         yield (spec, text)
 
@@ -657,7 +658,7 @@ class _InOrder:
 
 def _died(task: Task, exitcode: int | None, *, twice: bool = False) -> list[Judged]:
     """The result of a source whose worker died judging it."""
-    spec = task[0]
+    spec = source_name(task[0])  # a URL without its credentials
     how = death_words(exitcode)
     message = (
         f"{spec}: the worker judging it died twice ({how}); it is not tried a third time"

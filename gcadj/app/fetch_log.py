@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from gcadj.adjudication.verdict import internal_error_verdict
 from gcadj.app.exit_codes import EXIT_INTERNAL, EXIT_OK, EXIT_SYNTAX, EXIT_UNREADABLE
 from gcadj.app.fetching import FetchSettings, fetch_settings, shared_fetcher
-from gcadj.app.pipeline import judge_source
+from gcadj.app.pipeline import judge_source, source_name
 from gcadj.errors import FetchError, PageError
 
 log = logging.getLogger(__name__)
@@ -38,19 +38,20 @@ def fetch_log(url: str, settings: FetchSettings | None = None) -> FetchedLog:
     """
     from gcadj.sources.pages.scrape import scrape_page
 
+    name = source_name(url)  # shown: without the URL's credentials
     with fetch_settings(settings or FetchSettings()):
         try:
             page = shared_fetcher().get(url)
-            text = scrape_page(page.text(), source=url).log_text
+            text = scrape_page(page.text(), source=name, url=url).log_text
         except FetchError as err:
             return FetchedLog(None, error=str(err), exit_code=EXIT_UNREADABLE)
         except PageError as err:  # no move list
             return FetchedLog(None, error=str(err), exit_code=EXIT_SYNTAX)
         except Exception as err:  # a bug on this page: exit 5 naming it, never a traceback
-            log.debug("internal error fetching %s", url, exc_info=True)
-            message = internal_error_verdict(url, err).error
+            log.debug("internal error fetching %s", name, exc_info=True)
+            message = internal_error_verdict(name, err).error
             return FetchedLog(None, error=message, exit_code=EXIT_INTERNAL, internal=True)
-    (verdict, *_) = judge_source(url, text=text)
+    (verdict, *_) = judge_source(name, text=text)
     return FetchedLog(text, verdict.warnings)
 
 

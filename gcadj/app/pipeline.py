@@ -52,8 +52,8 @@ from gcadj.notation.parse import normalise_text
 from gcadj.notation.records import GameLog
 from gcadj.notation.tags import tag_pair, tag_value_column
 from gcadj.sources.formats import detect_format, read_games
-from gcadj.sources.read import game_ref, read_source
-from gcadj.sources.urls import is_url
+from gcadj.sources.read import DEFAULT_MAX_BYTES, game_ref, read_source
+from gcadj.sources.urls import is_url, redact_url
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Status
 from gcadj.words import plural
 
@@ -74,11 +74,13 @@ class JudgeOptions:
     fen: str | None = None
     pocket_file: PocketFile = DEFAULT_POCKET_FILE
     all_findings: bool = False
+    max_bytes: int = DEFAULT_MAX_BYTES  # the most a file or stdin may hold (--max-bytes)
 
 
 def source_name(spec: str) -> str:
-    """How verdicts name a source: as the user named it, standard input as "<stdin>"."""
-    return STDIN_NAME if spec == STDIN else spec
+    """How verdicts name a source: as the user named it, standard input as "<stdin>", a
+    URL without its credentials (`redact_url`: ``http://alice:***@host/…?token=***``)."""
+    return STDIN_NAME if spec == STDIN else redact_url(spec)
 
 
 def judge_source(
@@ -146,7 +148,7 @@ def _judge(spec: str, name: str, options: JudgeOptions, text: str | None) -> Ite
     whole, only = ref if ref is not None else (spec, None)
     if text is None:
         try:
-            text = _read(whole)
+            text = _read(whole, options.max_bytes)
         except SourceError as err:
             yield failed_verdict(name, Status.ERROR, str(err))
             return
@@ -163,13 +165,14 @@ def _judge(spec: str, name: str, options: JudgeOptions, text: str | None) -> Ite
     yield dataclasses.replace(first, source=name)
 
 
-def _read(spec: str) -> str:
-    """The text of a source (`read_source`); a URL through the command's fetch settings."""
+def _read(spec: str, max_bytes: int) -> str:
+    """The text of a source (`read_source`, at most `max_bytes` of a file or standard
+    input); a URL through the command's fetch settings."""
     if is_url(spec):
         from gcadj.app.fetching import shared_fetcher
 
         shared_fetcher()  # installs the fetcher of the command's options, if any
-    return read_source(spec)
+    return read_source(spec, max_bytes, name=source_name(spec))
 
 
 def _prepared(text: str) -> tuple[str, str]:

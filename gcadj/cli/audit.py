@@ -22,12 +22,14 @@ import typer
 
 from gcadj.cli import output
 from gcadj.cli.options import (
+    DEFAULT_MAX_BYTES,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
     INTERNAL_ERROR_HINT,
     CacheOption,
     DelayOption,
     FenOption,
+    MaxBytesOption,
     MaxSizeOption,
     NoCacheOption,
     PocketFileOption,
@@ -285,6 +287,7 @@ def audit(
     timeout: TimeoutOption = None,
     retries: RetriesOption = None,
     max_kb: MaxSizeOption = None,
+    max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Judge a whole archive in parallel: resumable JSONL, summary, CSV and HTML report."""
     from gcadj.app.audit import (
@@ -311,7 +314,9 @@ def audit(
         out=Path(out) if out else None,
         index_urls=tuple(index or ()),
         game=game,
-        judge=JudgeOptions(fen=fen, pocket_file=letter, all_findings=all_findings),
+        judge=JudgeOptions(
+            fen=fen, pocket_file=letter, all_findings=all_findings, max_bytes=max_bytes
+        ),
         fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
         jobs=jobs or default_jobs(),
         resume=resume,

@@ -7,10 +7,12 @@ from typing import Annotated
 import typer
 
 from gcadj.cli.options import (
+    DEFAULT_MAX_BYTES,
     EXIT_CODES_HELP,
     CacheOption,
     DelayOption,
     FenOption,
+    MaxBytesOption,
     MaxSizeOption,
     NoCacheOption,
     PocketFileOption,
@@ -57,6 +59,7 @@ def check(
     timeout: TimeoutOption = None,
     retries: RetriesOption = None,
     max_kb: MaxSizeOption = None,
+    max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Replay each game: report its first illegal move, or how it ended."""
     from gcadj.app.check import CheckPlan, run_check
@@ -66,7 +69,9 @@ def check(
     letter = check_options("check", pocket_file, fen)
     plan = CheckPlan(
         sources=tuple(sources or ()),
-        judge=JudgeOptions(fen=fen, pocket_file=letter, all_findings=all_findings),
+        judge=JudgeOptions(
+            fen=fen, pocket_file=letter, all_findings=all_findings, max_bytes=max_bytes
+        ),
         fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
     )
     style = output.VerdictStyle(json=json_lines, quiet=quiet, verbose=verbose)

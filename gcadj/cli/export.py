@@ -13,10 +13,12 @@ from typing import Annotated
 import typer
 
 from gcadj.cli.options import (
+    DEFAULT_MAX_BYTES,
     EXIT_USAGE,
     CacheOption,
     DelayOption,
     FenOption,
+    MaxBytesOption,
     MaxSizeOption,
     NoCacheOption,
     PocketFileOption,
@@ -145,6 +147,7 @@ def export(
     timeout: TimeoutOption = None,
     retries: RetriesOption = None,
     max_kb: MaxSizeOption = None,
+    max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Convert games: PGN-like text (one or many games), Game Courier text, FEN, JSON, SVG
     or an HTML viewer (one or many games)."""
@@ -166,7 +169,7 @@ def export(
         to=to,
         output=output,
         force=force,
-        judge=JudgeOptions(fen=fen, pocket_file=letter),
+        judge=JudgeOptions(fen=fen, pocket_file=letter, max_bytes=max_bytes),
         options=ExportOptions(ply=ply, to_pocket_file=target, fix=fix),
         quiet=quiet,
         verbose=verbose,

@@ -4,6 +4,7 @@ command fails or writes a file the user named. The exit-code policy itself lives
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Annotated
 
@@ -142,6 +143,40 @@ MaxSizeOption = Annotated[
         help="Largest page accepted, in KiB (default 5120).",
     ),
 ]
+
+
+_BYTES = re.compile(r"\s*([0-9]+)\s*([KMG]?)(?:I?B)?\s*", re.IGNORECASE)
+_MULTIPLES = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+def parse_bytes(text: str) -> int:
+    """--max-bytes: a number of bytes, or with K, M or G (KiB, MiB, GiB: 64M, 1G, 500KiB);
+    says what it needs and exits 2 otherwise."""
+    match = _BYTES.fullmatch(str(text))
+    value = int(match[1]) * _MULTIPLES[match[2].upper()] if match else 0
+    if value < 1:
+        typer.echo(
+            f"gcadj: --max-bytes needs a size in bytes ≥ 1, with K, M or G for KiB, MiB or GiB "
+            f"(64M), not {str(text)!r}",
+            err=True,
+        )
+        raise typer.Exit(EXIT_USAGE)
+    return value
+
+
+parse_bytes.__name__ = "size"
+
+MaxBytesOption = Annotated[
+    int,
+    typer.Option(
+        "--max-bytes",
+        parser=parse_bytes,
+        metavar="SIZE",
+        help="Largest file or standard input read, in bytes or with K, M, G (64M); a larger "
+        "source is an error.",
+    ),
+]
+DEFAULT_MAX_BYTES = 64 << 20  # as gcadj.sources.read.DEFAULT_MAX_BYTES (not imported: start-up)
 
 
 def fetch_settings_of(

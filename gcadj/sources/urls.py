@@ -3,6 +3,20 @@ the outputs can ask too), under the name the sources have always used."""
 
 from __future__ import annotations
 
-from gcadj.urls import SCHEMES, is_url, url_scheme
+from gcadj.urls import (
+    SCHEMES,
+    is_secret_key,
+    is_url,
+    redact_text,
+    redact_url,
+    url_scheme,
+)
 
-__all__ = ["SCHEMES", "is_url", "url_scheme"]
+__all__ = [
+    "SCHEMES",
+    "is_secret_key",
+    "is_url",
+    "redact_text",
+    "redact_url",
+    "url_scheme",
+]

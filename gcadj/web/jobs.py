@@ -272,6 +272,7 @@ class JobRunner:
         from urllib.parse import urlsplit
 
         from gcadj.sources.fetch import FetchError
+        from gcadj.sources.urls import redact_url
 
         try:
             host = (urlsplit(url).hostname or "").lower()
@@ -279,12 +280,13 @@ class JobRunner:
             host = ""
         with self._lock:
             lock = self._host_locks.setdefault(host, threading.Lock())
+        name = redact_url(url)  # the source's name: without the address's credentials
         try:
             with lock:  # one request at a time per host, the fetcher's delay between them
                 page = self.fetcher.get(url)
-            return Upload(url, page.text().encode("utf-8"))
+            return Upload(name, page.text().encode("utf-8"))
         except FetchError as err:
-            return Upload(url, b"", error=str(err))
+            return Upload(name, b"", error=str(err))
 
     def _judge(self, job: Job, uploads: list[Upload], options: JudgeOptions) -> None:
         from gcadj.web.worker import worker_main

@@ -31,11 +31,12 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from gcadj.errors import PageError
-from gcadj.sources.urls import is_url
+from gcadj.sources.urls import is_url, redact_url
 from gcadj.vocabulary import PocketFile
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ class ScrapedGame:
     status: str | None = None
     board: str | None = None  # gcadj placement + pockets, e.g. "rnbq.../...[Ii]"
     warnings: tuple[str, ...] = ()
-    positions: tuple[tuple[int, int], ...] = ()  # where each move line stands in the page
+    positions: Sequence[tuple[int, int]] = ()  # where each move line stands in the page
 
     def page_position(self, log_line: int) -> tuple[int, int] | None:
         """Where line `log_line` (1-based) of `log_text` stands in the page, for a move line."""
@@ -165,19 +166,20 @@ def _names(root: Tag, url: str | None) -> tuple[str | None, str | None]:
 
 
 def _site(root: Tag, url: str | None) -> str | None:
-    """The page's address: the URL it was fetched from, else its canonical link."""
+    """The page's address: the URL it was fetched from, else its canonical link; without
+    credentials (`redact_url`): a Site tag is shown everywhere."""
     from bs4 import Tag
 
     if url:
-        return url
+        return redact_url(url)
     for link in root.find_all("link", href=True):
         rel = link.get("rel") if isinstance(link, Tag) else None
         href = link.get("href") if isinstance(link, Tag) else None
         if rel and "canonical" in rel and isinstance(href, str) and is_url(href):
-            return href
+            return redact_url(href)
     meta = root.find("meta", attrs={"property": "og:url"})
     content = meta.get("content") if isinstance(meta, Tag) else None
-    return content if isinstance(content, str) and is_url(content) else None
+    return redact_url(content) if isinstance(content, str) and is_url(content) else None
 
 
 # ---------------------------------------------------------------------------------------
@@ -192,13 +194,15 @@ def scrape_page(html: str, source: str = "<page>", url: str | None = None) -> Sc
     """
     if url is None and is_url(source):
         url = source
+    source = redact_url(source)  # it names the page in every message
     soup = soup_of(html)
     root = soup.body or soup
     everything = render_lines(root)
     label_letter = pocket_letter_from_labels(everything)
+    viewing = any("viewing game" in line.lower() for line in everything)
+    del everything  # a page's worth of lines, not kept while the move list is sought
     found = find_move_list(root, label_letter, soup)
     if not isinstance(found, MoveList):
-        viewing = any("viewing game" in line.lower() for line in everything)
         what = "a Game Courier viewing page" if viewing else "the page"
         if found is None:
             raise PageError(
