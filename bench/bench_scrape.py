@@ -16,14 +16,26 @@ Shapes (what grows with the size):
   tests/sources/test_scrape.py counts that work, this measures its time);
 * ``divs with moves``: divs nested, each holding one ply and the next div;
 * ``ordinary``: a viewing page (fixtures/pages/pmc_pre.html) whose rules text and
-  links are repeated up to the size, the move list at its end.
+  links are repeated up to the size, the move list at its end;
+* ``one pre`` and ``one textarea``: one element holding the whole game, a ply a line,
+  so one text node of the page's size (each line was once located by copying the whole
+  node: 19 s and 577 MB for 2 MB);
+* ``one pre, bad last line``: the same with a line that is no move at its end, so the
+  page has no move list and the error says where the nearest one breaks;
+* ``br lines``: a ``div`` of plies ended by ``<br>``, a text node a line.
 
 Target: time per KB within 3× from 10 KB to 5 MiB for every shape: the time per KB of
 the largest page over that of the smallest (a growth; below 1 when fixed costs dominate
 the small page). The table gives seconds, µs per KB, that growth, and the highest over
-the lowest time per KB across all sizes. Small
-pages are repeated for at least half a second and the fastest run kept.
-Run: ``python bench/bench_scrape.py [--max-kib 5120]``.
+the lowest time per KB across all sizes. Times are CPU seconds of this process
+(`time.process_time`), not wall time: on a shared machine another process's load
+lengthens the wall time of a long run far more than a short one's. Small pages are
+repeated for at least half a second and the fastest run kept.
+With ``--memory``, each shape's largest page is also written to a file and checked by a
+whole ``python -m gcadj check FILE`` process, as a user would run it (read, scrape,
+parse, replay); ``os.wait4`` gives its peak resident set and CPU seconds. Target: under
+400 MB at 5 MiB for every shape.
+Run: ``python bench/bench_scrape.py [--max-kib 5120] [--shape NAME] [--memory]``.
 """
 
 from __future__ import annotations
@@ -31,7 +43,9 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -104,6 +118,37 @@ def ordinary(size: int) -> tuple[str, str]:
     return text[:body] + filler * count + text[body:], f"{count:,} paragraphs"
 
 
+PLIES = ("P e2-e4", "p e7-e5", "N g1-f3", "n b8-c6", "N f3-g1", "n c6-b8")
+
+
+def _ply_lines(size: int, end: str = "\n") -> tuple[str, int]:
+    unit = end.join(PLIES) + end
+    count = max(1, size // len(unit))
+    return unit * count, count * len(PLIES)
+
+
+def one_pre(size: int) -> tuple[str, str]:
+    lines, count = _ply_lines(size)
+    return f"<html><body><h1>Viewing Game</h1><pre>{lines}</pre></body></html>", f"{count:,} lines"
+
+
+def one_textarea(size: int) -> tuple[str, str]:
+    lines, count = _ply_lines(size)
+    page = f"<html><body><h1>Viewing Game</h1><textarea>{lines}</textarea></body></html>"
+    return page, f"{count:,} lines"
+
+
+def one_pre_bad_end(size: int) -> tuple[str, str]:
+    lines, count = _ply_lines(size)
+    page = f"<html><body><h1>Viewing Game</h1><pre>{lines}P e2-e9 oops</pre></body></html>"
+    return page, f"{count:,} lines"
+
+
+def br_lines(size: int) -> tuple[str, str]:
+    lines, count = _ply_lines(size, "<br>\n")
+    return f"<html><body><h1>Viewing Game</h1><div>{lines}</div></body></html>", f"{count:,} lines"
+
+
 SHAPES: dict[str, Callable[[int], tuple[str, str]]] = {
     "long word": long_word,
     "comment": comment,
@@ -113,6 +158,10 @@ SHAPES: dict[str, Callable[[int], tuple[str, str]]] = {
     "inline spans": inline_spans,
     "divs with moves": divs_with_moves,
     "ordinary": ordinary,
+    "one pre": one_pre,
+    "one textarea": one_textarea,
+    "one pre, bad last line": one_pre_bad_end,
+    "br lines": br_lines,
 }
 
 
@@ -123,23 +172,54 @@ def timed(page: str) -> tuple[float, str]:
     outcome = ""
     while spent < 0.5 or best == float("inf"):
         gc.collect()
-        start = time.perf_counter()
+        start = time.process_time()
         try:
             game = scrape_page(page, source="bench")
             outcome = f"{len(game.moves)} lines"
         except PageError as err:
             outcome = f"error {err.message[:30]}"
-        took = time.perf_counter() - start
+        took = time.process_time() - start
         best, spent = min(best, took), spent + took
         if took > 0.5:
             break
     return best, outcome
 
 
+# A child's peak RSS counts the memory of the process it was forked from (Linux keeps
+# the high-water mark across exec), so ``gcadj check`` is started by a small launcher,
+# never by this process once it has held a 5 MiB page's tree.
+LAUNCHER = """
+import os, subprocess, sys
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(child.pid, 0)
+print(usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+"""
+
+
+def whole_check(page: str) -> tuple[float, int, int]:
+    """(CPU seconds, peak RSS in MiB, exit code) of ``python -m gcadj check`` on the page."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "page.html"
+        path.write_text(page, encoding="utf-8")
+        command = [sys.executable, "-m", "gcadj", "check", str(path)]
+        done = subprocess.run(
+            [sys.executable, "-c", LAUNCHER, *command],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        )
+    cpu, rss, code = done.stdout.split()
+    return float(cpu), int(rss) // 1024, int(code)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--max-kib", type=int, default=5120)
     parser.add_argument("--shape", action="append", choices=sorted(SHAPES))
+    parser.add_argument(
+        "--memory", action="store_true", help="also the peak RSS of gcadj check at the largest size"
+    )
     args = parser.parse_args()
     sizes = [s for s in (10_000, 100_000, 1 << 20, 5 << 20) if s <= args.max_kib * 1024]
     print(f"cores: {os.cpu_count()}; load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -165,6 +245,16 @@ def main() -> None:
     )
     for name, (growth, spread) in ratios.items():
         print(f"| {name} | {growth:.2f}× | {spread:.2f}× | {'yes' if growth <= 3 else 'NO'} |")
+    if not args.memory:
+        return
+    largest = sizes[-1]
+    print(
+        f"\n| shape | `gcadj check` of the {largest / 1000:,.0f} KB page: peak RSS | CPU | exit |"
+        " under 400 MB |\n|---|---|---|---|---|"
+    )
+    for name in args.shape or SHAPES:
+        cpu, rss, code = whole_check(SHAPES[name](largest)[0])
+        print(f"| {name} | {rss:,} MiB | {cpu:.1f} s | {code} | {'yes' if rss < 400 else 'NO'} |")
 
 
 if __name__ == "__main__":

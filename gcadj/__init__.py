@@ -5,6 +5,9 @@ sub-package importing only those below it: `engine` (the rules), `notation` (Gam
 text, SAN, position codes), `adjudication` (`replay`, the `Verdict`), `sources` (files,
 pages, PGN), `outputs` (reports and exports), `app` (whole jobs: `check_text`, audits)
 and `cli`. The public API below is imported lazily so `gcadj --help` starts fast.
+
+`judge_source` is the one way in (every game of a file, a page, a URL or a text, judged as
+``gcadj check`` judges it); `check_text` and `check_source` give the first game's verdict.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from gcadj.about import __version__
 if TYPE_CHECKING:
     from gcadj.adjudication.verdict import Finding, Verdict, replay
     from gcadj.app.check import check_source, check_text
+    from gcadj.app.pipeline import JudgeOptions, judge_source
     from gcadj.engine.move import Move
     from gcadj.engine.position import Outcome, Position
     from gcadj.errors import LogSyntaxError
@@ -31,6 +35,8 @@ _LAZY = {
     "Finding": "gcadj.adjudication.verdict",
     "check_text": "gcadj.app.check",
     "check_source": "gcadj.app.check",
+    "judge_source": "gcadj.app.pipeline",
+    "JudgeOptions": "gcadj.app.pipeline",
     "replay": "gcadj.adjudication.verdict",
     "parse_log": "gcadj.notation.parse",
     "LogSyntaxError": "gcadj.notation.parse",
@@ -38,6 +44,7 @@ _LAZY = {
 
 __all__ = [
     "Finding",
+    "JudgeOptions",
     "LogSyntaxError",
     "Move",
     "Outcome",
@@ -47,6 +54,7 @@ __all__ = [
     "__version__",
     "check_source",
     "check_text",
+    "judge_source",
     "parse_log",
     "replay",
 ]

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 from gcadj.terminal import visible
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from gcadj.engine.move import Move
     from gcadj.notation.records import GameLog
 
@@ -242,16 +244,41 @@ class UnreadableCell(GcadjError):
     not compared with the replay. Never leaves `gcadj.sources.pages.board`."""
 
 
+# -- reading a judged game ----------------------------------------------------------------
+
+
+class NoGame(GcadjError, ValueError):
+    """A verdict without a game to walk (`gcadj.adjudication.plies`): a source that could
+    not be read or parsed."""
+
+
+class StaleVisit(GcadjError, RuntimeError):
+    """A judged ply's live position was asked for when it no longer stands: after the walk
+    moved past the ply, or (for the position before it) inside its ``after()`` block."""
+
+
 # -- outputs and whole jobs ----------------------------------------------------------------
 
 
 class ExportError(GcadjError, ValueError):
-    """A conversion the game cannot give (no game, a ply out of range): a usage error."""
+    """A conversion the games or the options cannot give (no game, a ply out of range, an
+    option the format does not take, an output that may not be written): a usage error,
+    raised before anything is written."""
 
 
 class AuditError(GcadjError):
     """The audit cannot start: an existing output, an output that is not a gcadj JSONL,
     an output held by another audit, a product that would replace a file it must not."""
+
+
+class AuditInterrupted(GcadjError):
+    """Ctrl-C stopped an audit; everything written stays valid: `judged` games this run,
+    in `out` (None when the JSONL was a scratch file, deleted)."""
+
+    def __init__(self, judged: int, out: Path | None) -> None:
+        super().__init__(f"interrupted after {judged} verdicts")
+        self.judged = judged
+        self.out = out
 
 
 class InjectedFault(GcadjError, RuntimeError):
@@ -290,6 +317,7 @@ class ServeError(GcadjError):
 __all__ = [
     "AddressRefused",
     "AuditError",
+    "AuditInterrupted",
     "BadRequest",
     "BodyTooLarge",
     "CopiedPageError",
@@ -302,6 +330,7 @@ __all__ = [
     "IllegalMoveError",
     "InjectedFault",
     "LogSyntaxError",
+    "NoGame",
     "PageError",
     "ParserDeclined",
     "RetryableFetch",
@@ -309,6 +338,7 @@ __all__ = [
     "ServeError",
     "ServerBusy",
     "SourceError",
+    "StaleVisit",
     "UnreadableCell",
     "UnsupportedSquare",
     "UploadRefused",

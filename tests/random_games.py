@@ -122,3 +122,94 @@ def corrupt(ply: str, rng: random.Random) -> str:
         if names:
             subs[i] = sub.replace(rng.choice(names), rng.choice(squares), 1)
     return "; ".join(subs)
+
+
+# -- logs of every kind, for the read-back property -------------------------------------
+
+# Plies no reader can read, whatever the position; {other} is the other preset's pocket
+# file, whose squares do not exist on the game's board.
+TYPOS = (
+    "Nc6",
+    "P e2-e9",
+    "1. e4 e5",
+    "O-O",
+    "P e2e4 // a typo",
+    "N g1-f3 x",
+    '[White "late"]',
+    "R h1-{other}1",
+    "q d8-{other}8; m-{other}8",
+    "P e2-e4 }",
+    "{ P e2-e4",
+)
+ILLEGAL = ("K e1-e5", "p a7-a5", "I {pocket}1-d4", "P e2-e5")
+COMMENT_CHARS = "abc xyz{};:\"'()@-/\\01 gcadj"
+
+
+def random_log(rng: random.Random) -> tuple[str, str]:
+    """(text, pocket file): a Game Courier log of one of every kind gcadj reads: either
+    preset (its PocketFile tag or not), tags, a set-up start or not, random legal plies
+    (biased to drops, pocketing and en passant, written canonically on the game's own
+    preset) with comments, then perhaps an illegal ply and perhaps an unreadable one
+    somewhere, the plies after them kept."""
+    from gcadj.notation.san import gc_text
+
+    pocket_file = rng.choice("ip")
+    other = "p" if pocket_file == "i" else "i"
+
+    def comment() -> str:
+        return "".join(rng.choice(COMMENT_CHARS) for _ in range(rng.randrange(12))).strip()
+
+    lines = [f'[White "{comment().replace(chr(34), "")}"]', '[Event "random"]']
+    if pocket_file == "p" and rng.random() < 0.5:
+        lines.append('[PocketFile "p"]')
+    position = Position()
+    if rng.random() < 0.25:  # a set-up start, reached from the array
+        for _ in range(rng.randrange(1, 9)):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            position.push(rng.choice(moves))
+        if position.legal_moves():
+            lines.append(f'[FEN "{position.fen()}"]')
+            position = Position(position.fen())
+        else:
+            position = Position()
+    plies: list[str] = []
+    for _ in range(rng.randrange(1, 41)):
+        moves = position.legal_moves()
+        if not moves or position.outcome() is not None:
+            break
+        en_passant = [
+            m
+            for m in moves
+            if m.to_square == position.ep_square
+            and m.from_square < 64
+            and (p := position.board[m.from_square]) is not None
+            and p.pawn
+        ]
+        special = [m for m in moves if m.from_square == POCKET or m.to_square == POCKET]
+        pawns = [
+            m
+            for m in moves
+            if m.from_square < 64 and (p := position.board[m.from_square]) and p.pawn
+        ]
+        if en_passant and rng.random() < 0.9:
+            move = rng.choice(en_passant)
+        elif special and rng.random() < 0.4:
+            move = rng.choice(special)
+        else:
+            move = rng.choice(pawns if pawns and rng.random() < 0.4 else moves)
+        ply = gc_text(position, move, pocket_file)
+        if rng.random() < 0.2:
+            ply += f" // {comment()}"
+        plies.append(ply)
+        position.push(move)
+    kind = rng.choice(["legal", "illegal", "unreadable", "both"])
+    if kind in ("illegal", "both"):
+        plies.insert(
+            rng.randrange(len(plies) + 1), rng.choice(ILLEGAL).replace("{pocket}", pocket_file)
+        )
+    if kind in ("unreadable", "both"):
+        typo = rng.choice(TYPOS).replace("{other}", other)
+        plies.insert(rng.randrange(1, len(plies) + 1) if plies else 0, typo)
+    return "\n".join([*lines, *plies]) + "\n", pocket_file

@@ -14,9 +14,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from gcadj.adjudication.plies import JudgedGame
 from gcadj.adjudication.suggest import suggest
 from gcadj.adjudication.verdict import Verdict, replay
-from gcadj.engine.position import Position
 from gcadj.notation.records import GameLog
 from gcadj.notation.san import gc_submoves
 
@@ -55,9 +55,7 @@ def fix_log(log: GameLog, *, fen: str | None = None) -> FixedGame:
         finding = verdict.first_illegal
         if finding is None or finding.category == "after-game-end":
             return FixedGame(verdict, tuple(fixes))
-        position = Position.starting_at(verdict.start_fen)
-        for move in verdict.moves:
-            position.push(move)
+        position = JudgedGame(verdict).position_after(len(verdict.moves))  # where it stopped
         index = finding.ply - 1
         record = log.records[index]
         strong = [c for c in suggest(position, record, log.pocket_file) if c.strong]

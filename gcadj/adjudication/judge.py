@@ -25,7 +25,7 @@ from typing import Any
 from gcadj.engine.compiled import rebuild_args
 from gcadj.engine.move import BOARD_MOVES, DROP_MOVES, POCKET_MOVES, Move
 from gcadj.engine.pieces import PIECE, PIECES, Piece, mutation_choices, promotion_choices
-from gcadj.engine.position import LAST_RANK, PAWN_CAPTURES, PAWN_DOUBLE, PAWN_SINGLE, Position
+from gcadj.engine.position import LAST_RANK, PawnStep, Position, pawn_step
 from gcadj.engine.squares import COLOR_NAMES, POCKET, WHITE, square_name
 from gcadj.errors import UnsupportedSquare
 from gcadj.notation.records import (
@@ -591,13 +591,12 @@ class PlyJudge:
     def _king_in_check(self, position: Position, move: Move, what: str) -> IllegalPly:
         us = position.turn
         was_check = position.is_check()
-        position._push(move)
-        king_sq = position.king_squares[us]
-        attackers = position.attackers(us ^ 1, king_sq)
-        names = " and ".join(
-            f"{_describe(position.board[a])} on {square_name(a)}" for a in attackers
-        )
-        position._pop()
+        with position.trial(move):
+            king_sq = position.king_squares[us]
+            attackers = position.attackers(us ^ 1, king_sq)
+            names = " and ".join(
+                f"{_describe(position.board[a])} on {square_name(a)}" for a in attackers
+            )
         king = f"the {COLOR_NAMES[us]} King on {square_name(king_sq)}"
         if move.is_pocketing and was_check:
             return IllegalPly(
@@ -614,16 +613,16 @@ class PlyJudge:
         name = piece.kind.name
         if piece.pawn:
             occupant = position.board[d]
-            if d in PAWN_CAPTURES[us][o]:
+            step = pawn_step(us, o, d)
+            if step is PawnStep.CAPTURE:
                 return f"a Pawn moves diagonally only to capture, and {target} is empty"
-            if d == PAWN_SINGLE[us][o]:
+            if step is PawnStep.SINGLE:
                 return f"a Pawn captures only diagonally, and {target} holds {_describe(occupant)}"
-            forward2 = o + (16 if us == WHITE else -16)
-            if d == forward2 and PAWN_DOUBLE[us][o] < 0:
+            if step is PawnStep.DOUBLE_OFF_RANK_2:
                 rank = (o >> 3) + 1 if us == WHITE else 8 - (o >> 3)
                 return f"a Pawn double-steps only from its rank 2, and {origin} is its rank {rank}"
-            if d == PAWN_DOUBLE[us][o]:
-                between = PAWN_SINGLE[us][o]
+            if step is PawnStep.DOUBLE:
+                between = (o + d) // 2
                 blocker = position.board[between] or occupant
                 where = square_name(between) if position.board[between] else target
                 return (

@@ -38,6 +38,10 @@ from gcadj.vocabulary import (
 )
 
 SIDE_NAMES = (Side.WHITE, Side.BLACK)
+MAX_FINDINGS: Final = 1000
+"""With ``--all``, the illegal plies listed in a verdict; the others are only counted (a
+warning says how many), so a log of a million illegal plies gives a verdict of a
+thousand findings, not a 300 MB JSON line, and costs no suggestions past them."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,9 @@ class Verdict:
     start_fen: str = field(default=STARTING_FEN, compare=False)
     moves: tuple[Move, ...] = field(default=(), compare=False)  # the legal prefix
     log: GameLog | None = field(default=None, compare=False, repr=False)
+    # gcadj itself failed on the source (`internal_error_verdict`): not in the JSON, whose
+    # readers recognise it by its error text (`outcome_of`)
+    internal: bool = field(default=False, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -178,8 +185,8 @@ class Verdict:
 
     @property
     def outcome(self) -> VerdictKind:
-        """`status`, or "internal-error" for an error that is gcadj's own (see `outcome_of`)."""
-        return outcome_of(self.source, self.status, self.error)
+        """`status`, or "internal-error" for an error that is gcadj's own (`internal`)."""
+        return VerdictKind.INTERNAL_ERROR if self.internal else VerdictKind(self.status)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
@@ -192,12 +199,14 @@ OUTCOMES: Final = tuple(kind.value for kind in VerdictKind)
 
 
 def outcome_of(source: object, status: object, error: object) -> VerdictKind:
-    """What a verdict (or its JSON: source, status and error) means for the exit code.
+    """What a verdict's JSON (source, status and error, as an audit's JSONL holds them)
+    means for the exit code: the one place that reads the outcome back from text.
 
     The statuses, plus "internal-error": an "error" verdict whose text is
     "<source>: internal error: ..." (see `internal_error_verdict`) is an unexpected
     exception inside gcadj (a bug to report), not a source that could not be read, so
     ``gcadj`` exits with its own code for it (5). Any other value is taken as "error".
+    A `Verdict` in hand knows it by its type (`Verdict.internal`), not by this text.
     """
     if status in (Status.LEGAL, Status.ILLEGAL, Status.SYNTAX_ERROR):
         return VerdictKind(status)
@@ -210,9 +219,10 @@ def internal_error_verdict(source: str, err: BaseException) -> Verdict:
     """The verdict of a source on which gcadj raised an unexpected exception: status
     "error", error "<source>: internal error: <type>: <message>"."""
     message = str(err).strip() or "(no message)"
-    return failed_verdict(
+    verdict = failed_verdict(
         source, Status.ERROR, f"{source}{INTERNAL_ERROR}{type(err).__name__}: {message}"
     )
+    return dataclasses.replace(verdict, internal=True)
 
 
 def failed_verdict(source: str, status: Status, message: str) -> Verdict:
@@ -246,10 +256,11 @@ def replay(
     ply, until the literal board no longer defines a position.
 
     `unreadable` is the syntax error that ended the text after `log`'s plies (see
-    `replay_readable`): the game is judged as far as it could be read. If one of those
-    plies is illegal, the verdict is "illegal" as usual and the unreadable ply a warning;
-    otherwise it is a "syntax-error" whose `final_fen` is the position before the
-    unreadable ply (`Verdict.partial`).
+    `replay_readable`); by default, the one a partial log carries (`GameLog.unread`). The
+    game is judged as far as it could be read. If one of those plies is illegal, the
+    verdict is "illegal" as usual and the unreadable ply a warning; otherwise it is a
+    "syntax-error" whose `final_fen` is the position before the unreadable ply
+    (`Verdict.partial`).
     """
     if fen is not None:
         start_fen, position = _starting(fen, log.pocket_file)
@@ -260,7 +271,8 @@ def replay(
             return failed_verdict(
                 log.source, Status.SYNTAX_ERROR, f"{log.source}: [FEN] tag: {err}"
             )
-    return _Replay(log, position, start_fen, all_findings).run(unreadable)
+    stop = str(unreadable) if unreadable is not None else log.unread and log.unread.error
+    return _Replay(log, position, start_fen, all_findings).run(stop or None)
 
 
 def replay_readable(
@@ -304,12 +316,13 @@ class _Replay:
         self.all_findings = all_findings
         self.judge = PlyJudge(log.pocket_file)
         self.findings: list[Finding] = []
+        self.unlisted = 0  # illegal plies found past MAX_FINDINGS: counted, not kept
         self.warnings: list[str] = list(log.warnings)  # what the reader noticed (PGN)
         self.moves: list[Move] = []
         self.final_fen: str | None = None
         self.threefold_warned = False
 
-    def run(self, unreadable: LogSyntaxError | None = None) -> Verdict:
+    def run(self, unreadable: str | None = None) -> Verdict:
         for record in self.log.records:
             if not self._judge_record(record):
                 break
@@ -321,17 +334,18 @@ class _Replay:
         result, termination = self._result(outcome)
         return self._verdict(Status.LEGAL, result, termination)
 
-    def _unreadable(self, error: LogSyntaxError) -> Verdict:
-        """The verdict when the text could not be read past the log's last ply."""
+    def _unreadable(self, error: str) -> Verdict:
+        """The verdict when the text could not be read past the log's last ply (`error`:
+        the syntax error that stopped the reader)."""
         ply = len(self.log.records) + 1
         if self.findings:
-            first_line = str(error).split("\n", 1)[0]
+            first_line = error.split("\n", 1)[0]
             self.warnings.append(
                 f"ply {ply} could not be read, so the replay stopped there: {first_line}"
             )
             return self._verdict(Status.ILLEGAL, Result.UNDECIDED, None)
         verdict = self._verdict(Status.SYNTAX_ERROR, Result.UNDECIDED, None)
-        return dataclasses.replace(verdict, error=str(error))
+        return dataclasses.replace(verdict, error=error)
 
     def _judge_record(self, record: MoveRecord) -> bool:
         """Judge one ply and play it; False when the replay must stop."""
@@ -371,6 +385,9 @@ class _Replay:
 
     def _add_finding(self, record: MoveRecord, illegal: IllegalPly) -> None:
         position = self.position
+        if len(self.findings) >= MAX_FINDINGS:
+            self.unlisted += 1
+            return
         if not self.findings:
             self.final_fen = position.fen()
         suggestions: tuple[Suggestion, ...] = ()
@@ -533,6 +550,12 @@ class _Replay:
 
     def _verdict(self, status: Status, result: Result, termination: Termination | None) -> Verdict:
         findings = tuple(self.findings)
+        if self.unlisted:
+            self.warnings.append(
+                f"{self.unlisted:,} more illegal {'ply' if self.unlisted == 1 else 'plies'} "
+                f"after the first {MAX_FINDINGS:,} not listed (--all lists at most "
+                f"{MAX_FINDINGS:,})"
+            )
         return Verdict(
             source=self.log.source,
             status=status,

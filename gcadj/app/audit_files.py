@@ -27,15 +27,16 @@ from typing import Final
 from gcadj.about import is_gcadj_html
 from gcadj.errors import AuditError
 from gcadj.outputs.audit_report import is_audit_csv
-from gcadj.sources.urls import is_url
+from gcadj.sources.urls import is_url, redact_url
 from gcadj.sources.walk import is_walked
 
 HEAD_BYTES: Final = 4096  # enough for the CSV header row and an HTML <head>
 
 
 def source_key(spec: str) -> str:
-    """What identifies a source across spellings: a URL as written, a path resolved."""
-    return spec if is_url(spec) else os.path.realpath(spec)
+    """What identifies a source across spellings: a URL as its verdicts name it (without
+    credentials, `redact_url`), a path resolved."""
+    return redact_url(spec) if is_url(spec) else os.path.realpath(spec)
 
 
 def _head(path: Path) -> str | None:

@@ -1,21 +1,35 @@
-"""`gcadj audit`: a whole archive judged in parallel, with progress and a summary on stderr."""
+"""`gcadj audit`: a whole archive judged in parallel, with progress and a summary.
+
+The command turns its options into an `AuditPlan`, runs it (`gcadj.app.audit.run_audit`)
+and prints what it gets back. What goes where:
+
+- stdout carries the audit's data: the JSON lines when there is no ``--out`` and no
+  ``-q``; otherwise the failing games, one line each, exactly as ``check -q`` prints them
+  (an unreadable source's line on stderr, as there);
+- stderr carries the rest: progress, the tables, notes, and the failing games' lines
+  when stdout carries JSON.
+
+``-q`` prints only the failing games, as they are judged, in the order of the sources;
+without it the summary at the end lists the first 10 (``-v``: all).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from gcadj.cli import output
 from gcadj.cli.options import (
-    EXIT_OK,
-    EXIT_UNREADABLE,
+    DEFAULT_MAX_BYTES,
+    EXIT_INTERRUPTED,
     EXIT_USAGE,
     INTERNAL_ERROR_HINT,
-    STATUS_EXIT,
     CacheOption,
     DelayOption,
     FenOption,
+    MaxBytesOption,
     MaxSizeOption,
     NoCacheOption,
     PocketFileOption,
@@ -23,24 +37,30 @@ from gcadj.cli.options import (
     TimeoutOption,
     VerboseOption,
     check_options,
-    install_fetcher,
+    fetch_settings_of,
     number_parser,
     refuse_folder,
     report_problems,
 )
 from gcadj.cli.streams import say
+from gcadj.vocabulary import VerdictKind
 from gcadj.words import plural
+
+if TYPE_CHECKING:
+    from gcadj.app.audit import AuditPlan, AuditRun, Judged
+    from gcadj.outputs.audit_report import Summary
 
 
 class _AuditProgress:
     """Progress on stderr: a rich bar on a terminal; without one (CI logs) a plain line
-    every 10 seconds; nothing with --quiet. JSON lines go to stdout when there is no --out."""
+    every 10 seconds; nothing with --quiet. Each game as it is written: its JSON line on
+    stdout (`json_lines`: no --out), or with --quiet its line if it is not legal."""
 
-    def __init__(self, quiet: bool, echo_lines: bool) -> None:
+    def __init__(self, quiet: bool, json_lines: bool) -> None:
         import sys
         import time
 
-        self.echo_lines = echo_lines
+        self.json_lines = json_lines
         self.quiet = quiet
         self.wants_total = not quiet  # for the bar's ETA and the plain lines
         self.bar = None if quiet or not sys.stderr.isatty() else self._make_bar()  # rich: lazy
@@ -83,9 +103,11 @@ class _AuditProgress:
             self.bar.start()
             self.task = self.bar.add_task("audit", total=total, rate="")
 
-    def advance(self, line: str, status: str) -> None:
-        if self.echo_lines:
-            typer.echo(line, nl=False)
+    def advance(self, result: Judged) -> None:
+        if self.json_lines:
+            output.data(result.line)
+        elif self.quiet and result.failing is not None:
+            output.failing(result.status, result.failing)
         self.count += 1
         now = self.clock()
         rate = self.count / max(now - self.started, 1e-9)
@@ -97,10 +119,8 @@ class _AuditProgress:
         elif not self.quiet and now - self.last_note >= 10:
             self.last_note = now
             left = (self.total - self.count) / rate if rate else 0
-            say(
-                f"audit: {self.count}/{self.total} judged, {rate:.1f}/s, ETA {left:.0f} s",
-                err=True,
-            )
+            line = f"audit: {self.count}/{self.total} judged, {rate:.1f}/s, ETA {left:.0f} s"
+            say(line, err=True)
 
     def stop(self) -> None:
         if self.bar is not None:
@@ -110,48 +130,65 @@ class _AuditProgress:
                 self.bar.stop()
 
 
-def _print_summary(summary: object, where: str) -> None:
-    """The tables of counts, then the failing games (see `_print_failing`), on stderr."""
+def _print_tables(summary: Summary) -> None:
+    """The tables of counts on stderr: games by status, termination, first illegal move."""
     from rich.console import Console
     from rich.table import Table
 
-    from gcadj.outputs.audit_report import Summary
-
-    assert isinstance(summary, Summary)
     console = Console(stderr=True, highlight=False)
     for title, counts in (
         ("status", summary.by_status),
         ("termination", summary.by_termination),
         ("first illegal move", summary.by_category),
     ):
+        if not counts:
+            continue
         table = Table(title=f"games by {title}")
         table.add_column(title)
         table.add_column("games", justify="right")
         for key, count in counts.most_common():
             table.add_row(key, str(count))
-        if not counts:
-            table.add_row("none", "0")
         console.print(table)
     console.print(f"{plural(summary.total, 'game')} in all")
+
+
+def _print_failing(summary: Summary, where: str, stdout: bool) -> None:
+    """The failing games the summary kept, as ``check -q`` prints them, and where the
+    others are."""
     if summary.failing:
         shown = len(summary.failing)
         some = "" if shown == summary.failing_total else f"the first {shown} of "
-        console.print(f"failing games ({some}{summary.failing_total}):")
-    _print_failing(summary, where)
-
-
-def _print_failing(summary: object, where: str | None) -> None:
-    """One line per failing game of the summary (source: reason); when the summary keeps
-    only the first ones, where the others are (`where`)."""
-    from gcadj.outputs.audit_report import Summary
-
-    assert isinstance(summary, Summary)
-    for source, reason in summary.failing:
-        say(f"{source}: {reason}", err=True)
+        output.note("audit", f"failing games ({some}{summary.failing_total}):")
+    for game in summary.failing:
+        output.failing(game.status, game.line, stdout=stdout)
     rest = summary.failing_total - len(summary.failing)
-    if rest and where:
+    if rest:
         others = plural(rest, "other failing game")
-        say(f"gcadj audit: {others} {'is' if rest == 1 else 'are'} in {where}", err=True)
+        output.note("audit", f"{others} {'is' if rest == 1 else 'are'} in {where}")
+
+
+def _print_end(plan: AuditPlan, run: AuditRun, quiet: bool, json_lines: bool) -> None:
+    """What the audit found, once it is over: why nothing was judged, first, if so."""
+    report_problems("audit", run.problems)
+    summary = run.summary
+    if run.nothing_found:
+        output.note("audit", "no game found in the sources named")
+        return
+    if not quiet:
+        _print_tables(summary)
+        places = [str(p) for p in (plan.out, plan.csv) if p]
+        where = " and ".join(places or ["the JSON lines on standard output"])
+        _print_failing(summary, where, stdout=not json_lines)
+        if run.skipped:
+            was = "was" if run.skipped == 1 else "were"
+            output.note("audit", f"{plural(run.skipped, 'game')} {was} already judged")
+    internal = summary.by_outcome[VerdictKind.INTERNAL_ERROR]
+    if internal:
+        output.note(
+            "audit",
+            f"{plural(internal, 'source')} hit an internal error (see their error in "
+            f"{plan.out or 'the JSON lines'}): {INTERNAL_ERROR_HINT}",
+        )
 
 
 AUDIT_EPILOG = (
@@ -159,24 +196,17 @@ AUDIT_EPILOG = (
     "files and gcadj's own reports skipped), http(s) URLs of viewing pages, an earlier "
     "audit's .jsonl (its sources), and --index log indexes; a PGN file of several games "
     "gives one verdict per game (FILE#N). Every verdict is appended to --out as one JSON "
-    "line (the schema of check --json) as soon as it is known; --resume finishes an "
-    "interrupted audit. The summary on stderr names the first 10 failing games (-v: all). "
+    "line (the schema of check --json), in the order of the sources whatever --jobs is; "
+    "without --out the lines go to stdout. --resume finishes an interrupted audit. The "
+    "summary at the end names the first 10 failing games (-v: all) as check -q prints "
+    "them; -q prints only those lines, as they come, exactly as check -q does. A worker "
+    "that dies costs only the source it was judging (an error verdict). "
     "Exit codes as check: 0 all legal; 1 some illegal; 3 some unparsable; 4 some "
     "unreadable or empty, no game found, a folder with no game, an index that could not be "
     "fetched or lists no game of --game; 5 gcadj failed on some source (an internal error: "
     "a bug, please report it); 2 usage (also: another audit holds --out, or --csv/--report "
     "would replace a file gcadj did not write); 130 interrupted."
 )
-
-
-def viewer_folder(report: str | None, viewers: str | None) -> Path | None:
-    """Where the game viewers go: --viewers DIR, else beside the report (a.html: a-viewers/)."""
-    if viewers is not None:
-        return Path(viewers)
-    if report is None:
-        return None
-    path = Path(report)
-    return path.with_name(f"{path.stem}-viewers")
 
 
 def audit(
@@ -242,7 +272,7 @@ def audit(
         typer.Option(
             "--quiet",
             "-q",
-            help="No progress and no tables: only the failing games, one line each, on stderr.",
+            help="No progress, tables or JSON: only the failing games, as check -q prints them.",
         ),
     ] = False,
     verbose: VerboseOption = False,
@@ -253,115 +283,73 @@ def audit(
     pocket_file: PocketFileOption = "i",
     cache: CacheOption = None,
     no_cache: NoCacheOption = False,
-    delay: DelayOption = 1.0,
-    timeout: TimeoutOption = 30.0,
-    retries: RetriesOption = 3,
-    max_kb: MaxSizeOption = 5120,
+    delay: DelayOption = None,
+    timeout: TimeoutOption = None,
+    retries: RetriesOption = None,
+    max_kb: MaxSizeOption = None,
+    max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Judge a whole archive in parallel: resumable JSONL, summary, CSV and HTML report."""
-    import os
-    import tempfile
-
-    from gcadj.app.audit import AuditPlan, run_audit
-    from gcadj.app.check import CheckOptions
-    from gcadj.errors import AuditError
-    from gcadj.outputs.audit_report import summarize, write_csv, write_report
-    from gcadj.sources.urls import is_url
+    from gcadj.app.audit import (
+        AuditError,
+        AuditInterrupted,
+        AuditPlan,
+        default_jobs,
+        run_audit,
+        viewer_folder,
+    )
+    from gcadj.app.pipeline import JudgeOptions
 
     specs = tuple(sources or ())
     if not specs and not index:
-        say("gcadj audit: name at least one source or --index URL", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        raise _usage("name at least one source or --index URL")
     if "-" in specs:
-        say("gcadj audit: standard input is not an audit source; use check", err=True)
-        raise typer.Exit(EXIT_USAGE)
-    if resume and out is None:
-        say("gcadj audit: --resume needs --out", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        raise _usage("standard input is not an audit source; use check")
     letter = check_options("audit", pocket_file, fen)
     for option, path in (("--out", out), ("--csv", csv_file), ("--report", report)):
         refuse_folder("audit", option, path)
-    fetcher = None
-    if index or any(is_url(spec) for spec in specs):  # requests is imported only then
-        from gcadj.sources.fetch import default_fetcher
-
-        install_fetcher(cache, no_cache, delay, timeout, retries, max_kb)
-        fetcher = default_fetcher()
-    scratch = None
-    if out is None:
-        scratch = tempfile.TemporaryDirectory(prefix="gcadj-audit-")
-        out_path = Path(scratch.name) / "audit.jsonl"
-    else:
-        out_path = Path(out)
+    report_path = Path(report) if report else None
     plan = AuditPlan(
         sources=specs,
-        out=out_path,
+        out=Path(out) if out else None,
         index_urls=tuple(index or ()),
         game=game,
-        check=CheckOptions(fen=fen, pocket_file=letter, all_findings=all_findings),
-        jobs=jobs or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1),
+        judge=JudgeOptions(
+            fen=fen, pocket_file=letter, all_findings=all_findings, max_bytes=max_bytes
+        ),
+        fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
+        jobs=jobs or default_jobs(),
         resume=resume,
         force=force,
-        viewers=viewer_folder(report, viewers),
+        viewers=viewer_folder(report_path, Path(viewers) if viewers else None),
         csv=Path(csv_file) if csv_file else None,
-        report=Path(report) if report else None,
+        report=report_path,
+        failing_listed=None if verbose else 10,
     )
-    progress = _AuditProgress(quiet, echo_lines=out is None)
+    json_lines = out is None and not quiet
+    progress = _AuditProgress(quiet, json_lines)
     try:
-        output = plan.open_output()  # locked until the CSV and the report are written
+        try:
+            run = run_audit(plan, progress=progress)
+        finally:
+            progress.stop()
     except AuditError as err:
-        say(f"gcadj audit: {err}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
-    with output:
-        try:
-            try:
-                run = run_audit(plan, fetcher=fetcher, progress=progress, output=output)
-            finally:
-                progress.stop()
-        except AuditError as err:
-            say(f"gcadj audit: {err}", err=True)
-            raise typer.Exit(EXIT_USAGE) from None
-        except KeyboardInterrupt:
-            if out is None:  # the scratch file goes with its folder: nothing to resume from
-                where = "each was printed on stdout; rerun with --out FILE to be able to resume"
-            else:
-                where = f"every one is in {out_path}; finish with --resume"
-            say(
-                f"gcadj audit: interrupted after {plural(progress.count, 'verdict')} this "
-                f"run; {where}",
-                err=True,
-            )
-            raise typer.Exit(130) from None
-        summary = summarize(out_path, failing=None if quiet or verbose else 10)
-        try:
-            if plan.csv is not None:
-                write_csv(out_path, plan.csv)
-            if plan.report is not None:
-                write_report(out_path, plan.report, summary, order=run.order, viewers=plan.viewers)
-        except OSError as err:
-            say(f"gcadj audit: cannot write {err.filename}: {err.strerror or err}", err=True)
-            raise typer.Exit(EXIT_USAGE) from None
-    if scratch is not None:
-        scratch.cleanup()
-    places = [p for p in (out, csv_file) if p] or ["the JSON lines on standard output"]
-    if quiet:
-        _print_failing(summary, None)
-    else:
-        _print_summary(summary, " and ".join(places))
-        if run.skipped:
-            done = plural(run.skipped, "game")
-            was = "was" if run.skipped == 1 else "were"
-            say(f"gcadj audit: {done} {was} already judged", err=True)
-    worst = max((STATUS_EXIT[outcome] for outcome in summary.by_outcome), default=EXIT_OK)
-    if summary.by_outcome["internal-error"]:
-        say(
-            f"gcadj audit: {plural(summary.by_outcome['internal-error'], 'source')} hit an "
-            f"internal error (see their error in {out or 'the JSON lines'}): "
-            f"{INTERNAL_ERROR_HINT}",
-            err=True,
-        )
-    worst = max(worst, report_problems("audit", run.problems))
-    if summary.total == 0:
-        say("gcadj audit: no game found in the sources named", err=True)
-        worst = EXIT_UNREADABLE
-    raise typer.Exit(worst)
+        raise _usage(str(err)) from None
+    except AuditInterrupted as err:
+        output.note("audit", _interrupted(err.judged, plan.out, json_lines))
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    _print_end(plan, run, quiet, json_lines)
+    raise typer.Exit(run.exit_code)
+
+
+def _usage(message: str) -> typer.Exit:
+    output.note("audit", message)
+    return typer.Exit(EXIT_USAGE)
+
+
+def _interrupted(judged: int, out: Path | None, json_lines: bool) -> str:
+    said = f"interrupted after {plural(judged, 'verdict')} this run"
+    if out is not None:
+        return f"{said}; every one is in {out}; finish with --resume"
+    shown = "each was printed" if json_lines else "the failing ones were printed"
+    return f"{said}; {shown} on stdout; rerun with --out FILE to be able to resume"

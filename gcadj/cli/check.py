@@ -7,18 +7,23 @@ from typing import Annotated
 import typer
 
 from gcadj.cli.options import (
+    DEFAULT_MAX_BYTES,
     EXIT_CODES_HELP,
-    EXIT_OK,
-    INTERNAL_ERROR_HINT,
-    STATUS_EXIT,
+    CacheOption,
+    DelayOption,
     FenOption,
+    MaxBytesOption,
+    MaxSizeOption,
+    NoCacheOption,
     PocketFileOption,
     QuietOption,
+    RetriesOption,
+    TimeoutOption,
     VerboseOption,
     check_options,
+    fetch_settings_of,
     report_problems,
 )
-from gcadj.cli.streams import say
 
 CHECK_EPILOG = (
     "A folder is searched recursively for .txt .log .pgn .html .htm files (hidden ones and "
@@ -48,30 +53,30 @@ def check(
     pocket_file: PocketFileOption = "i",
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
+    cache: CacheOption = None,
+    no_cache: NoCacheOption = False,
+    delay: DelayOption = None,
+    timeout: TimeoutOption = None,
+    retries: RetriesOption = None,
+    max_kb: MaxSizeOption = None,
+    max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Replay each game: report its first illegal move, or how it ended."""
-    from gcadj.app.check import CheckOptions, iter_judge_games
-    from gcadj.outputs.report import render_verdict, verdict_line
-    from gcadj.sources.walk import SourceWalker
+    from gcadj.app.check import CheckPlan, run_check
+    from gcadj.app.pipeline import JudgeOptions
+    from gcadj.cli import output
 
     letter = check_options("check", pocket_file, fen)
-    options = CheckOptions(fen=fen, pocket_file=letter, all_findings=all_findings)
-    walker = SourceWalker(tuple(sources or ()))
-    worst = EXIT_OK
-    for spec in walker:
-        # never raises: a bad source, or a bug on one, is that source's verdict
-        for verdict in iter_judge_games(spec, options):  # with the page checks, one at a time
-            worst = max(worst, STATUS_EXIT[verdict.outcome])
-            if quiet and verdict.status == "legal":
-                continue
-            if json_lines:
-                typer.echo(verdict.json_line())
-            elif quiet:
-                say(verdict_line(verdict), err=verdict.status == "error")
-            else:
-                text = render_verdict(verdict, verbose=verbose)
-                say(text, err=verdict.status == "error")  # unreadable: a diagnostic
-            if verdict.outcome == "internal-error":  # after the error it explains
-                say(f"gcadj check: {verdict.source}: {INTERNAL_ERROR_HINT}", err=True)
-    worst = max(worst, report_problems("check", walker.problems))
-    raise typer.Exit(worst)
+    plan = CheckPlan(
+        sources=tuple(sources or ()),
+        judge=JudgeOptions(
+            fen=fen, pocket_file=letter, all_findings=all_findings, max_bytes=max_bytes
+        ),
+        fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
+    )
+    style = output.VerdictStyle(json=json_lines, quiet=quiet, verbose=verbose)
+    run = run_check(plan)
+    for verdict in run:  # never raises: a bad source, or a bug on one, is that source's verdict
+        output.verdict("check", verdict, style)
+    report_problems("check", run.problems)
+    raise typer.Exit(run.exit_code)

@@ -7,9 +7,6 @@ from typing import Annotated
 import typer
 
 from gcadj.cli.options import (
-    EXIT_INTERNAL,
-    EXIT_SYNTAX,
-    EXIT_UNREADABLE,
     EXIT_USAGE,
     INTERNAL_ERROR_HINT,
     CacheOption,
@@ -18,11 +15,10 @@ from gcadj.cli.options import (
     NoCacheOption,
     RetriesOption,
     TimeoutOption,
-    install_fetcher,
+    fetch_settings_of,
     refuse_folder,
     write_output,
 )
-from gcadj.cli.streams import say
 
 FETCH_EPILOG = (
     "Exit codes: 0 the log was written; 2 usage (FILE exists without --force); 3 the page "
@@ -36,7 +32,7 @@ def fetch(
         str,
         typer.Argument(metavar="URL", help="A viewing page: …/play/pbm/play.php?game=…&log=…"),
     ],
-    output: Annotated[
+    output_file: Annotated[
         str | None,
         typer.Option(
             "-o", "--output", metavar="FILE", help="Write to FILE, a file (default: stdout)."
@@ -45,39 +41,29 @@ def fetch(
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing FILE.")] = False,
     cache: CacheOption = None,
     no_cache: NoCacheOption = False,
-    delay: DelayOption = 1.0,
-    timeout: TimeoutOption = 30.0,
-    retries: RetriesOption = 3,
-    max_kb: MaxSizeOption = 5120,
+    delay: DelayOption = None,
+    timeout: TimeoutOption = None,
+    retries: RetriesOption = None,
+    max_kb: MaxSizeOption = None,
 ) -> None:
     """Download a Game Courier page and write its game as a text log with tag pairs."""
     from pathlib import Path
 
-    from gcadj.adjudication.verdict import internal_error_verdict
     from gcadj.app.fetch_log import fetch_log
-    from gcadj.errors import FetchError, PageError
+    from gcadj.cli import output
 
-    refuse_folder("fetch", "-o", output)
-    if output is not None and Path(output).exists() and not force:
-        say(f"gcadj fetch: {output} exists; use --force to overwrite it", err=True)
+    refuse_folder("fetch", "-o", output_file)
+    if output_file is not None and Path(output_file).exists() and not force:
+        output.note("fetch", f"{output_file} exists; use --force to overwrite it")
         raise typer.Exit(EXIT_USAGE)
-    install_fetcher(cache, no_cache, delay, timeout, retries, max_kb)
-    try:
-        fetched = fetch_log(url)
-    except FetchError as err:
-        say(f"gcadj fetch: {err}", err=True)
-        raise typer.Exit(EXIT_UNREADABLE) from None
-    except PageError as err:  # no move list
-        say(f"gcadj fetch: {err}", err=True)
-        raise typer.Exit(EXIT_SYNTAX) from None
-    except Exception as err:  # a bug on this page: exit 5 naming it, never a traceback
-        message = internal_error_verdict(url, err).error
-        say(f"gcadj fetch: {message}; {INTERNAL_ERROR_HINT}", err=True)
-        raise typer.Exit(EXIT_INTERNAL) from None
+    fetched = fetch_log(url, fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb))
+    if fetched.text is None:
+        hint = f"; {INTERNAL_ERROR_HINT}" if fetched.internal else ""
+        output.note("fetch", f"{fetched.error}{hint}")
+        raise typer.Exit(fetched.exit_code)
     for warning in fetched.warnings:
-        say(f"gcadj fetch: warning: {warning}", err=True)
-    text = fetched.text
-    if output is None:
-        typer.echo(text, nl=False)
+        output.note("fetch", f"warning: {warning}")
+    if output_file is None:
+        output.data(fetched.text)
         return
-    write_output("fetch", output, text, force)
+    write_output("fetch", output_file, fetched.text, force)

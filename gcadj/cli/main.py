@@ -8,7 +8,7 @@ Commands are registered here, in the order users need them.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperArgument, TyperCommand
@@ -49,6 +49,18 @@ class Command(TyperCommand):
             habits.apply_habits(ctx.info_name or self.name or "gcadj", self.params, ctx.params)
         return rest
 
+    def get_help(self, ctx: Any) -> str:
+        """The help; an epilog in `LATE_EPILOGS` is made only now (export's list of formats
+        comes from its registry, which the other commands need not load)."""
+        make = LATE_EPILOGS.get(self.name or "")
+        if make is not None:
+            self.epilog = make()
+        help_text: str = super().get_help(ctx)
+        return help_text
+
+
+LATE_EPILOGS = {"export": export.export_epilog}
+
 
 app = typer.Typer(
     name="gcadj",
@@ -87,7 +99,6 @@ app.command(
 )(check.check)
 app.command(
     cls=Command,
-    epilog=export.EXPORT_EPILOG,
     short_help="Convert games to PGN, Game Courier text, FEN, JSON, SVG or a viewer.",
 )(export.export)
 app.command(

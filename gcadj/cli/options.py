@@ -1,24 +1,31 @@
-"""What every command shares: exit codes, the options that read games, and the ways a
-command fails or writes a file the user named. The CLI is the one place that turns results
-into exit codes; `STATUS_EXIT` maps a verdict's outcome (`Verdict.outcome`: its status, or
-"internal-error" when gcadj itself failed on the source) to its code."""
+"""What every command shares: the options that read games and fetch pages, and the ways a
+command fails or writes a file the user named. The exit-code policy itself lives in
+`gcadj.app.exit_codes` (its names are re-exported here for the commands)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from typing import IO, Annotated
+from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
+from gcadj.app.exit_codes import (
+    EXIT_ILLEGAL,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_SYNTAX,
+    EXIT_UNREADABLE,
+    EXIT_USAGE,
+    INTERNAL_ERROR_HINT,
+    STATUS_EXIT,
+)
 from gcadj.cli.streams import say
 from gcadj.vocabulary import PocketFile
 
-EXIT_OK = 0
-EXIT_ILLEGAL = 1
-EXIT_USAGE = 2
-EXIT_SYNTAX = 3
-EXIT_UNREADABLE = 4
-EXIT_INTERNAL = 5  # gcadj itself failed on a source (a bug): never 1, which means "illegal"
+if TYPE_CHECKING:
+    from gcadj.app.fetching import FetchSettings
 
 # Options shared by every command that reads games (check, export, audit): one wording.
 FenOption = Annotated[
@@ -77,14 +84,6 @@ def number_parser(
     return parse
 
 
-STATUS_EXIT = {
-    "legal": EXIT_OK,
-    "illegal": EXIT_ILLEGAL,
-    "syntax-error": EXIT_SYNTAX,
-    "error": EXIT_UNREADABLE,
-    "internal-error": EXIT_INTERNAL,
-}
-
 # The exit codes of the commands that judge games, for their --help epilogs.
 EXIT_CODES_HELP = (
     "Exit codes: 0 every game legal; 1 some illegal move found; 3 some game could not be "
@@ -93,9 +92,10 @@ EXIT_CODES_HELP = (
     "When several apply, the highest wins. 141: the reader of the output stopped before "
     "gcadj finished (| head)."
 )
-INTERNAL_ERROR_HINT = "this is a bug in gcadj, not a fault of the game; please report it"
 
 
+# The fetch options of every command that reads URLs (check, export, audit, fetch): the
+# command turns them into one `FetchSettings` (`fetch_settings_of`). None: not given.
 CacheOption = Annotated[
     str | None,
     typer.Option(
@@ -108,62 +108,98 @@ NoCacheOption = Annotated[
     bool, typer.Option("--no-cache", help="Neither read nor write the page cache.")
 ]
 DelayOption = Annotated[
-    float,
+    float | None,
     typer.Option(
         "--delay",
         parser=number_parser("--delay", 0, whole=False),
         metavar="SECONDS",
-        help="Pause between requests to one host.",
+        help="Pause between requests to one host (default 1).",
     ),
 ]
 TimeoutOption = Annotated[
-    float,
+    float | None,
     typer.Option(
         "--timeout",
         parser=number_parser("--timeout", 0, whole=False, strict=True),
         metavar="SECONDS",
-        help="Connect and read timeout per request.",
+        help="Connect and read timeout per request (default: 10 s to connect, 30 s to read).",
     ),
 ]
 RetriesOption = Annotated[
-    int,
+    int | None,
     typer.Option(
         "--retries",
         parser=number_parser("--retries", 0),
         metavar="N",
-        help="Retries after a connection error, timeout, 429 or 5xx.",
+        help="Retries after a connection error, timeout, 429 or 5xx (default 3).",
     ),
 ]
 MaxSizeOption = Annotated[
-    int,
+    int | None,
     typer.Option(
         "--max-size",
         parser=number_parser("--max-size", 1),
         metavar="KB",
-        help="Largest page accepted, in KiB.",
+        help="Largest page accepted, in KiB (default 5120).",
     ),
 ]
 
 
-def install_fetcher(
-    cache: str | None, no_cache: bool, delay: float, timeout: float, retries: int, max_kb: int
-) -> None:
-    """Make the shared fetcher (used for every URL source) follow the command's options."""
+_BYTES = re.compile(r"\s*([0-9]+)\s*([KMG]?)(?:I?B)?\s*", re.IGNORECASE)
+_MULTIPLES = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+def parse_bytes(text: str) -> int:
+    """--max-bytes: a number of bytes, or with K, M or G (KiB, MiB, GiB: 64M, 1G, 500KiB);
+    says what it needs and exits 2 otherwise."""
+    match = _BYTES.fullmatch(str(text))
+    value = int(match[1]) * _MULTIPLES[match[2].upper()] if match else 0
+    if value < 1:
+        typer.echo(
+            f"gcadj: --max-bytes needs a size in bytes ≥ 1, with K, M or G for KiB, MiB or GiB "
+            f"(64M), not {str(text)!r}",
+            err=True,
+        )
+        raise typer.Exit(EXIT_USAGE)
+    return value
+
+
+parse_bytes.__name__ = "size"
+
+MaxBytesOption = Annotated[
+    int,
+    typer.Option(
+        "--max-bytes",
+        parser=parse_bytes,
+        metavar="SIZE",
+        help="Largest file or standard input read, in bytes or with K, M, G (64M); a larger "
+        "source is an error.",
+    ),
+]
+DEFAULT_MAX_BYTES = 64 << 20  # as gcadj.sources.read.DEFAULT_MAX_BYTES (not imported: start-up)
+
+
+def fetch_settings_of(
+    cache: str | None,
+    no_cache: bool,
+    delay: float | None,
+    timeout: float | None,
+    retries: int | None,
+    max_kb: int | None,
+) -> FetchSettings:
+    """The fetch options of a command as one value (see `gcadj.app.fetching`)."""
     from pathlib import Path
 
-    from gcadj.sources.fetch import Fetcher, FetchOptions, default_cache_dir, set_default_fetcher
+    from gcadj.app.fetching import FetchSettings
 
-    options = FetchOptions(
-        connect_timeout=timeout,
-        read_timeout=timeout,
-        total_timeout=max(4 * timeout, timeout + 10),
-        retries=retries,
-        backoff=min(1.0, timeout),
+    return FetchSettings(
+        cache=Path(cache) if cache else None,
+        use_cache=not no_cache,
         delay=delay,
-        max_bytes=max_kb * 1024,
-        cache_dir=None if no_cache else Path(cache) if cache else default_cache_dir(),
+        timeout=timeout,
+        retries=None if retries is None else int(retries),
+        max_kb=None if max_kb is None else int(max_kb),
     )
-    set_default_fetcher(Fetcher(options))
 
 
 def fail(command: str, message: str, code: int) -> typer.Exit:
@@ -230,3 +266,23 @@ def write_output(
         raise fail(command, f"{path} exists; use --force to overwrite it", EXIT_USAGE) from None
     except OSError as err:
         raise fail(command, f"cannot write {path}: {err.strerror or err}", EXIT_USAGE) from None
+
+
+__all__ = [
+    "EXIT_ILLEGAL",
+    "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_SYNTAX",
+    "EXIT_UNREADABLE",
+    "EXIT_USAGE",
+    "INTERNAL_ERROR_HINT",
+    "STATUS_EXIT",
+    "check_options",
+    "fail",
+    "fetch_settings_of",
+    "number_parser",
+    "refuse_folder",
+    "report_problems",
+    "write_output",
+]

@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from enum import Enum
 from functools import lru_cache, partial
 from typing import Any
 
@@ -140,6 +142,31 @@ PAWN_SINGLE = (_WHITE_PAWNS[0], _BLACK_PAWNS[0])
 PAWN_DOUBLE = (_WHITE_PAWNS[1], _BLACK_PAWNS[1])
 PAWN_CAPTURES = (_WHITE_PAWNS[2], _BLACK_PAWNS[2])
 LAST_RANK = (7, 0)  # board rank index of each colour's own rank 8
+
+
+class PawnStep(Enum):
+    """How a pawn's step from one square to another relates to the pawn's moves, whatever
+    stands on the board: what an explanation of an impossible pawn move starts from."""
+
+    CAPTURE = "capture"  # one square diagonally forward
+    SINGLE = "single"  # one square straight forward
+    DOUBLE = "double"  # two squares straight forward from its rank 2
+    DOUBLE_OFF_RANK_2 = "double-off-rank-2"  # two squares straight forward, not from rank 2
+    NONE = "none"  # no pawn move goes there
+
+
+def pawn_step(color: int, origin: int, target: int) -> PawnStep:
+    """The `PawnStep` of a `color` pawn going from `origin` to `target` (board squares)."""
+    if target in PAWN_CAPTURES[color][origin]:
+        return PawnStep.CAPTURE
+    if target == PAWN_SINGLE[color][origin]:
+        return PawnStep.SINGLE
+    if target == PAWN_DOUBLE[color][origin]:
+        return PawnStep.DOUBLE
+    if target == origin + (16 if color == WHITE else -16):
+        return PawnStep.DOUBLE_OFF_RANK_2
+    return PawnStep.NONE
+
 
 # POCKETING[color][square][kind index] -> every pocketing move of that piece from there.
 POCKETING: tuple[tuple[tuple[tuple[Move, ...], ...], ...], ...] = tuple(
@@ -676,11 +703,36 @@ class Position:
             raise IllegalMoveError(move, self.fen())
         self._push(move)
 
+    def push_trusted(self, move: Move) -> None:
+        """Play a move already known to be legal here, without checking it again.
+
+        For code that replays what the judge decided (the writers walking a verdict's
+        moves): legality was settled once, by the judge. A move that is not at least
+        pseudo-legal corrupts the position; use `push` for a move from anywhere else.
+        `pop` takes it back.
+        """
+        self._push(move)
+
     def pop(self) -> Move:
         """Take back the last move and return it."""
         if not self._stack:
             raise IndexError("pop from a position with no moves played")
         return self._pop()
+
+    @contextmanager
+    def trial(self, move: Move) -> Iterator[Position]:
+        """Play a pseudo-legal `move` for the length of a ``with`` block, then take it back.
+
+        ``with position.trial(move): ...`` is how other layers look at the position after
+        a move (is the King attacked, which pieces attack it) without keeping it. The move
+        is not checked (`is_pseudo_legal` is the caller's business), and the position must
+        be left as the block found it.
+        """
+        self._push(move)
+        try:
+            yield self
+        finally:
+            self._pop()
 
     def _push(self, move: Move) -> None:
         f, t, kind = move

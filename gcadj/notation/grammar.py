@@ -47,6 +47,31 @@ from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 log = logging.getLogger(__name__)
 
 
+# The nodes the transformer builds on its way to records (only this module makes them)
+
+
+@dataclass(frozen=True, slots=True)
+class _Body:
+    """The sub-moves of a ply with the exact source span they came from."""
+
+    submoves: tuple[SubMove, ...]
+    text: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Ply:
+    number: str | None
+    body: _Body
+    comment: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Note:
+    comment: str
+
+
 def _lark_cache_file(grammar: str) -> str | None:
     """A writable file for Lark's parse-table cache, named by grammar and versions; None if none.
 
@@ -91,32 +116,6 @@ def _lark(pocket_file: PocketFile) -> Lark:
 
 def _strings(children: Iterable[Any]) -> tuple[str, ...]:
     return tuple(str(child) for child in children)
-
-
-# What the transformer builds below a ply (the line-by-line reader never needs them: they
-# are made here, where Lark is loaded, not at every start-up)
-
-
-@dataclass(frozen=True, slots=True)
-class _Body:
-    """The sub-moves of a ply with the exact source span they came from."""
-
-    submoves: tuple[SubMove, ...]
-    text: str
-    line: int
-    column: int
-
-
-@dataclass(frozen=True, slots=True)
-class _Ply:
-    number: str | None
-    body: _Body
-    comment: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class _Note:
-    comment: str
 
 
 @v_args(meta=True)

@@ -51,13 +51,11 @@ from gcadj.errors import LogSyntaxError, ParserDeclined
 from gcadj.notation.language import (
     NUMBER_PREFIX,
     WS_CHARS,
-    WS_CLASS,
     LogBuilder,
     check_pocket_file,
     comment_text,
     square_pattern,
     submove_patterns,
-    unescape_tag_value,
 )
 from gcadj.notation.records import (
     CaptureSub,
@@ -68,10 +66,12 @@ from gcadj.notation.records import (
     PlaceSub,
     RemoveSpaceSub,
     SubMove,
+    UnreadText,
 )
+from gcadj.notation.tags import tag_pair
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
-__all__ = ["LogSyntaxError", "parse_log", "tag_pair"]
+__all__ = ["LogSyntaxError", "parse_log"]
 
 
 # A bounded memo: enough for every distinct ply text of a large archive.
@@ -100,21 +100,6 @@ def parse_with_lark(text: str, source: str, pocket_file: PocketFile) -> GameLog:
 
 # --------------------------------------------------------------------------
 # The fast path: line by line, memoised, Lark only for unseen ply texts
-
-
-_TAG_LINE = re.compile(
-    rf'{WS_CLASS}*\[{WS_CLASS}*([A-Za-z][A-Za-z0-9_]*){WS_CLASS}*("(?:[^"\\\r\n]|\\[^\r\n])*"){WS_CLASS}*\]{WS_CLASS}*'
-)
-
-
-def tag_pair(line: str) -> tuple[str, str] | None:
-    """(name, value) of a tag line like ``[White "Alice"]``, value unescaped; else None.
-
-    The one reading of a tag line, used by the parser and by anything that only needs a
-    log's header (the audit report's player names).
-    """
-    match = _TAG_LINE.fullmatch(line)
-    return None if match is None else (match[1], unescape_tag_value(match[2]))
 
 
 # body text -> (sub-moves, offset of the first token in the body, stripped text)
@@ -229,9 +214,11 @@ def parse_by_lines(
     builder = LogBuilder(source, pocket_file)
     records = builder.records
     line_no = 0
+    end = 0  # where the next line starts
     for block in _blocks(text):
         for line in block.split("\n"):
             line_no += 1
+            start, end = end, end + len(line) + 1
             seen = line_memo.get(line)
             if seen is not None:  # a ply line read before: the commonest case
                 submoves, ply_text, column, number = seen
@@ -261,7 +248,13 @@ def parse_by_lines(
             except ParserDeclined as decline:
                 if not lark_lines:
                     raise
-                _read_with_lark(builder, line, line_no, decline.valid_to)
+                try:
+                    _read_with_lark(builder, line, line_no, decline.valid_to)
+                except LogSyntaxError as error:
+                    if error.partial is not None:  # keep the unread rest, as typed, for writers
+                        unread = UnreadText(line_no, 1, text[start:], str(error))
+                        error.partial = dataclasses.replace(error.partial, unread=unread)
+                    raise
     return builder.build()
 
 
@@ -338,14 +331,21 @@ def _read_with_lark(builder: LogBuilder, line: str, line_no: int, valid_to: int)
 
 
 def parse_log(
-    text: str, source: str = "<string>", pocket_file: PocketFile = DEFAULT_POCKET_FILE
+    text: str,
+    source: str = "<string>",
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    *,
+    normalised: bool = False,
 ) -> GameLog:
     """Parse a Game Courier log; raises :class:`LogSyntaxError` and nothing else for bad text.
 
     ``source`` names the text in errors and in the result. ``pocket_file`` is
     the letter of the ninth file (``i`` on the 2009 preset, ``p`` on the newer
     one): only its squares 1 and 8, the pockets, exist. Line ends may be LF,
-    CRLF or CR; a leading BOM is ignored.
+    CRLF or CR; a leading BOM is ignored. `normalised` says the caller already made the
+    text what the grammar reads (`normalise_text`: the pipeline does it once per source).
     """
     check_pocket_file(pocket_file)
-    return parse_by_lines(normalise_text(text), source, pocket_file, lark_lines=True)
+    if not normalised:
+        text = normalise_text(text)
+    return parse_by_lines(text, source, pocket_file, lark_lines=True)

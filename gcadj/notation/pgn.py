@@ -20,7 +20,7 @@ numbered or two on a line, or a result token, and no Game Courier ply, make it P
 **The dialect.** ``{gc: <Game Courier text>}`` stands for a ply in Game Courier's notation
 (the first illegal ply and every ply after it, which SAN cannot express); ``{gcadj: ...}``
 is gcadj's own note on a finding, dropped by the reader and written afresh by the writer.
-The writer (`gcadj.outputs.pgn_writer`) and the reader (`gcadj.sources.pgn_reader`) both
+The writer (`gcadj.outputs.writers.pgn`) and the reader (`gcadj.sources.pgn_reader`) both
 take these facts from here, so they cannot drift apart.
 
 The writer fills the Seven Tag Roster as PGN wants, with ``?`` (``????.??.??`` for the

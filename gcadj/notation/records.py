@@ -25,6 +25,7 @@ __all__ = [
     "PlaceSub",
     "RemoveSpaceSub",
     "SubMove",
+    "UnreadText",
 ]
 
 
@@ -118,11 +119,31 @@ class MoveRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class UnreadText:
+    """The text of a game from its first unreadable ply on, exactly as typed.
+
+    A reader that stops at a ply it cannot read keeps the plies before it (a partial log)
+    and this: where the unread text starts (1-based ``line`` and ``column`` in the text
+    that was read; column 1 for a whole line), the ``text`` itself up to the end of the
+    game (``\n`` line ends), and the syntax ``error`` that stopped the reader (its whole
+    message, ``file:line:column: syntax error: ...``). Writers give the text back after
+    their note, so no ply the player typed is dropped from an export.
+    """
+
+    line: int
+    column: int
+    text: str
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameLog:
     """A parsed log: header tags in source order (values unescaped) and one record per ply.
 
     ``leading_comment`` holds comment-only lines that come before the first ply
-    (joined by newlines), None if there are none. A PGN game also keeps its result token
+    (joined by newlines), None if there are none. ``unread`` is set on the partial log
+    a syntax error carries (`LogSyntaxError.partial`): the text from the unreadable ply
+    on; None when the whole text was read. A PGN game also keeps its result token
     (``result_token``: ``1-0``, ``0-1``, ``1/2-1/2``, ``*``, None if its movetext has none)
     and what its reader noticed without judging (``warnings``: a variation skipped, a
     Variant tag naming another game), which the verdict carries.
@@ -135,6 +156,7 @@ class GameLog:
     leading_comment: str | None = None
     result_token: str | None = None
     warnings: tuple[str, ...] = ()
+    unread: UnreadText | None = None
 
     def tag(self, name: str) -> str | None:
         """The value of the first tag called ``name`` (case-insensitive), None if absent."""

@@ -23,8 +23,6 @@ pocketing ``R h1-i1`` / ``R h1-i1; I-i1``, drop ``I i1-c4``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
 from gcadj.engine.move import BOARD_MOVES, Move
 from gcadj.engine.pieces import KIND, PIECES, PieceKind
@@ -43,15 +41,12 @@ from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 __all__ = [
     "SanError",
-    "WrittenMove",
     "gc_submoves",
     "gc_text",
-    "iter_line",
     "looks_like_san",
     "move_san",
     "parse_san",
     "submoves_text",
-    "write_line",
 ]
 
 
@@ -59,12 +54,13 @@ __all__ = [
 
 
 def move_san(position: Position, move: Move) -> str:
-    """The SAN of a legal move, with ``+`` or ``#`` (raises `IllegalMoveError` if illegal)."""
+    """The SAN of a legal move, with ``+`` or ``#``. The move is not checked again: it
+    comes from the judge (`gcadj.adjudication.plies`) or from `parse_san`."""
     text = _san_body(position, move)
-    position.push(move)
+    position.push_trusted(move)  # the move is legal: trying it needs no second check
     try:
         if position.is_check():
-            text += "#" if not position.legal_moves() else "+"
+            text += "#" if not position.has_legal_move() else "+"
     finally:
         position.pop()
     return text
@@ -316,38 +312,3 @@ def submoves_text(submoves: tuple[SubMove, ...]) -> str:
 def gc_text(position: Position, move: Move, pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> str:
     """The canonical Game Courier ply for a legal move: ``P c5-d6; d5-``, ``R h1-i1; I-i1``."""
     return submoves_text(gc_submoves(position, move, pocket_file))
-
-
-# -- a line of moves -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class WrittenMove:
-    """One legal ply in every notation the converters need, with the position after it."""
-
-    move: Move
-    san: str
-    gc: str
-    fen_after: str
-    move_number: int  # the fullmove number the ply was played on
-    white: bool  # True when White made it
-
-
-def write_line(
-    start_fen: str, moves: Iterable[Move], pocket_file: PocketFile = DEFAULT_POCKET_FILE
-) -> list[WrittenMove]:
-    """Each move of a legal line from `start_fen`, written as SAN and Game Courier text."""
-    return list(iter_line(start_fen, moves, pocket_file))
-
-
-def iter_line(
-    start_fen: str, moves: Iterable[Move], pocket_file: PocketFile = DEFAULT_POCKET_FILE
-) -> Iterator[WrittenMove]:
-    """`write_line` one move at a time, for writers that stream a long game."""
-    position = Position(start_fen)
-    for move in moves:
-        number, white = position.fullmove_number, position.turn == WHITE
-        san = move_san(position, move)
-        gc = gc_text(position, move, pocket_file)
-        position.push(move)
-        yield WrittenMove(move, san, gc, position.fen(), number, white)

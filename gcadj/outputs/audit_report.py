@@ -7,8 +7,10 @@ links to its viewer page (`gcadj.outputs.viewer`), which has them. The files are
 temporary name and renamed, so a half-written report never replaces a good one.
 
 Everything shown in the report that came from a page or a log (sources, move texts,
-reasons quoting them, warnings, error messages) is HTML-escaped: a player called
-``<script>`` is text, not code. Links are emitted only for http(s) addresses.
+reasons quoting them, warnings, error messages, players) is HTML-escaped: a player called
+``<script>`` is text, not code. What a row shows besides the verdict (the players, the
+link to the game's page: `GameFacts`) comes from whoever judged the game: the report
+reads no source again, and links only the http(s) addresses it is given.
 """
 
 from __future__ import annotations
@@ -24,14 +26,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 from urllib.parse import quote
 
 from gcadj.about import GENERATOR_META
 from gcadj.adjudication.verdict import outcome_of
 from gcadj.outputs.files import atomic_text_file
 from gcadj.outputs.html_text import breakable
-from gcadj.sources.urls import is_url
+from gcadj.outputs.report import failing_line
 from gcadj.words import plural
 
 log = logging.getLogger(__name__)
@@ -66,34 +68,26 @@ def iter_records(path: Path) -> Iterator[dict[str, Any]]:
                 yield record
 
 
+class Failing(NamedTuple):
+    """A game that is not legal, as ``gcadj check -q`` prints it (`failing_line`)."""
+
+    status: str
+    line: str
+
+
 @dataclass
 class Summary:
     """Counts over an audit file: by status, by termination, by first illegal category; and
-    the first failing games (not legal) with their reasons, `failing_total` in all."""
+    the first failing games (not legal), `failing_total` in all."""
 
     total: int = 0
     by_status: Counter[str] = field(default_factory=Counter)
     by_termination: Counter[str] = field(default_factory=Counter)
     by_category: Counter[str] = field(default_factory=Counter)
-    failing: list[tuple[str, str]] = field(default_factory=list)
+    failing: list[Failing] = field(default_factory=list)
     failing_total: int = 0
     # by `outcome_of`: the statuses, with the internal errors apart from the other errors
     by_outcome: Counter[str] = field(default_factory=Counter)
-
-
-def failure_reason(record: dict[str, Any]) -> str:
-    """Why a game of an audit file is not legal, in one line (the source not repeated)."""
-    first = record.get("first_illegal")
-    if record.get("status") == "illegal" and isinstance(first, dict):
-        return (
-            f"illegal at ply {first.get('ply')} ({first.get('text')}) "
-            f"[{first.get('category')}]: {first.get('reason')}"
-        )
-    message = str(record.get("error") or record.get("status")).split("\n", 1)[0]
-    source = str(record.get("source"))
-    if message.startswith(f"{source}:"):
-        message = message[len(source) + 1 :].lstrip()
-    return f"{record.get('status')}: {message}"
 
 
 def summarize(path: Path, *, failing: int | None = 10) -> Summary:
@@ -105,7 +99,7 @@ def summarize(path: Path, *, failing: int | None = 10) -> Summary:
         if record.get("status") != "legal":
             summary.failing_total += 1
             if failing is None or len(summary.failing) < failing:
-                summary.failing.append((str(record.get("source")), failure_reason(record)))
+                summary.failing.append(Failing(str(record.get("status")), failing_line(record)))
         outcome = outcome_of(record.get("source"), record.get("status"), record.get("error"))
         summary.by_outcome[outcome] += 1
         if record.get("termination"):
@@ -197,67 +191,19 @@ def _e(value: object) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
-def head_tags(text: str) -> dict[str, str]:
-    """The tag pairs at the head of a log (first value of each name), read as the parser
-    reads them (`gcadj.notation.parse.tag_pair`)."""
-    from gcadj.notation.parse import tag_pair
+class GameFacts(NamedTuple):
+    """What the report shows of a game besides its verdict, taken from the judged game by
+    whoever judged it (the report reads no source): where the game can be seen (an http(s)
+    address: the source's URL, or its log's Site tag), and the players (shown for an
+    illegal game)."""
 
-    tags: dict[str, str] = {}
-    for line in text[:16384].splitlines():
-        pair = tag_pair(line)
-        if pair is not None:
-            tags.setdefault(pair[0].casefold(), pair[1])
-    return tags
+    link: str | None = None
+    white: str | None = None
+    black: str | None = None
 
 
-def page_link(source: str) -> str | None:
-    """Where a game can be seen: its URL, or the Site tag at the head of its log file.
-
-    Cheap (one small read) so every row of the report can have it; a saved page's own
-    address is not looked for here.
-    """
-    if is_url(source):
-        return source
-    try:
-        with open(source, "rb") as handle:
-            head = handle.read(16384).decode("utf-8", "replace")
-    except OSError:
-        return None
-    if head.lstrip().startswith("<"):
-        return None
-    site = head_tags(head).get("site")
-    return site if site and is_url(site) else None
-
-
-def game_header(source: str) -> dict[str, str]:
-    """The tags of a game (players, Site, PocketFile, ...) read again from its source.
-
-    A log file's head is read; a saved page is scraped; a URL is read from the page cache
-    only, never fetched again (no cache: no header). Used for the illegal games only.
-    """
-    from gcadj.sources.decode import decode_text
-
-    text: str | None = None
-    if is_url(source):
-        from gcadj.sources.fetch import default_fetcher
-
-        page = default_fetcher().cached(source)
-        text = page.text() if page is not None else None
-    else:
-        try:
-            text = decode_text(Path(source).read_bytes())
-        except OSError:
-            text = None
-    if text is None:
-        return {}
-    if text.lstrip("\ufeff \t\r\n").startswith("<"):
-        from gcadj.sources.pages.scrape import scrape_page
-
-        try:
-            text = scrape_page(text, source=source).log_text
-        except ValueError:
-            return {}
-    return head_tags(text)
+FactsLookup = Callable[[str], "GameFacts | None"]
+"""The facts of a game, by its source (None: none known)."""
 
 
 # -- the games' order ---------------------------------------------------------------
@@ -501,16 +447,8 @@ def _chips(kind: str, counts: Counter[str]) -> str:
     )
 
 
-TagsOf = Callable[[str], Mapping[str, str]]
-"""A game's tags (lower-case names: white, black, site) known without reading its source."""
-
-
-def _source_cell(source: str, viewer: str | None, common: str, tags_of: TagsOf | None) -> str:
-    if tags_of is None:
-        link = page_link(source)
-    else:
-        site = tags_of(source).get("site")
-        link = source if is_url(source) else (site if site and is_url(site) else None)
+def _source_cell(source: str, viewer: str | None, common: str, facts: GameFacts | None) -> str:
+    link = facts.link if facts is not None else None
     name = breakable(source[len(common) :] if common and source.startswith(common) else source)
     if viewer is not None:
         name = f'<a href="{_e(viewer)}">{name}</a>'
@@ -523,7 +461,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= NOTE_LIMIT else text[: NOTE_LIMIT - 1] + "…"
 
 
-def _notes(record: dict[str, Any], first: dict[str, Any], tags_of: TagsOf | None) -> list[str]:
+def _notes(record: dict[str, Any], first: dict[str, Any], facts: GameFacts | None) -> list[str]:
     """What a row says besides its columns: error, finding, players, suggestion, warnings."""
     notes: list[str] = []
     if record.get("error"):
@@ -543,10 +481,8 @@ def _notes(record: dict[str, Any], first: dict[str, Any], tags_of: TagsOf | None
             notes.append(
                 f"did you mean <code>{_e(best.get('text'))}</code> ({_e(best.get('san'))})"
             )
-        if record.get("status") == "illegal":
-            source = str(record.get("source"))
-            header = game_header(source) if tags_of is None else tags_of(source)
-            white, black = header.get("white"), header.get("black")
+        if record.get("status") == "illegal" and facts is not None:
+            white, black = facts.white, facts.black
             if white or black:  # as the viewer's title: White – Black
                 notes.append(f"{_e(_clip(white or '?'))} – {_e(_clip(black or '?'))}")
     notes.extend(_e(_clip(str(w))) for w in (record.get("warnings") or [])[:5])
@@ -561,7 +497,7 @@ def _game_row(
     record: dict[str, Any],
     viewer: str | None,
     common: str,
-    tags_of: TagsOf | None = None,
+    facts: GameFacts | None = None,
 ) -> str:
     first = record.get("first_illegal") or {}
     status = str(record.get("status"))
@@ -578,10 +514,10 @@ def _game_row(
     else:
         ply = "<td></td>"
     termination = _e(record.get("termination") or "")
-    notes = "".join(f'<span class="note">{note}</span>' for note in _notes(record, first, tags_of))
+    notes = "".join(f'<span class="note">{note}</span>' for note in _notes(record, first, facts))
     cells = [
         f"<td>{number}</td>",
-        f"<td>{_source_cell(str(record.get('source')), viewer, common, tags_of)}</td>",
+        f"<td>{_source_cell(str(record.get('source')), viewer, common, facts)}</td>",
         f'<td class="{_e(status)}">{_e(status)}</td>',
         f'<td data-label="Plies">{_e(record.get("plies"))}</td>',
         f'<td data-label="Legal">{_e(record.get("legal_plies"))}</td>',
@@ -617,7 +553,7 @@ def write_report(
     *,
     order: Mapping[str, int] | None = None,
     viewers: Path | None = None,
-    tags_of: TagsOf | None = None,
+    facts: FactsLookup | None = None,
 ) -> None:
     """One self-contained page: the summary with bar charts, then one row per game in the
     order of its source (`order`, as `AuditRun.order` gives it; without it, file order),
@@ -625,9 +561,10 @@ def write_report(
     category. A game whose viewer is in `viewers` links to it (its first illegal ply to
     that ply). Rows carry no diagram: the viewers have them.
 
-    The players and the Site link of each game are read again from its source (a file's
-    head, a cached page), unless `tags_of` gives them: ``gcadj serve`` does, because its
-    sources are uploads named by the user, never files of the server to open.
+    What a row shows besides the verdict (`GameFacts`: the link to the game's page, the
+    players of an illegal game) comes from `facts`, given by whoever judged the games
+    (``gcadj audit``'s workers, ``gcadj serve``'s); without it, none: the report never
+    reads a source again (``gcadj serve``'s sources are uploads, never files to open).
     """
     summary = summary or summarize(jsonl)
     made = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -673,8 +610,10 @@ def write_report(
             + "</tr></thead>\n<tbody>\n"
         )
         for number, record in enumerate(_records_at(jsonl, rows.offsets), 1):
-            viewer = _viewer_href(str(record.get("source")), viewers, report_dir)
-            out.write(_game_row(number, record, viewer, rows.common, tags_of))
+            source = str(record.get("source"))
+            viewer = _viewer_href(source, viewers, report_dir)
+            known = facts(source) if facts is not None else None
+            out.write(_game_row(number, record, viewer, rows.common, known))
         out.write(
             "</tbody></table></div>\n"
             '<p class="made">Made by gcadj. Each game\'s viewer shows its diagrams; a game '
@@ -685,14 +624,15 @@ def write_report(
 
 __all__ = [
     "CSV_HEADER",
+    "FactsLookup",
+    "Failing",
+    "GameFacts",
     "Summary",
     "bar_chart",
     "csv_cell",
     "csv_row",
-    "failure_reason",
     "is_audit_csv",
     "iter_records",
-    "page_link",
     "summarize",
     "write_csv",
     "write_report",

@@ -1,9 +1,14 @@
-"""Human-readable verdicts, in the style of pgn-extract: where, what, why, and the board."""
+"""Human-readable verdicts, in the style of pgn-extract: where, what, why, and the board.
+
+Everything comes from the verdict: the boards are drawn from the FENs the judge recorded
+(`gcadj.outputs.diagram`), never rebuilt and judged again."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from gcadj.adjudication.verdict import Finding, Suggestion, Verdict
-from gcadj.engine.position import Position
 from gcadj.outputs.diagram import text_diagram
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 from gcadj.words import plural
@@ -31,7 +36,7 @@ def render_verdict(verdict: Verdict, *, verbose: bool = False) -> str:
         )
         if verbose and verdict.final_fen:
             lines.append("  Final position:")
-            lines.append(text_diagram(Position(verdict.final_fen), pocket_file, indent="    "))
+            lines.append(text_diagram(verdict.final_fen, pocket_file, indent="    "))
             lines.append(f"    FEN {verdict.final_fen}")
     else:
         first = verdict.first_illegal.ply if verdict.first_illegal else "?"
@@ -49,16 +54,25 @@ def render_verdict(verdict: Verdict, *, verbose: bool = False) -> str:
 def verdict_line(verdict: Verdict) -> str:
     """A game's verdict in one line (``check --quiet``): where and why for an illegal game,
     the first line of the message for one that could not be read or parsed."""
-    bad = verdict.first_illegal
-    if verdict.status == "illegal" and bad is not None:
-        dots = "." if bad.side == "white" else "..."
-        return (
-            f"{verdict.source}:{bad.line}:{bad.column}: illegal at ply {bad.ply} "
-            f"({bad.move_number}{dots} {bad.text}) [{bad.category}]: {bad.reason}"
-        )
-    if verdict.status in ("syntax-error", "error"):
-        return (verdict.error or f"{verdict.source}: {verdict.status}").split("\n", 1)[0]
+    if verdict.status in ("illegal", "syntax-error", "error"):
+        return failing_line(verdict.to_json())
     return render_verdict(verdict).split("\n", 1)[0]
+
+
+def failing_line(record: Mapping[str, Any]) -> str:
+    """`verdict_line` of a game that is not legal, from its JSON (as ``check --json``
+    prints it and an audit's JSONL holds it), so ``check -q`` and ``audit`` print the same
+    line: ``file:line:col: illegal at ply 5 (3. P c5-d6) [category]: reason``, or the first
+    line of the error of a game that could not be read or parsed."""
+    source, status, bad = record.get("source"), record.get("status"), record.get("first_illegal")
+    if status == "illegal" and isinstance(bad, Mapping):
+        dots = "." if bad.get("side") == "white" else "..."
+        return (
+            f"{source}:{bad.get('line')}:{bad.get('column')}: illegal at ply {bad.get('ply')} "
+            f"({bad.get('move_number')}{dots} {bad.get('text')}) [{bad.get('category')}]: "
+            f"{bad.get('reason')}"
+        )
+    return str(record.get("error") or f"{source}: {status}").split("\n", 1)[0]
 
 
 def _render_partial(verdict: Verdict, pocket_file: PocketFile) -> str:
@@ -67,7 +81,7 @@ def _render_partial(verdict: Verdict, pocket_file: PocketFile) -> str:
     unreadable = verdict.legal_plies + 1
     lines = [error, f"  Position before ply {unreadable}:"]
     if verdict.final_fen:
-        lines.append(text_diagram(Position(verdict.final_fen), pocket_file, indent="    "))
+        lines.append(text_diagram(verdict.final_fen, pocket_file, indent="    "))
         lines.append(f"    FEN {verdict.final_fen}")
     first = error.split("\n", 1)[0]
     where = first[len(verdict.source) + 1 :] if first.startswith(f"{verdict.source}:") else first
@@ -89,7 +103,7 @@ def _render_finding(source: str, finding: Finding, pocket_file: PocketFile) -> l
     body.extend(suggestion_lines(finding.suggestions))
     if finding.fen_before:
         body.append("  Position before the move:")
-        body.append(text_diagram(Position(finding.fen_before), pocket_file, indent="    "))
+        body.append(text_diagram(finding.fen_before, pocket_file, indent="    "))
         body.append(f"    FEN {finding.fen_before}")
     return body
 

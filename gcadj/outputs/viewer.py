@@ -1,4 +1,4 @@
-"""A game viewer: one self-contained HTML page to step through a checked game in a browser.
+"""A game viewer: one self-contained HTML page to step through checked games in a browser.
 
 People who study or adjudicate a game want to walk through it, not read a list of FENs.
 The page has everything inline (CSS, a small script, the SVG parts of the diagram), loads
@@ -6,13 +6,19 @@ nothing and works from ``file://``. The diagram is `gcadj.outputs.svg`'s: the pa
 its fixed parts once (`board_kit`: board, one drawing per piece, turn marks) and, per
 position, the placement, the FEN and the `marks` (last move, check or mate, the illegal
 move), so a long game stays small and the pictures match ``export --to svg`` exactly.
+The page is made from one walk over each judged game (`gcadj.adjudication.plies`): it
+shows what the judge found, and never judges or replays a game of its own.
 
 Steps are positions: step 0 is the start, step N the position after N legal plies, and
 for an illegal game one more step, the first illegal ply, shown in the position it was
 played in with the move marked in red and the finding (category, reason, suggestions).
 ``#ply=N`` in the address opens step N and follows the stepping, so a position can be
 shared. Without an address the page opens at the last step: the end of the game, or
-where it went wrong.
+where it went wrong. Text the reader could not read is listed after the plies, as typed.
+
+A page of several games (`write_games_viewer`) has a game list (a menu and links) above
+the board; the address is then ``#game=G&ply=N`` (games counted from 1), and each game's
+header, facts and moves are swapped in when it is chosen.
 
 Everything taken from the log (tags, moves as typed, comments, reasons quoting them) is
 HTML-escaped; the game data travels as JSON in a non-executed script element with ``<``
@@ -26,23 +32,23 @@ import hashlib
 import html
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gcadj.about import GENERATOR_META
+from gcadj.adjudication.plies import JudgedGame, JudgedPly
 from gcadj.adjudication.verdict import Finding, Verdict
 from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.errors import ExportError
-from gcadj.notation.records import GameLog
-from gcadj.notation.san import write_line
-from gcadj.outputs.export import after_prefix
+from gcadj.notation.records import GameLog, UnreadText
 from gcadj.outputs.html_text import breakable
 from gcadj.outputs.legend import piece_legend
-from gcadj.outputs.pgn_writer import user_comment_lines
 from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, marks
-from gcadj.sources.urls import is_url
+from gcadj.urls import is_url
+from gcadj.vocabulary import PocketFile
 
-__all__ = ["viewer_filename", "write_viewer"]
+__all__ = ["viewer_filename", "write_games_viewer", "write_viewer"]
 
 
 def viewer_filename(source: str) -> str:
@@ -67,6 +73,19 @@ class _Step:
         return {"b": self.board, "f": self.fen, "m": self.marks, "t": self.turn, "l": self.label}
 
 
+@dataclass(frozen=True)
+class _GameView:
+    """One game's part of a page: its steps, and the HTML of its header, facts and moves."""
+
+    title: str
+    pocket_file: PocketFile
+    steps: list[_Step]
+    head: str
+    facts: str
+    items: list[str]
+    label: str  # its entry in the game list
+
+
 def _placement(position: Position) -> str:
     cells = [*position.board, position.pockets[WHITE], position.pockets[BLACK]]
     return "".join("." if piece is None else piece.symbol for piece in cells)
@@ -87,74 +106,81 @@ def write_viewer(verdict: Verdict, *, size: int = 48) -> str:
     log holds the readable plies before the unreadable one); raises `ExportError` when
     the verdict has no game at all.
     """
-    log = verdict.log
-    if log is None:
-        raise ExportError(f"{verdict.source}: no game to show ({verdict.status})")
-    kit = board_kit(log.pocket_file, size)
-    written = write_line(verdict.start_fen, verdict.moves, log.pocket_file)
-    position = Position(verdict.start_fen)
-    steps = [
-        _Step(
-            _placement(position), position.fen(), marks(position, size=size), position.turn, "Start"
-        )
-    ]
-    items = [_start_item(log)]
-    for i, (wm, record) in enumerate(zip(written, log.records, strict=False), 1):
-        position.push(wm.move)
-        name = f"{wm.move_number}{_dots(wm.white)} {wm.san}"
-        steps.append(
-            _Step(
-                _placement(position),
-                wm.fen_after,
-                marks(position, last_move=wm.move, pocket_file=log.pocket_file, size=size),
-                position.turn,
-                f"Ply {i}: {name}",
-            )
-        )
-        items.append(
-            _move_item(
-                i,
-                wm.move_number,
-                wm.white,
-                wm.san,
-                record.text,
-                wm.gc,
-                user_comment_lines(record.comment),
-            )
-        )
-    rest = after_prefix(verdict, len(written))
-    finding = verdict.first_illegal
-    for j, (record, number, white) in enumerate(rest):
-        comments = user_comment_lines(record.comment)
-        if j == 0 and finding is not None:
-            ply = len(written) + 1
-            try:
-                illegal = marked_cells(record)
-                picture = marks(
-                    position,
-                    last_move=written[-1].move if written else None,
-                    illegal=illegal,
-                    pocket_file=log.pocket_file,
-                    size=size,
-                )
-            except (ValueError, KeyError, IndexError):  # a square the diagram cannot place
-                picture = marks(position, pocket_file=log.pocket_file, size=size)
-            steps.append(
-                _Step(
-                    _placement(position),
-                    position.fen(),
-                    picture,
-                    position.turn,
-                    f"Ply {ply}: {number}{_dots(white)} {record.text} is illegal; "
-                    "the position it was played in",
-                )
-            )
-            items.append(_illegal_item(ply, number, white, record.text, comments, finding))
+    return write_games_viewer([verdict], size=size)
+
+
+def write_games_viewer(verdicts: Sequence[Verdict], *, size: int = 48) -> str:
+    """One viewer page holding every game of `verdicts`, in order, with a game list when
+    there are several (see the module docstring); `ExportError` for a verdict without a
+    game, or for none."""
+    if not verdicts:
+        raise ExportError("no game to show")
+    for verdict in verdicts:
+        if verdict.log is None:
+            raise ExportError(f"{verdict.source}: no game to show ({verdict.status})")
+    return _page([_game_view(verdict, size) for verdict in verdicts], size)
+
+
+def _game_view(verdict: Verdict, size: int) -> _GameView:
+    """One walk over the judged game: a step per position, an item per ply."""
+    game = JudgedGame(verdict)
+    log = game.log
+    pocket_file = log.pocket_file
+    start = game.position_after(0)
+    steps = [_Step(_placement(start), start.fen(), marks(start, size=size), start.turn, "Start")]
+    items = [_start_item(game)]
+    for ply in game.plies():
+        if ply.move is not None:
+            items.append(_move_item(ply))  # its SAN and text, from the position before it
+            label = f"Ply {ply.ply}: {ply.move_number}{_dots(ply.white)} {ply.san}"
+            with ply.after() as after:
+                picture = marks(after, last_move=ply.move, pocket_file=pocket_file, size=size)
+                steps.append(_Step(_placement(after), after.fen(), picture, after.turn, label))
+        elif ply.finding is not None:
+            steps.append(_illegal_step(ply, verdict, pocket_file, size))
+            items.append(_illegal_item(ply, ply.finding))
         else:
-            items.append(_unjudged_item(number, white, record.text, comments))
-    if verdict.status == "syntax-error" and verdict.error:
-        items.append(_unreadable_item(len(written) + 1, verdict.error))
-    return _page(verdict, log, kit, steps, items)
+            items.append(_unjudged_item(ply))
+    unread = game.unread
+    if unread is not None:
+        items.append(_unread_item(len(log.records) + 1, unread))
+    elif verdict.status == "syntax-error" and verdict.error:
+        items.append(_unreadable_item(len(log.records) + 1, verdict.error))
+    white, black = log.tag("White"), log.tag("Black")
+    title = f"{white or '?'} – {black or '?'}" if white or black else verdict.source
+    return _GameView(
+        title=title,
+        pocket_file=pocket_file,
+        steps=steps,
+        head=_head_html(verdict, title, white, black),
+        facts=_facts_html(verdict, log),
+        items=items,
+        label=f"{title} ({verdict.status})" if white or black else f"{title}: {verdict.status}",
+    )
+
+
+def _illegal_step(ply: JudgedPly, verdict: Verdict, pocket_file: PocketFile, size: int) -> _Step:
+    """The first illegal ply, shown in the position it was played in, the move in red."""
+    position = ply.position
+    last = verdict.moves[-1] if verdict.moves else None
+    try:
+        picture = marks(
+            position,
+            last_move=last,
+            illegal=marked_cells(ply.record),
+            pocket_file=pocket_file,
+            size=size,
+        )
+    except (ValueError, KeyError, IndexError):  # a square the diagram cannot place
+        picture = marks(position, pocket_file=pocket_file, size=size)
+    return _Step(
+        _placement(position),
+        position.fen(),
+        picture,
+        position.turn,
+        f"Ply {ply.ply}: {ply.move_number}{_dots(ply.white)} {ply.text} is illegal; "
+        "the position it was played in",
+    )
 
 
 # -- the move list ---------------------------------------------------------------------
@@ -166,21 +192,21 @@ def _comment_html(comments: list[str]) -> str:
     return f'<div class="comment">{"<br>".join(_e(line) for line in comments)}</div>'
 
 
-def _start_item(log: GameLog) -> str:
+def _start_item(game: JudgedGame) -> str:
     return (
         '<li data-ply="0"><a href="#ply=0"><span class="num">Start</span></a>'
-        f"{_comment_html(user_comment_lines(log.leading_comment))}</li>"
+        f"{_comment_html(game.leading_comments)}</li>"
     )
 
 
-def _move_item(
-    ply: int, number: int, white: bool, san: str, typed: str, canonical: str, comments: list[str]
-) -> str:
+def _move_item(ply: JudgedPly) -> str:
+    typed, canonical = ply.text, ply.gc or ply.text
     title = f' title="Game Courier, canonical: {_e(canonical)}"' if canonical != typed else ""
     return (
-        f'<li data-ply="{ply}" class="{"w" if white else "b"}"><a href="#ply={ply}">'
-        f'<span class="num">{number}{_dots(white)}</span> <span class="san">{_e(san)}</span> '
-        f'<code class="gc"{title}>{_e(typed)}</code></a>{_comment_html(comments)}</li>'
+        f'<li data-ply="{ply.ply}" class="{"w" if ply.white else "b"}"><a href="#ply={ply.ply}">'
+        f'<span class="num">{ply.move_number}{_dots(ply.white)}</span> '
+        f'<span class="san">{_e(ply.san)}</span> '
+        f'<code class="gc"{title}>{_e(typed)}</code></a>{_comment_html(ply.comments)}</li>'
     )
 
 
@@ -190,10 +216,9 @@ def _finding_html(finding: Finding) -> str:
         f'{_e(finding.reason)} <span class="where">(line {finding.line}, column '
         f"{finding.column})</span>"
     ]
-    suggestions = getattr(finding, "suggestions", ())
-    if suggestions:
+    if finding.suggestions:
         parts.append('<div class="suggestions">Did you mean:<ul>')
-        for s in suggestions:
+        for s in finding.suggestions:
             parts.append(
                 f"<li><code>{_e(s.text)}</code> ({_e(s.san)})"
                 f"{' — ' + _e(s.why) if s.why else ''}</li>"
@@ -203,22 +228,21 @@ def _finding_html(finding: Finding) -> str:
     return "".join(parts)
 
 
-def _illegal_item(
-    ply: int, number: int, white: bool, typed: str, comments: list[str], finding: Finding
-) -> str:
+def _illegal_item(ply: JudgedPly, finding: Finding) -> str:
     return (
-        f'<li data-ply="{ply}" class="illegal"><a href="#ply={ply}">'
-        f'<span class="num">{number}{_dots(white)}</span> <code class="gc">{_e(typed)}</code> '
+        f'<li data-ply="{ply.ply}" class="illegal"><a href="#ply={ply.ply}">'
+        f'<span class="num">{ply.move_number}{_dots(ply.white)}</span> '
+        f'<code class="gc">{_e(ply.text)}</code> '
         f'<span class="flag">illegal</span></a>{_finding_html(finding)}'
-        f"{_comment_html(comments)}</li>"
+        f"{_comment_html(ply.comments)}</li>"
     )
 
 
-def _unjudged_item(number: int, white: bool, typed: str, comments: list[str]) -> str:
+def _unjudged_item(ply: JudgedPly) -> str:
     return (
         f'<li class="unjudged" title="not judged: the replay stops at the first illegal ply">'
-        f'<span class="num">{number}{_dots(white)}</span> <code class="gc">{_e(typed)}</code>'
-        f"{_comment_html(comments)}</li>"
+        f'<span class="num">{ply.move_number}{_dots(ply.white)}</span> '
+        f'<code class="gc">{_e(ply.text)}</code>{_comment_html(ply.comments)}</li>'
     )
 
 
@@ -229,11 +253,22 @@ def _unreadable_item(ply: int, error: str) -> str:
     )
 
 
+def _unread_item(ply: int, unread: UnreadText) -> str:
+    """The text from the unreadable ply on, as typed, with the syntax error."""
+    return (
+        f'<li class="illegal unreadable"><span class="num">Ply {ply}</span> '
+        f'<span class="flag">unreadable</span><div class="finding">{_e(unread.error)}</div>'
+        f'<pre class="unread" title="not read: as typed, from line {unread.line}">'
+        f"{_e(unread.text.rstrip(chr(10)))}</pre></li>"
+    )
+
+
 # -- the page --------------------------------------------------------------------------
 
 
-def _verdict_html(verdict: Verdict, legal: int) -> str:
+def _verdict_html(verdict: Verdict) -> str:
     finding = verdict.first_illegal
+    legal = len(verdict.moves)
     if verdict.status == "legal":
         how = verdict.termination or "ongoing"
         return (
@@ -252,6 +287,16 @@ def _verdict_html(verdict: Verdict, legal: int) -> str:
         f'<p class="verdict illegal">Legal for {legal} plies; ply {legal + 1} unreadable: '
         f"{_e(verdict.error)}. Result <b>{_e(verdict.result)}</b>.</p>"
     )
+
+
+def _head_html(verdict: Verdict, title: str, white: str | None, black: str | None) -> str:
+    players = ""
+    if white or black:
+        players = (
+            f'<p class="players">{COLOR_NAMES[WHITE]}: {_e(white or "?")} · '
+            f"{COLOR_NAMES[BLACK]}: {_e(black or '?')}</p>"
+        )
+    return f"<h1>{_e(title)}</h1>{players}{_verdict_html(verdict)}"
 
 
 def _facts_html(verdict: Verdict, log: GameLog) -> str:
@@ -298,7 +343,8 @@ def _board_svg(kit: BoardKit, step: _Step) -> str:
         f'<svg id="board" xmlns="http://www.w3.org/2000/svg" width="{kit.width}" '
         f'height="{kit.height}" viewBox="0 0 {kit.width} {kit.height}" font-family="{FONT}" '
         'role="img" aria-label="board">'
-        f'<rect width="{kit.width}" height="{kit.height}" fill="#ffffff"/>{kit.background}'
+        f'<rect width="{kit.width}" height="{kit.height}" fill="#ffffff"/>'
+        f'<g id="background">{kit.background}</g>'
         f'<g id="marks">{step.marks}</g><g id="pieces"></g>'
         f'<g id="turn">{kit.turn[step.turn]}</g></svg>'
     )
@@ -314,49 +360,84 @@ def _json_for_script(data: object) -> str:
     )
 
 
-def _page(
-    verdict: Verdict, log: GameLog, kit: BoardKit, steps: list[_Step], items: list[str]
-) -> str:
-    white, black = log.tag("White"), log.tag("Black")
-    title = f"{white or '?'} – {black or '?'}" if white or black else verdict.source
-    initial = len(steps) - 1
-    used = {symbol for step in steps for symbol in step.board if symbol != "."}
+def _game_list(games: list[_GameView]) -> str:
+    """The game list of a page of several games: a menu, and a link to each game's end."""
+    if len(games) == 1:
+        return ""
+    options = "".join(
+        f'<option value="{n}">{n}. {_e(game.label)}</option>' for n, game in enumerate(games, 1)
+    )
+    links = "".join(
+        f'<li><a href="#game={n}&amp;ply={len(game.steps) - 1}">{n}. {_e(game.label)}</a></li>'
+        for n, game in enumerate(games, 1)
+    )
+    return (
+        f'<nav id="games" aria-label="games"><label for="game-select">Game '
+        f"({len(games)} in this page)</label> "
+        f'<select id="game-select">{options}</select>'
+        f'<ol id="game-links">{links}</ol></nav>\n'
+    )
+
+
+def _game_templates(games: list[_GameView]) -> str:
+    """Each game's header, facts and moves, inert until the script swaps them in."""
+    if len(games) == 1:
+        return ""
+    return "".join(
+        f'<template class="game-parts" data-game="{n}">'
+        f'<div data-part="head">{game.head}</div><div data-part="facts">{game.facts}</div>'
+        f'<div data-part="moves">{"".join(game.items)}</div></template>\n'
+        for n, game in enumerate(games, 1)
+    )
+
+
+def _page(games: list[_GameView], size: int) -> str:
+    first = games[0]
+    kits = {
+        pocket_file: board_kit(pocket_file, size) for pocket_file in {g.pocket_file for g in games}
+    }
+    kit = kits[first.pocket_file]
+    title = first.title if len(games) == 1 else f"{len(games)} games"
+    used = {
+        symbol for game in games for step in game.steps for symbol in step.board if symbol != "."
+    }
     data = {
-        "steps": [step.to_json() for step in steps],
+        "games": [
+            {
+                "steps": [step.to_json() for step in game.steps],
+                "initial": len(game.steps) - 1,
+                "bg": game.pocket_file,
+            }
+            for game in games
+        ],
+        "backgrounds": {name: k.background for name, k in kits.items()} if len(kits) > 1 else {},
         "pieces": {symbol: kit.pieces[symbol] for symbol in sorted(used)},
         "centres": [[round(x, 2), round(y, 2)] for x, y in kit.centres],
         "turn": list(kit.turn),
-        "initial": initial,
     }
-    first = steps[initial]
-    players = ""
-    if white or black:
-        players = (
-            f'<p class="players">{COLOR_NAMES[WHITE]}: {_e(white or "?")} · '
-            f"{COLOR_NAMES[BLACK]}: {_e(black or '?')}</p>"
-        )
+    step = first.steps[-1]
+    address = "#ply=N" if len(games) == 1 else "#game=G&amp;ply=N"
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
         f"{GENERATOR_META}\n"
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{_e(title)} — gcadj viewer</title>\n<style>{VIEWER_STYLE}</style></head>\n"
-        f"<body>\n<header><h1>{_e(title)}</h1>{players}"
-        f"{_verdict_html(verdict, len(steps) - 1 - (1 if verdict.first_illegal else 0))}"
-        "</header>\n<main>\n"
-        f'<section id="view"><div id="board-box">{_board_svg(kit, first)}</div>\n'
+        f'<body>\n{_game_list(games)}<header id="game-head">{first.head}</header>\n<main>\n'
+        f'<section id="view"><div id="board-box">{_board_svg(kit, step)}</div>\n'
         '<div id="controls"><button id="first" title="Start (Home)">|◀</button>'
         '<button id="prev" title="Back (←)">◀</button>'
         '<button id="next" title="Forward (→)">▶</button>'
         '<button id="last" title="End (End)">▶|</button>'
-        f'<span id="ply-label">{_e(first.label)}</span></div>\n'
-        f'<div id="fen-box"><span>FEN</span> <code id="fen">{_e(first.fen)}</code> '
+        f'<span id="ply-label">{_e(step.label)}</span></div>\n'
+        f'<div id="fen-box"><span>FEN</span> <code id="fen">{_e(step.fen)}</code> '
         '<button id="copy" title="Copy the FEN">Copy</button>'
         '<span id="copied" aria-live="polite"></span></div>\n'
-        f"{_facts_html(verdict, log)}</section>\n"
-        f'<section id="list"><h2>Moves</h2><ol id="moves">{"".join(items)}</ol></section>\n'
+        f'<div id="facts-box">{first.facts}</div></section>\n'
+        f'<section id="list"><h2>Moves</h2><ol id="moves">{"".join(first.items)}</ol></section>\n'
         f"</main>\n{_legend_html()}\n"
         f'<p class="made">Made by gcadj. Keys: ← → Home End. '
-        "Add <code>#ply=N</code> to the address to open a position.</p>\n"
+        f"Add <code>{address}</code> to the address to open a position.</p>\n"
+        f"{_game_templates(games)}"
         f'<script type="application/json" id="game-data">{_json_for_script(data)}</script>\n'
         f"<script>{VIEWER_SCRIPT}</script>\n</body></html>\n"
     )
@@ -416,9 +497,28 @@ li.unjudged{color:#888}
 VIEWER_SCRIPT = """
 (function () {
   var D = JSON.parse(document.getElementById('game-data').textContent);
-  var steps = D.steps, last = steps.length - 1, cur = -1;
+  var games = D.games, many = games.length > 1;
+  var g = 0, steps = games[0].steps, last = steps.length - 1, cur = -1;
   var $ = function (id) { return document.getElementById(id); };
   var items = document.querySelectorAll('#moves [data-ply]');
+  var parts = document.querySelectorAll('template.game-parts');
+  function part(n, name) {
+    return parts[n].content.querySelector('[data-part="' + name + '"]').innerHTML;
+  }
+  function choose(n) {
+    g = Math.max(0, Math.min(games.length - 1, n | 0));
+    steps = games[g].steps;
+    last = steps.length - 1;
+    cur = -1;
+    if (!many) { return; }
+    $('game-head').innerHTML = part(g, 'head');
+    $('facts-box').innerHTML = part(g, 'facts');
+    $('moves').innerHTML = part(g, 'moves');
+    items = document.querySelectorAll('#moves [data-ply]');
+    $('game-select').value = String(g + 1);
+    var bg = D.backgrounds[games[g].bg];
+    if (bg) { $('background').innerHTML = bg; }
+  }
   function draw(s) {
     var out = [];
     for (var i = 0; i < s.b.length; i++) {
@@ -453,26 +553,43 @@ VIEWER_SCRIPT = """
     }
     $('first').disabled = $('prev').disabled = n === 0;
     $('next').disabled = $('last').disabled = n === last;
-    var h = '#ply=' + n;
+    var h = (many ? '#game=' + (g + 1) + '&ply=' : '#ply=') + n;
     if (location.hash !== h) {
       try { history.replaceState(null, '', h); } catch (e) { location.hash = h; }
     }
   }
   function fromHash() {
-    var m = /ply=(\\d+)/.exec(location.hash);
-    return m ? parseInt(m[1], 10) : null;
+    var game = /(?:#|&)game=(\\d+)/.exec(location.hash);
+    var ply = /(?:#|&)ply=(\\d+)/.exec(location.hash);
+    return {
+      game: game ? parseInt(game[1], 10) - 1 : null,
+      ply: ply ? parseInt(ply[1], 10) : null
+    };
   }
-  window.addEventListener('hashchange', function () {
-    var n = fromHash();
-    if (n !== null && n !== cur) { show(n); }
-  });
+  function follow() {
+    var h = fromHash();
+    if (h.game !== null && h.game !== g) {
+      choose(h.game);
+      show(h.ply === null ? games[g].initial : h.ply);
+    } else if (h.ply !== null && h.ply !== cur) {
+      show(h.ply);
+    }
+  }
+  window.addEventListener('hashchange', follow);
   document.addEventListener('keydown', function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey) { return; }
+    if (e.target && e.target.tagName === 'SELECT') { return; }
     var to = {ArrowLeft: cur - 1, ArrowRight: cur + 1, Home: 0, End: last}[e.key];
     if (to === undefined) { return; }
     e.preventDefault();
     show(to);
   });
+  if (many) {
+    $('game-select').onchange = function () {
+      choose(parseInt(this.value, 10) - 1);
+      show(games[g].initial);
+    };
+  }
   $('first').onclick = function () { show(0); };
   $('prev').onclick = function () { show(cur - 1); };
   $('next').onclick = function () { show(cur + 1); };
@@ -495,6 +612,7 @@ VIEWER_SCRIPT = """
     } else { fallback(); }
   };
   var start = fromHash();
-  show(start === null ? D.initial : start);
+  if (start.game !== null) { choose(start.game); }
+  show(start.ply === null ? games[g].initial : start.ply);
 })();
 """

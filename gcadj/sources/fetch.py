@@ -54,7 +54,7 @@ from gcadj.about import __version__
 from gcadj.errors import FetchError, RetryableFetch
 from gcadj.sources.addresses import AddressRefused, check_host, refused_address
 from gcadj.sources.decode import decode_text
-from gcadj.sources.urls import SCHEMES, is_url
+from gcadj.sources.urls import SCHEMES, is_url, redact_text, redact_url
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +64,12 @@ REDIRECT_CODES: Final = frozenset({301, 302, 303, 307, 308})
 RETRY_CODES: Final = frozenset({429, 500, 502, 503, 504})
 MAX_REDIRECTS: Final = 10
 CHUNK: Final = 64 * 1024
+
+
+def _failed(url: str, reason: str, status: int | None = None) -> FetchError:
+    """The `FetchError` of `url`, its URL and reason without credentials (`redact_url`,
+    `redact_text`): every fetch failure is made here, and its message is shown."""
+    return FetchError(redact_url(url), redact_text(reason), status)
 
 
 def default_cache_dir() -> Path:
@@ -159,7 +165,7 @@ class Fetcher:
         if cache is not None and not fresh:
             cached = _cache_read(cache, url)
             if cached is not None:
-                log.debug("cache hit for %s", url)
+                log.debug("cache hit for %s", redact_url(url))
                 return cached
         page = self._get_with_retries(url)
         if cache is not None:
@@ -183,18 +189,24 @@ class Fetcher:
                 if attempt >= opts.retries:
                     tries = "attempt" if attempt == 0 else "attempts"
                     reason = f"{retry.reason} (gave up after {attempt + 1} {tries})"
-                    raise FetchError(url, reason) from None
+                    raise _failed(url, reason) from None
                 wait = retry.wait
                 if wait is None:
                     wait = min(opts.max_backoff, opts.backoff * 2**attempt)
                 elif wait > opts.max_retry_after:
-                    raise FetchError(
+                    raise _failed(
                         url,
                         f"{retry.reason}; the server asks to wait {wait:g} s, "
                         f"more than the {opts.max_retry_after:g} s we wait",
                     ) from None
                 attempt += 1
-                log.info("%s: %s; retry %d in %.2f s", url, retry.reason, attempt, wait)
+                log.info(
+                    "%s: %s; retry %d in %.2f s",
+                    redact_url(url),
+                    redact_text(retry.reason),
+                    attempt,
+                    wait,
+                )
                 self.sleep(wait)
 
     def _follow(self, url: str) -> Page:
@@ -208,19 +220,17 @@ class Fetcher:
                 if response.status_code in REDIRECT_CODES:
                     location = response.headers.get("Location")
                     if not location:
-                        raise FetchError(url, f"HTTP {response.status_code} without a Location")
+                        raise _failed(url, f"HTTP {response.status_code} without a Location")
                     try:
                         target = urljoin(current, location)
                     except ValueError as err:
-                        raise FetchError(
-                            url, f"malformed redirect to {location!r} ({err})"
-                        ) from None
+                        raise _failed(url, f"malformed redirect to {location!r} ({err})") from None
                     _check_scheme(url, target, redirect=True)
-                    log.debug("%s redirects to %s", current, target)
+                    log.debug("%s redirects to %s", redact_url(current), redact_url(target))
                     current = target
                     continue
                 return self._read(url, current, response)
-        raise FetchError(url, f"more than {MAX_REDIRECTS} redirects")
+        raise _failed(url, f"more than {MAX_REDIRECTS} redirects")
 
     def _request(self, url: str, current: str) -> requests.Response:
         opts = self.options
@@ -242,14 +252,14 @@ class Fetcher:
         except requests.exceptions.ConnectionError as err:
             raise RetryableFetch(f"connection failed ({_short(err)})") from None
         except AddressRefused as err:  # the connected peer, checked by PublicOnlyAdapter
-            raise FetchError(url, str(err)) from None
+            raise _failed(url, str(err)) from None
         except requests.exceptions.RequestException as err:
-            raise FetchError(url, f"request failed ({_short(err)})") from None
+            raise _failed(url, f"request failed ({_short(err)})") from None
         except ValueError as err:
             # requests parses a redirect's Location even with allow_redirects=False, and
             # urllib.parse raises a bare ValueError ("Invalid IPv6 URL") for a malformed one
             # (our own URL passed _check_scheme, so it is the Location that is malformed).
-            raise FetchError(url, f"malformed redirect Location ({err})") from None
+            raise _failed(url, f"malformed redirect Location ({err})") from None
 
     def _read(self, url: str, current: str, response: requests.Response) -> Page:
         opts = self.options
@@ -258,10 +268,10 @@ class Fetcher:
             wait = _retry_after(response.headers.get("Retry-After"))
             raise RetryableFetch(f"HTTP {status} {response.reason}", wait)
         if status != 200:
-            raise FetchError(url, f"HTTP {status} {response.reason}", status)
+            raise _failed(url, f"HTTP {status} {response.reason}", status)
         declared = response.headers.get("Content-Length")
         if declared is not None and declared.isdigit() and int(declared) > opts.max_bytes:
-            raise FetchError(
+            raise _failed(
                 url, f"the page is {int(declared)} bytes, over the cap of {opts.max_bytes}"
             )
         body = self._read_body(url, response, self.clock() + opts.total_timeout)
@@ -277,7 +287,7 @@ class Fetcher:
         )
         empty = _emptiness(page)
         if empty is not None:  # never cached, never judged as a game of 0 plies
-            raise FetchError(url, f"empty: the server sent HTTP 200 with {empty}", status)
+            raise _failed(url, f"empty: the server sent HTTP 200 with {empty}", status)
         return page
 
     def _read_body(self, url: str, response: requests.Response, deadline: float) -> bytearray:
@@ -298,7 +308,7 @@ class Fetcher:
                     return body
                 body += chunk
                 if len(body) > opts.max_bytes:
-                    raise FetchError(
+                    raise _failed(
                         url, f"the page is over the cap of {opts.max_bytes} bytes (stopped reading)"
                     )
         except urllib3.exceptions.ReadTimeoutError:
@@ -308,7 +318,7 @@ class Fetcher:
         except urllib3.exceptions.ProtocolError as err:  # the connection closed mid-body
             raise RetryableFetch(f"truncated response ({_short(err)})") from None
         except urllib3.exceptions.DecodeError as err:
-            raise FetchError(url, f"the body does not decompress ({_short(err)})") from None
+            raise _failed(url, f"the body does not decompress ({_short(err)})") from None
         except (urllib3.exceptions.HTTPError, OSError) as err:
             raise RetryableFetch(f"connection broken while reading ({_short(err)})") from None
 
@@ -340,10 +350,10 @@ def _check_scheme(url: str, target: str, *, redirect: bool = False) -> None:
         scheme = urlsplit(target).scheme.lower()
     except ValueError as err:  # urllib.parse's "Invalid IPv6 URL" and the like
         what = f"redirect to {target!r}" if redirect else "URL"
-        raise FetchError(url, f"malformed {what} ({err})") from None
+        raise _failed(url, f"malformed {what} ({err})") from None
     if scheme not in SCHEMES:
         what = f"redirect to {target!r}" if redirect else "URL"
-        raise FetchError(url, f"{what} refused: only http and https are fetched, not {scheme!r}")
+        raise _failed(url, f"{what} refused: only http and https are fetched, not {scheme!r}")
 
 
 def _check_public(url: str, target: str) -> None:
@@ -353,12 +363,12 @@ def _check_public(url: str, target: str) -> None:
     try:
         port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
     except ValueError as err:
-        raise FetchError(url, f"malformed URL {target!r} ({err})") from None
+        raise _failed(url, f"malformed URL {target!r} ({err})") from None
     try:
         check_host(host, port)
     except AddressRefused as err:
         where = "" if target == url else f" (redirect to {target})"
-        raise FetchError(url, f"{err}{where}") from None
+        raise _failed(url, f"{err}{where}") from None
 
 
 def _public_peer(sock: socket.socket) -> socket.socket:
@@ -440,7 +450,9 @@ def _short(err: Exception) -> str:
 
 
 def _cache_path(cache_dir: Path, url: str) -> Path:
-    key = hashlib.sha256(url.encode("utf-8")).hexdigest()
+    """A page's file in the cache, keyed by its URL without credentials (`redact_url`):
+    no password reaches the disk, and a new password finds the page already there."""
+    key = hashlib.sha256(redact_url(url).encode("utf-8")).hexdigest()
     return cache_dir / key[:2] / f"{key}.page"
 
 
@@ -456,12 +468,14 @@ def _cache_read(cache_dir: Path, url: str) -> Page | None:
         meta = json.loads(head) if sep else None
     except ValueError:
         meta = None
-    if not isinstance(meta, dict) or meta.get("url") != url or meta.get("length") != len(body):
+    shown = redact_url(url)
+    if not isinstance(meta, dict) or meta.get("url") != shown or meta.get("length") != len(body):
         log.warning("ignoring damaged cache entry %s", path)
         return None
     page = Page(
         url=url,
-        final_url=str(meta.get("final_url", url)),
+        # stored without credentials: where it was not redirected, the URL asked for
+        final_url=url if meta.get("final_url", shown) == shown else str(meta["final_url"]),
         content_type=str(meta.get("content_type", "")),
         body=body,
         from_cache=True,
@@ -479,8 +493,8 @@ def _cache_write(cache_dir: Path, page: Page) -> None:
     """
     path = _cache_path(cache_dir, page.url)
     meta = {
-        "url": page.url,
-        "final_url": page.final_url,
+        "url": redact_url(page.url),
+        "final_url": redact_url(page.final_url),
         "content_type": page.content_type,
         "length": len(page.body),
         "fetched": time.time(),
@@ -496,7 +510,7 @@ def _cache_write(cache_dir: Path, page: Page) -> None:
             Path(tmp).unlink(missing_ok=True)
             raise
     except OSError as err:
-        log.warning("could not cache %s in %s: %s", page.url, cache_dir, err)
+        log.warning("could not cache %s in %s: %s", redact_url(page.url), cache_dir, err)
 
 
 _default: Fetcher | None = None

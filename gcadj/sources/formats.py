@@ -54,10 +54,19 @@ def parse_game_text(
     (`gcadj.sources.pages.copied`).
     """
     text = normalise_text(text)  # CR-only or CRLF line ends: the header scans below need "\n"
-    kind = detect_format(text)
+    return read_game(text, detect_format(text), source, pocket_file)
+
+
+def read_game(text: str, kind: str, source: str, pocket_file: PocketFile) -> GameLog:
+    """`parse_game_text` for text already normalised (`normalise_text`) whose format
+    (`detect_format`) is `kind`: the pipeline does both once per source."""
     if kind == HTML:
         return _parse_page(text, source, pocket_file)
-    return _parse_text(text, source, pocket_file, kind)
+    if kind == PGN:
+        from gcadj.sources.pgn_reader import read_pgn
+
+        return read_pgn(text, source=source, pocket_file=_tagged(text, source) or pocket_file)
+    return _parse_log(text, source, pocket_file)
 
 
 def _parse_page(html: str, source: str, pocket_file: PocketFile) -> GameLog:
@@ -67,7 +76,7 @@ def _parse_page(html: str, source: str, pocket_file: PocketFile) -> GameLog:
 
     game = scrape_page(html, source=source)
     try:
-        return _parse_text(game.log_text, source, pocket_file)
+        return _parse_made_log(game.log_text, source, pocket_file)
     except LogSyntaxError as err:
         where = game.page_position(err.line)
         if where is None:
@@ -82,27 +91,33 @@ def _lead(text: str) -> int:
     return len(text) - len(text.lstrip(" \t\u00a0"))
 
 
-def _parse_text(
-    text: str, source: str, pocket_file: PocketFile, kind: str | None = None
-) -> GameLog:
-    """The game of a text that is no page; `kind` is its `detect_format` when known (the
-    detection reads the header, and a game's text is read once per game)."""
-    kind = kind or detect_format(text)
+def _tagged(text: str, source: str) -> PocketFile | None:
+    """The game's own pocket file, from its PocketFile tag (see `pocket_file_tag`)."""
     tagged = pocket_file_tag(text, source)
-    pocket_file = PocketFile(tagged) if tagged else pocket_file
-    if kind == PGN:
-        from gcadj.sources.pgn_reader import read_pgn
+    return PocketFile(tagged) if tagged else None
 
-        return read_pgn(text, source=source, pocket_file=pocket_file)
+
+def _parse_log(text: str, source: str, pocket_file: PocketFile) -> GameLog:
+    """A Game Courier log (normalised), or a viewing page copied as text when it is none."""
+    pocket_file = _tagged(text, source) or pocket_file
     try:
-        return parse_log(text, source=source, pocket_file=pocket_file)
+        return parse_log(text, source=source, pocket_file=pocket_file, normalised=True)
     except LogSyntaxError:
         from gcadj.sources.pages.copied import read_if_copied_page  # only for unreadable text
 
         copied = read_if_copied_page(text, source)
         if copied is None:
             raise
-        return parse_log(copied.log_text, source=source, pocket_file=copied.pocket_file)
+        return parse_log(
+            copied.log_text, source=source, pocket_file=copied.pocket_file, normalised=True
+        )
+
+
+def _parse_made_log(text: str, source: str, pocket_file: PocketFile) -> GameLog:
+    """A log that gcadj made from a page (`ScrapedGame.log_text`: tag lines, then the move
+    lines, each ending in ``\n``), so already in the grammar's form."""
+    pocket_file = _tagged(text, source) or pocket_file
+    return parse_log(text, source=source, pocket_file=pocket_file, normalised=True)
 
 
 def iter_games(
@@ -120,7 +135,14 @@ def iter_games(
     just that game is read: nothing if the text holds no such game.
     """
     text = normalise_text(text)
-    if detect_format(text) == PGN:
+    yield from read_games(text, detect_format(text), source, pocket_file, only=only)
+
+
+def read_games(
+    text: str, kind: str, source: str, pocket_file: PocketFile, *, only: int | None = None
+) -> Iterator[tuple[str, GameLog | LogSyntaxError]]:
+    """`iter_games` for text already normalised whose format is `kind` (see `read_game`)."""
+    if kind == PGN:
         from gcadj.sources.pgn_reader import iter_pgn_games
 
         yield from iter_pgn_games(text, source=source, pocket_file=pocket_file, only=only)
@@ -128,7 +150,7 @@ def iter_games(
     if only is not None and only != 1:
         return
     try:
-        yield source, parse_game_text(text, source=source, pocket_file=pocket_file)
+        yield source, read_game(text, kind, source, pocket_file)
     except LogSyntaxError as err:
         yield source, err
 

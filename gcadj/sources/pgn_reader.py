@@ -66,7 +66,7 @@ from gcadj.notation.pgn import (
     is_variant_name,
     tokens,
 )
-from gcadj.notation.records import GameLog, MoveRecord, MoveSub, PlaceSub, SubMove
+from gcadj.notation.records import GameLog, MoveRecord, MoveSub, PlaceSub, SubMove, UnreadText
 from gcadj.notation.san import SAN_EXAMPLES, looks_like_san, parse_san
 from gcadj.notation.san import gc_submoves as _gc_submoves
 from gcadj.notation.tags import starts_like_tag, tag_pair, tag_value_column
@@ -328,6 +328,8 @@ class _GameReader:
         self.variation: int | None = None  # where the outermost open variation began
         self.variations = 0
         self.first_variation_line = 0
+        self.token_at = span[0]  # where the movetext token being read begins
+        self.number_at = span[0]  # where the move number waiting for its ply begins
 
     # -- positions and errors
 
@@ -353,9 +355,16 @@ class _GameReader:
             self.read_tokens()
         except LogSyntaxError as err:
             if self.log.records and err.partial is None:
-                err.partial = self.built()
+                err.partial = dataclasses.replace(self.built(), unread=self.unread(err))
             raise
         return self.built()
+
+    def unread(self, err: LogSyntaxError) -> UnreadText:
+        """The game's text from the ply that could not be read (its move number included)
+        to its end, as typed: writers give it back after their note."""
+        start = self.number_at if self.number is not None else self.token_at
+        line, column, _ = self.where(start)
+        return UnreadText(line, column, self.text[start : self.span[1]], str(err))
 
     def built(self) -> GameLog:
         return dataclasses.replace(
@@ -450,6 +459,7 @@ class _GameReader:
     def movetext(self, token: Token) -> None:
         kind = token.kind
         value = self.text[token.start : token.end]
+        self.token_at = token.start
         if self.result is not None:  # the game is over: comments may follow, nothing else
             if kind in (BRACE, SEMI, ESCAPE):
                 return
@@ -497,7 +507,8 @@ class _GameReader:
         elif kind == RESULT:
             self.result = value
         elif kind == NUMBER:
-            self.number = value if value[0].isdigit() else self.number
+            if value[0].isdigit():
+                self.number, self.number_at = value, token.start
         elif kind == MOVE:
             self.san(value, token.start)
         else:
@@ -572,7 +583,7 @@ class _GameReader:
         submoves = _gc_submoves(position, move, self.log.pocket_file)
         self.log.records.append(self.record(token, offset, submoves))
         self.number = None
-        position._push(move)
+        position.push_trusted(move)  # parse_san gives legal moves only
 
     def promotion(
         self, position: Position, arrival: str, letter: str, token: str

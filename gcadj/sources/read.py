@@ -3,14 +3,31 @@
 A source is named by what the user typed; reading it gives the log text. Read failures
 raise `SourceError` with a message that names the source, so one unreadable source
 becomes one "error" verdict and the others go on.
+
+Every source is read up to a cap (`DEFAULT_MAX_BYTES`, 64 MiB, or ``--max-bytes``), as a
+page from the web is (``--max-size``): never more than the cap and one byte is held, so
+``/dev/zero`` on standard input, a 6 GB sparse file or an endless pipe costs the cap,
+not all the memory there is. What is not a regular file is handled by its kind:
+
+* a **FIFO** (``mkfifo``, or ``<(command)`` in a shell) is read without blocking, up to the
+  cap, and given up when nothing arrives for `PIPE_TIMEOUT` seconds (no writer ever
+  came, or it stalled): opening one the usual way would wait forever for a writer;
+* a **device** or a **socket** is refused in words (``/dev/zero`` never ends, a terminal
+  waits for typing): give its content on standard input instead;
+* **standard input** is read as it comes, with the cap and no deadline (as ``cat`` reads
+  it: a terminal or a slow producer is the user's choice).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import select
+import stat
 import sys
+import time
 from pathlib import Path
+from typing import BinaryIO, Final
 
 from gcadj.errors import SourceError
 from gcadj.notation.parse import parse_log
@@ -19,26 +36,145 @@ from gcadj.sources.decode import decode_text
 from gcadj.sources.urls import is_url, url_scheme
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
+DEFAULT_MAX_BYTES: Final = 64 * 1024 * 1024
+PIPE_TIMEOUT: Final = 30.0  # seconds a FIFO may stay silent before it is given up
+CHUNK: Final = 1024 * 1024
 
-def read_source(spec: str) -> str:
-    """The text of a source: '-' is standard input, a URL is fetched, anything else a file."""
+
+def size_words(count: int) -> str:
+    """A byte count as a reader says it: "64 MiB", "1.5 KiB", "100 bytes"."""
+    for unit, power in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if count >= 1 << power:
+            value = count / (1 << power)
+            return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
+    return f"{count} {'byte' if count == 1 else 'bytes'}"
+
+
+def too_large(spec: str, max_bytes: int, size: int | None = None) -> SourceError:
+    """The error of a source over the cap, saying how to read it anyway."""
+    known = f" ({size:,} bytes)" if size is not None else ""
+    return SourceError(f"{spec}: larger than {size_words(max_bytes)}{known}; raise --max-bytes")
+
+
+def read_source(
+    spec: str,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    *,
+    pipe_timeout: float = PIPE_TIMEOUT,
+    name: str | None = None,
+) -> str:
+    """The text of a source: '-' is standard input, a URL is fetched, anything else a file.
+
+    Past `max_bytes` bytes the source is refused (`SourceError`, "larger than …"): a URL
+    has its own cap, the fetcher's. `pipe_timeout` is how long a FIFO may stay silent.
+    `name` is how messages name standard input (the caller's name for it; default '-').
+    """
     if spec == "-":
-        return decode_text(sys.stdin.buffer.read())
+        return decode_text(read_stream(sys.stdin.buffer, name or spec, max_bytes))
     if is_url(spec):
         return read_url(spec)
     scheme = url_scheme(spec)
     if scheme is not None:  # ftp://, file://: refused here, neither fetched nor opened
         raise SourceError(f"{spec}: only http and https URLs are fetched, not {scheme!r}")
-    path = Path(spec)
+    return decode_text(read_file_bytes(spec, max_bytes, pipe_timeout=pipe_timeout))
+
+
+def read_file_bytes(
+    spec: str, max_bytes: int = DEFAULT_MAX_BYTES, *, pipe_timeout: float = PIPE_TIMEOUT
+) -> bytes:
+    """The bytes of the file `spec` names, at most `max_bytes` (see the module docstring)."""
     try:
-        data = path.read_bytes()
-    except IsADirectoryError:
-        raise SourceError(f"{spec}: is a directory, not a game log") from None
+        kind = os.stat(spec).st_mode
     except FileNotFoundError:
         raise SourceError(f"{spec}: no such file") from None
     except OSError as err:
         raise SourceError(f"{spec}: cannot read: {err.strerror or err}") from None
-    return decode_text(data)
+    if stat.S_ISDIR(kind):
+        raise SourceError(f"{spec}: is a directory, not a game log")
+    if stat.S_ISFIFO(kind):
+        return _read_fifo(spec, max_bytes, pipe_timeout)
+    if not stat.S_ISREG(kind):
+        what = _KINDS.get(stat.S_IFMT(kind), "not a regular file")
+        raise SourceError(
+            f"{spec}: is {what}, not a file; to read what it gives, pipe it to standard "
+            f"input (gcadj check - < {spec})"
+        )
+    try:
+        with open(spec, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > max_bytes:  # said at once, nothing read (a 6 GB sparse file)
+                raise too_large(spec, max_bytes, size)
+            return read_stream(handle, spec, max_bytes, size)  # it may have grown since
+    except OSError as err:
+        raise SourceError(f"{spec}: cannot read: {err.strerror or err}") from None
+
+
+_KINDS: Final = {
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def read_stream(stream: BinaryIO, spec: str, max_bytes: int, expected: int | None = None) -> bytes:
+    """Everything `stream` holds, or `SourceError` once it has given more than `max_bytes`
+    (at most `max_bytes` + 1 bytes are read). `expected` is the size a file says it has:
+    read in one call when right (asking for the cap at once would allocate the cap)."""
+    chunks: list[bytes] = []
+    held = 0
+    want = CHUNK if expected is None else expected + 1
+    try:
+        while chunk := stream.read(min(want, max_bytes + 1 - held)):
+            chunks.append(chunk)
+            held += len(chunk)
+            if held > max_bytes:
+                raise too_large(spec, max_bytes)
+            want = CHUNK
+    except OSError as err:
+        raise SourceError(f"{spec}: cannot read: {err.strerror or err}") from None
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _read_fifo(spec: str, max_bytes: int, timeout: float) -> bytes:
+    """A FIFO's bytes: opened without waiting for a writer, read as data arrives, given
+    up after `timeout` seconds without any (on Linux a FIFO no writer has opened polls
+    as silent; one whose writer has closed polls as hung up, and reads as the end)."""
+    try:
+        fd = os.open(spec, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as err:
+        raise SourceError(f"{spec}: cannot read: {err.strerror or err}") from None
+    chunks: list[bytes] = []
+    held = 0
+    try:
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        last_data = time.monotonic()
+        while True:
+            silent = time.monotonic() - last_data
+            events = poller.poll(max(0.0, timeout - silent) * 1000) if silent < timeout else []
+            if not events:
+                raise SourceError(
+                    f"{spec}: a FIFO that sent nothing for {timeout:g} s (is anything "
+                    "writing to it?); gave up"
+                )
+            try:
+                chunk = os.read(fd, min(CHUNK, max_bytes + 1 - held))
+            except BlockingIOError:
+                continue
+            if not chunk:
+                if any(flags & select.POLLHUP for _, flags in events):
+                    return b"".join(chunks)  # the writer closed it: the end
+                time.sleep(0.05)  # readable yet empty, without a hang-up: look again
+                continue
+            chunks.append(chunk)
+            held += len(chunk)
+            last_data = time.monotonic()
+            if held > max_bytes:
+                raise too_large(spec, max_bytes)
+    except OSError as err:
+        raise SourceError(f"{spec}: cannot read: {err.strerror or err}") from None
+    finally:
+        os.close(fd)
 
 
 _GAME_REF = re.compile(r"(.+)#([1-9][0-9]*)")
@@ -69,7 +205,12 @@ def read_url(url: str) -> str:
         raise SourceError(str(err)) from None
 
 
-def read_log(path: str | Path, pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> GameLog:
-    """Read and parse a log file (``OSError`` if it cannot be read, else as :func:`parse_log`)."""
-    data = Path(path).read_bytes()
+def read_log(
+    path: str | Path,
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> GameLog:
+    """Read and parse a log file (`SourceError` if it cannot be read or is larger than
+    `max_bytes`, else as :func:`parse_log`)."""
+    data = read_file_bytes(str(path), max_bytes)
     return parse_log(decode_text(data), source=str(path), pocket_file=pocket_file)

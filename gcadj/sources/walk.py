@@ -23,13 +23,13 @@ collects them in `problems`, and the command reports them and exits 4.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, BinaryIO, Final
 
 # Start-up matters (`gcadj check` of one game): json loads only for a JSONL, fetch for an index.
 from gcadj.about import is_gcadj_html
-from gcadj.sources.urls import is_url
+from gcadj.sources.urls import is_url, redact_url
 
 if TYPE_CHECKING:
     from gcadj.sources.fetch import Fetcher
@@ -80,26 +80,43 @@ def walk_folder(folder: str) -> Iterator[str]:
             yield entry.path
 
 
+MAX_AUDIT_LINE: Final = 64 * 1024 * 1024  # a verdict with --all's 1,000 findings is ~1 MB
+
+
 def audit_sources(path: str) -> list[str]:
     """The ``source`` of every line of an audit's JSONL, in order; `ValueError` naming the
-    line if the file is not one (a torn last line, as a kill leaves it, is ignored)."""
+    line if the file is not one (a torn last line, as a kill leaves it, is ignored).
+
+    Read a line at a time, each at most `MAX_AUDIT_LINE` bytes: a huge file named
+    ``*.jsonl`` costs its list of sources, never the whole file in memory. A FIFO or a
+    device so named is refused (opening a FIFO would wait for a writer)."""
     import json  # not at start-up: most commands never meet a JSONL
+    import stat
 
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ValueError(f"{path}: not a regular file, so not an audit's results")
         with open(path, "rb") as handle:
-            raw_lines = handle.read().split(b"\n")
+            return _sources_of(path, handle, json.loads)
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
     except OSError as err:
         raise ValueError(f"{path}: cannot read: {err.strerror or err}") from None
-    if raw_lines and raw_lines[-1]:  # no newline at the end: a torn last line
-        raw_lines[-1] = b""
+
+
+def _sources_of(path: str, handle: BinaryIO, loads: Callable[[bytes], object]) -> list[str]:
     sources = []
-    for number, raw in enumerate(raw_lines, 1):
+    number = 0
+    while raw := handle.readline(MAX_AUDIT_LINE + 1):
+        number += 1
+        if not raw.endswith(b"\n"):
+            if len(raw) > MAX_AUDIT_LINE:
+                raise ValueError(f"{path}:{number}: a line of over 64 MiB is no audit's result")
+            break  # no newline at the end: a torn last line
         if not raw.strip():
             continue
         try:
-            record = json.loads(raw)
+            record = loads(raw)
             source = record["source"] if isinstance(record, dict) else None
         except (ValueError, KeyError):
             source = None
@@ -182,7 +199,7 @@ class SourceWalker:
             return []
         entries = index_entries(page.text(), page.final_url, self.game)
         if not entries:
-            self._problem(f"index {url}: lists no game of {self.game!r}")
+            self._problem(f"index {redact_url(url)}: lists no game of {self.game!r}")
         return [entry.url for entry in entries]
 
 

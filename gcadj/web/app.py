@@ -159,7 +159,7 @@ def sample_pages() -> list[str]:
     with tempfile.TemporaryDirectory(prefix="gcadj-serve-sample-") as folder:
         jsonl = Path(folder) / "sample.jsonl"
         jsonl.write_text(verdict.json_line() + "\n", encoding="utf-8")
-        write_report(jsonl, Path(folder) / "report.html", tags_of=lambda _: {})
+        write_report(jsonl, Path(folder) / "report.html")
         report = (Path(folder) / "report.html").read_text(encoding="utf-8")
     return [viewer, report, pages.page("sample", "")]
 

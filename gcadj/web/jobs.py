@@ -33,7 +33,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -42,6 +42,7 @@ from typing import IO, Any, Final
 from gcadj.adjudication.verdict import failed_verdict
 from gcadj.app.pipeline import JudgeOptions
 from gcadj.errors import ServerBusy as Busy
+from gcadj.outputs.audit_report import GameFacts
 from gcadj.vocabulary import Status
 from gcadj.web.limits import ServeSettings
 from gcadj.web.uploads import Upload, ZipLimits
@@ -68,7 +69,7 @@ class Job:
     counts: Counter[str] = field(default_factory=Counter)
     skipped: int = 0  # files of zips that are not game files
     first: tuple[str, str | None] | None = None  # the first game's JSON line and viewer
-    tags: dict[str, dict[str, str]] = field(default_factory=dict)
+    facts: dict[str, GameFacts] = field(default_factory=dict)  # what the report shows
     lines: queue.Queue[str | None] = field(default_factory=queue.Queue)  # API: to send
     ended: float | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
@@ -88,7 +89,7 @@ class Job:
         return None if self.folder is None else self.folder / "report.html"
 
     def record(
-        self, source: str, line: str, status: str, viewer: str | None, tags: dict[str, str]
+        self, source: str, line: str, status: str, viewer: str | None, facts: GameFacts | None
     ) -> None:
         """One judged game: counted, and sent (API) or written to the folder (pages)."""
         self.games += 1
@@ -102,8 +103,8 @@ class Job:
             self._out = self.jsonl.open("a", encoding="utf-8")
         if self._out is not None:
             self._out.write(line + "\n")
-        if tags:
-            self.tags[source] = tags
+        if facts is not None:
+            self.facts[source] = facts
 
     def close_output(self) -> None:
         if self._out is not None:
@@ -256,7 +257,7 @@ class JobRunner:
                 ).json_line(),
                 "error",
                 None,
-                {},
+                None,
             )
         finally:
             job.close_output()
@@ -271,6 +272,7 @@ class JobRunner:
         from urllib.parse import urlsplit
 
         from gcadj.sources.fetch import FetchError
+        from gcadj.sources.urls import redact_url
 
         try:
             host = (urlsplit(url).hostname or "").lower()
@@ -278,12 +280,13 @@ class JobRunner:
             host = ""
         with self._lock:
             lock = self._host_locks.setdefault(host, threading.Lock())
+        name = redact_url(url)  # the source's name: without the address's credentials
         try:
             with lock:  # one request at a time per host, the fetcher's delay between them
                 page = self.fetcher.get(url)
-            return Upload(url, page.text().encode("utf-8"))
+            return Upload(name, page.text().encode("utf-8"))
         except FetchError as err:
-            return Upload(url, b"", error=str(err))
+            return Upload(name, b"", error=str(err))
 
     def _judge(self, job: Job, uploads: list[Upload], options: JudgeOptions) -> None:
         from gcadj.web.worker import worker_main
@@ -381,8 +384,8 @@ class JobRunner:
                     job.skipped = int(message[2])
                 source_deadline = time.monotonic() + timeout
             elif kind == "game":
-                _, _, source, line, status, viewer, tags = message
-                job.record(source, line, status, viewer, tags)
+                _, _, source, line, status, viewer, facts = message
+                job.record(source, line, status, viewer, facts)
             elif kind == "source":
                 current = int(message[1]) + 1
                 job.done = current
@@ -392,7 +395,7 @@ class JobRunner:
 
     def _fail(self, job: Job, name: str, message: str) -> None:
         verdict = failed_verdict(name, Status.ERROR, f"{name}: {message}")
-        job.record(name, verdict.json_line(), "error", None, {})
+        job.record(name, verdict.json_line(), "error", None, None)
 
     def _write_products(self, job: Job) -> None:
         """The report (linking each game's viewer) and the CSV, from the JSON lines."""
@@ -402,8 +405,7 @@ class JobRunner:
         if not job.jsonl.exists():
             job.jsonl.write_text("", encoding="utf-8")
         order = {name: i for i, name in enumerate(job.names or [])}
-        tags: Callable[[str], dict[str, str]] = lambda source: job.tags.get(source, {})  # noqa: E731
-        write_report(job.jsonl, job.report, order=order, viewers=job.viewers, tags_of=tags)
+        write_report(job.jsonl, job.report, order=order, viewers=job.viewers, facts=job.facts.get)
         write_csv(job.jsonl, job.folder / "results.csv")
 
 

@@ -8,9 +8,9 @@ server through one pipe, in messages (tuples):
 
 - ``("plan", names, skipped)``: every source, in order (a zip expanded), and how many of
   the zips' files are not game files;
-- ``("game", index, name, json_line, status, viewer, tags)``: one judged game of source
+- ``("game", index, name, json_line, status, viewer, facts)``: one judged game of source
   `index`: its name, its line of ``gcadj check --json``, its status, its viewer's file
-  name (or None) and its tags (white, black, site) for the report;
+  name (or None) and what the report shows of it (`GameFacts`: a link, the players);
 - ``("source", index)``: source `index` is done;
 - ``("end",)``.
 
@@ -26,9 +26,9 @@ import os
 from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Final
 
 from gcadj.adjudication.verdict import Verdict, failed_verdict
+from gcadj.app.audit import game_facts
 from gcadj.app.pipeline import JudgeOptions, judge_source
 from gcadj.sources.decode import decode_text
 from gcadj.vocabulary import Status
@@ -36,8 +36,6 @@ from gcadj.web.pages import downloads_bar
 from gcadj.web.uploads import Refused, Upload, UploadReader, ZipLimits
 
 log = logging.getLogger(__name__)
-
-TAGS: Final = ("white", "black", "site")
 
 
 def limit_memory(limit: int) -> None:
@@ -71,7 +69,7 @@ def downloads(verdict: Verdict, fen: str | None) -> list[tuple[str, str, str]]:
     if verdict.first_illegal is not None and verdict.log is not None:
         try:
             from gcadj.adjudication.fix import fix_log
-            from gcadj.outputs.export import write_fixed_gc
+            from gcadj.outputs.writers.gc import write_fixed_gc
 
             fixed = fix_log(verdict.log, fen=fen)
             if fixed.fixes:
@@ -106,14 +104,6 @@ def write_game_viewer(verdict: Verdict, folder: Path, fen: str | None) -> str | 
         log.warning("no viewer for %s", verdict.source, exc_info=True)
         return None
     return name
-
-
-def tags_of(verdict: Verdict) -> dict[str, str]:
-    game = verdict.log
-    if game is None:
-        return {}
-    found = {name: game.tag(name.capitalize()) for name in TAGS}
-    return {name: value for name, value in found.items() if value}
 
 
 def judge_sources(
@@ -159,7 +149,7 @@ def judge_sources(
                         verdict.json_line(),
                         str(verdict.status),
                         viewer,
-                        tags_of(verdict),
+                        game_facts(verdict),
                     )
                 )
             conn.send(("source", index))
@@ -193,7 +183,6 @@ __all__ = [
     "downloads",
     "judge_sources",
     "limit_memory",
-    "tags_of",
     "worker_main",
     "write_game_viewer",
 ]

@@ -97,24 +97,32 @@ def test_cli_check_exits_3_and_json_keeps_the_prefix(tmp_path: Path) -> None:
     assert record["final_fen"] == after(["P e2-e4", "p e7-e5", "N g1-f3"])
 
 
-def test_exports_carry_the_legal_prefix_with_a_note_and_read_back(tmp_path: Path) -> None:
+def test_exports_keep_the_unreadable_ply_and_the_rest_as_typed_and_read_back(
+    tmp_path: Path,
+) -> None:
     verdict = check_text(GAME, "g.txt")
     for fmt in ("gc", "pgn"):
         text = export_game(verdict, fmt)
-        assert "the log stops being readable at ply 4" in text
+        flat = " ".join(text.split())  # PGN wraps its notes
+        assert "the log stops being readable at ply 4; it and everything after it" in flat
+        assert "Nc6" in text and "P d2-d4" in text  # nothing typed is dropped
         back = check_text(text, f"back.{fmt}")
-        assert back.status == "legal", back.error
+        assert back.status == "syntax-error" and back.partial, back.error
         assert back.legal_plies == 3 and back.final_fen == verdict.final_fen
+    gc_lines = export_game(verdict, "gc").splitlines()
+    assert gc_lines[-2:] == ["Nc6", "P d2-d4"]  # after gcadj's note, exactly as typed
+    assert gc_lines[-3].startswith("// gcadj: the log stops being readable at ply 4")
     fens = export_game(verdict, "fen").splitlines()
     assert len(fens) == 4 and fens[-1] == verdict.final_fen
     document = json.loads(export_game(verdict, "json"))
     assert [p["status"] for p in document["plies"]] == ["legal"] * 3
     assert document["verdict"]["status"] == "syntax-error"
+    assert document["unread"]["text"] == "Nc6\nP d2-d4\n" and document["unread"]["line"] == 6
     path = tmp_path / "g.txt"
     path.write_text(GAME)
     result = runner.invoke(app, ["export", str(path), "--to", "gc"])
     assert result.exit_code == 0
-    assert "1. P e2-e4" in result.stdout
+    assert "1. P e2-e4" in result.stdout and result.stdout.endswith("Nc6\nP d2-d4\n")
     assert "ply 4 could not be read" in result.stderr
 
 

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from gcadj.adjudication.verdict import Verdict
-from gcadj.app.check import check_games, check_text
+from gcadj.app.check import check_text
+from gcadj.app.pipeline import judge_source
 from gcadj.outputs.export import export_game
 
 OPENING = "1. e4 e5 2. Nf3 Nc6"
@@ -18,7 +19,7 @@ MATE = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#"
 
 
 def judge(tags: str, moves: str) -> Verdict:
-    (verdict,) = check_games(f"{tags}\n{moves}\n", "g.pgn")
+    (verdict,) = judge_source("g.pgn", text=f"{tags}\n{moves}\n")
     assert verdict.status == "legal", verdict.error
     return verdict
 

@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 from random_games import corrupt, random_game
 
 from gcadj.adjudication.fix import fix_log
+from gcadj.adjudication.plies import judged_plies
 from gcadj.adjudication.verdict import Finding, Suggestion
 from gcadj.app.check import check_text
 from gcadj.notation.parse import parse_log
-from gcadj.notation.san import write_line
-from gcadj.outputs.export import write_fixed_gc
 from gcadj.outputs.report import render_verdict
+from gcadj.outputs.writers.gc import write_fixed_gc
 
 LOGS = Path(__file__).resolve().parents[2] / "fixtures" / "logs" / "illegal"
 
@@ -73,7 +73,7 @@ def test_the_first_suggestion_restores_the_move_behind_each_kind_of_slip(
     assert why in suggestion.why
     fixed = check_text(log + suggestion.text + "\n")
     assert fixed.status == "legal", fixed.first_illegal
-    assert write_line(fixed.start_fen, fixed.moves)[-1].san == suggestion.san
+    assert [p.san for p in judged_plies(fixed)][-1] == suggestion.san
 
 
 def test_a_forgotten_promotion_lists_every_choice_and_picks_none() -> None:
@@ -189,7 +189,7 @@ def test_every_suggestion_is_a_legal_ply_with_its_san(seed: int, plies: int) -> 
     for suggestion in bad.suggestions:
         verdict = check_text("\n".join([*before, suggestion.text]) + "\n")
         assert verdict.status == "legal", (before, suggestion, verdict.first_illegal)
-        assert write_line(verdict.start_fen, verdict.moves)[-1].san == suggestion.san
+        assert [p.san for p in judged_plies(verdict)][-1] == suggestion.san
 
 
 def finding_or_none(text: str, ply: int) -> Finding | None:
@@ -292,3 +292,23 @@ def test_check_json_carries_the_suggestions(tmp_path: Path) -> None:
         "san": "exd6",
         "why": "the en passant victim stands on d5",
     }
+
+
+def test_export_fix_keeps_an_unreadable_ply_and_the_rest_with_a_note(tmp_path: Path) -> None:
+    """Issue 19.2: --fix of a log cut at ply 7 (``I @c4``) writes every ply, the fixed ones
+    corrected, then gcadj's note and the unread text as typed; it reads back cut at ply 7."""
+    source = tmp_path / "cut.txt"
+    typed = "I @c4 // the drop, typed with a stray space\np a7-a6\n"
+    source.write_text("P e2-e4\np e7-e5\nB g1-f3\np d7-d6\nB f1-c4\nn g8-f6\n" + typed)
+    out = tmp_path / "fixed.txt"
+    run = gcadj("export", str(source), "--to", "gc", "--fix", "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    assert "ply 3: 'B g1-f3' -> 'N g1-f3'" in run.stderr
+    assert "ply 7 could not be read" in run.stderr
+    text = out.read_text()
+    lines = text.splitlines()
+    assert "2. N g1-f3 // gcadj: was 'B g1-f3'" in lines
+    assert lines[-3].startswith("// gcadj: the log stops being readable at ply 7")
+    assert text.endswith(typed)  # the unread text, exactly as typed
+    back = check_text(text, "fixed.txt")
+    assert (back.status, back.legal_plies, back.partial) == ("syntax-error", 6, True)

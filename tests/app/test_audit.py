@@ -35,7 +35,8 @@ from httpserver import (
 )
 from typer.testing import CliRunner
 
-from gcadj.app.audit import AuditPlan, read_done, run_audit
+from gcadj.app.audit import AuditPlan, judged, read_done, run_audit
+from gcadj.app.check import check_text
 from gcadj.cli.main import app
 from gcadj.errors import AuditError
 from gcadj.outputs.audit_report import summarize
@@ -169,6 +170,24 @@ def test_a_rerun_reads_pages_from_the_cache_and_resume_skips_what_is_done(
     assert len(records(out)) == len(FAULTS)
 
 
+def test_pages_that_cannot_be_fetched_are_written_in_order_with_two_jobs(tmp_path: Path) -> None:
+    with FixtureServer() as gone:  # stopped at once: every page is a connection error
+        urls = [gone.url(play_path(f"gone-{n}")) for n in range(5)]
+    out = tmp_path / "audit.jsonl"
+    game = str(FIXTURES / "examples" / "ex1_pocket_mutation_drops.txt")
+    sources = (*urls[:3], game, *urls[3:])
+    run = run_audit(AuditPlan(sources=sources, out=out, jobs=2), fetcher=fast_fetcher(None))
+    assert run.judged == 6 and run.exit_code == 4
+    rows = records(out)
+    assert [row["source"] for row in rows] == list(sources)  # the parent's own results too
+    assert [row["status"] for row in rows] == ["error"] * 3 + ["legal"] + ["error"] * 2
+    only_urls = tmp_path / "only.jsonl"  # nothing for the workers at all
+    run = run_audit(
+        AuditPlan(sources=tuple(urls), out=only_urls, jobs=2), fetcher=fast_fetcher(None)
+    )
+    assert [row["source"] for row in records(only_urls)] == urls and run.judged == 5
+
+
 def test_an_unreachable_index_is_reported_and_the_rest_still_judged(tmp_path: Path) -> None:
     with FixtureServer() as gone:
         index = gone.url(INDEX)
@@ -215,7 +234,7 @@ def test_one_and_two_jobs_agree(tmp_path: Path) -> None:
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     run_audit(AuditPlan(sources=sources, out=one, jobs=1))
     run_audit(AuditPlan(sources=sources, out=two, jobs=2, batch_size=2))
-    assert sorted(one.read_text().splitlines()) == sorted(two.read_text().splitlines())
+    assert one.read_bytes() == two.read_bytes()  # the order of the sources, both times
     assert len(records(one)) == 5 + 11  # examples + every .html of fixtures/pages
 
 
@@ -358,7 +377,8 @@ def test_an_interrupted_audit_without_out_says_there_is_nothing_to_resume(
             os.killpg(process.pid, signal.SIGKILL)
     assert process.returncode == 130
     message = stderr.decode()
-    assert "printed on stdout" in message and "rerun with --out FILE" in message, message
+    assert "the failing ones were printed on stdout" in message, message
+    assert "rerun with --out FILE" in message, message
     assert "--resume" not in message and "gcadj-audit-" not in message  # no vanished file
 
 
@@ -394,14 +414,19 @@ def test_cli_audit_of_an_index_writes_csv_and_a_safe_report(
         *HTTP_OPTIONS,
     )
     assert code == 4, stderr  # some page could not be fetched: the worst status wins
-    assert stdout == ""  # results went to --out
+    # results went to --out; stdout has the failing games as check -q prints them
+    assert not any(line.startswith("{") for line in stdout.splitlines())
+    assert sorted(stdout.splitlines()) == sorted(
+        line for _, line in summarize(out, failing=None).failing if _ != "error"
+    )
     assert "games by status" in stderr and "13 games in all" in stderr
     summary = summarize(out)
     assert summary.by_status == {"legal": 5, "error": 5, "syntax-error": 1, "illegal": 2}
     assert summary.by_category["illegal-piece-move"] >= 1
     with table.open(newline="") as handle:
         rows = list(csv.DictReader(handle))
-    assert len(rows) == 13  # in the order the workers finished: find the row by its source
+    assert len(rows) == 13
+    assert [row["source"] for row in rows] == [r["source"] for r in records(out)]  # one order
     (untrusted,) = [row for row in rows if row["source"].endswith("pmc_untrusted.html")]
     assert untrusted["move"] == "P e4-e6" and untrusted["category"] == "illegal-piece-move"
     html = report.read_text()
@@ -419,10 +444,15 @@ def test_cli_audit_of_an_index_writes_csv_and_a_safe_report(
 
 
 def test_cli_audit_without_out_streams_json_lines_to_stdout(tmp_path: Path) -> None:
-    code, stdout, _ = invoke("audit", str(FIXTURES / "examples"), "--jobs", "1", "--quiet")
+    code, stdout, stderr = invoke("audit", str(FIXTURES / "examples"), "--jobs", "1")
     assert code == 1  # ex5 has an illegal move
     lines = [json.loads(line) for line in stdout.splitlines()]
     assert len(lines) == 5 and set(lines[0]) >= {"source", "status", "first_illegal"}
+    assert "5 games in all" in stderr and "ex5_syntax_variants.txt:7:1: illegal" in stderr
+    # -q quiets the JSON too: only the failing game, as check -q prints it
+    code, stdout, stderr = invoke("audit", str(FIXTURES / "examples"), "--jobs", "1", "-q")
+    assert code == 1 and stderr == ""
+    assert stdout == invoke("check", str(FIXTURES / "examples"), "-q")[1] != ""
 
 
 def test_cli_audit_usage_errors(tmp_path: Path) -> None:
@@ -550,21 +580,26 @@ def test_without_a_terminal_progress_is_a_plain_line_every_ten_seconds(
     from gcadj.cli.audit import _AuditProgress
 
     now = [100.0]
-    progress = _AuditProgress(quiet=False, echo_lines=False)
+    progress = _AuditProgress(quiet=False, json_lines=False)
     assert progress.bar is None  # pytest's stderr is no terminal
     progress.clock = lambda: now[0]
     progress.start(50)
+    legal = judged(check_text("P e2-e4\n", "x"))
     for step in (1.0, 4.0, 6.0):  # the third advance is 11 s after the start
         now[0] += step
-        progress.advance("{}\n", "legal")
+        progress.advance(legal)
     progress.stop()
     lines = capsys.readouterr().err.splitlines()
     assert lines == ["audit: 3/50 judged, 0.3/s, ETA 172 s"]
-    quiet = _AuditProgress(quiet=True, echo_lines=True)
+    streaming = _AuditProgress(quiet=False, json_lines=True)
+    streaming.advance(legal)
+    assert capsys.readouterr().out == legal.line == check_text("P e2-e4\n", "x").json_line() + "\n"
+    quiet = _AuditProgress(quiet=True, json_lines=False)
     quiet.start(None)
-    quiet.advance('{"source": "x"}\n', "legal")
+    quiet.advance(legal)  # a legal game: nothing
+    quiet.advance(judged(check_text("K e1-e3\n", "y")))
     out = capsys.readouterr()
-    assert out.err == "" and out.out == '{"source": "x"}\n'
+    assert out.err == "" and out.out.startswith("y:1:1: illegal at ply 1 (1. K e1-e3)")
 
 
 def test_csv_cells_are_written_as_typed_even_when_they_look_like_formulas(

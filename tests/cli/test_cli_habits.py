@@ -301,18 +301,21 @@ def test_audit_summary_names_ten_failing_games_and_where_the_rest_are(tmp_path: 
     (folder / "ok.txt").write_bytes(LEGAL.read_bytes())
     out, table = tmp_path / "r.jsonl", tmp_path / "r.csv"
     args = ("audit", str(folder), "-j", "1", "--out", str(out), "--force")
-    code, _, stderr = invoke(*args, "--csv", str(table))
+    code, stdout, stderr = invoke(*args, "--csv", str(table))
     assert code == 1
     assert "13 games in all" in stderr and "failing games (the first 10 of 12):" in stderr
-    named = re.findall(r"g(\d\d)\.txt: illegal at ply \d+ \(.+\) \[castling\]", stderr)
+    # as check -q prints them, on its stream: file:line:col, the move number, in order
+    line = r"g(\d\d)\.txt:\d+:\d+: illegal at ply \d+ \(\d+\.+ .+\) \[castling\]"
+    named = re.findall(line, stdout)
     assert named == [f"{n:02d}" for n in range(10)]
     assert f"2 other failing games are in {out} and {table}" in stderr
-    code, _, stderr = invoke(*args, "-v")
-    assert len(re.findall(r"\.txt: illegal at ply", stderr)) == 12
+    code, stdout, stderr = invoke(*args, "-v")
+    assert len(re.findall(r"\.txt:\d+:\d+: illegal at ply", stdout)) == 12
     assert "other failing" not in stderr
     code, stdout, stderr = invoke(*args, "-q")
-    assert code == 1 and stdout == ""
-    assert len(stderr.splitlines()) == 12 and "games by" not in stderr
+    assert code == 1 and stderr == "" and "games by" not in stdout
+    assert stdout == invoke("check", str(folder), "-q")[1]  # the same lines as check -q
+    assert len(stdout.splitlines()) == 12
 
 
 def test_audit_of_an_index_with_no_game_of_the_variant_is_exit_4(tmp_path: Path) -> None:

@@ -98,6 +98,83 @@ def test_no_two_sub_packages_import_each_other() -> None:
     assert _cycles(packages) == []
 
 
+# -- private stays private -------------------------------------------------------------
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def private_uses(source: str) -> list[str]:
+    """What a module takes of another module's private parts: ``from gcadj.x import _y``
+    (any gcadj module), and ``thing._y`` where this module defines no ``_y`` of its own
+    (a private method or attribute of a class that lives elsewhere, like ``position._push``).
+    Private names of other libraries reached through their module (``os._exit``) are theirs.
+    """
+    import ast
+
+    tree = ast.parse(source)
+    own: set[str] = set()
+    foreign_modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            own.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            own.add(node.attr)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            own.add(node.id)
+        elif isinstance(node, ast.arg):
+            own.add(node.arg)
+        elif isinstance(node, ast.Import):
+            foreign_modules.update(
+                (a.asname or a.name).split(".")[0]
+                for a in node.names
+                if not a.name.startswith("gcadj")
+            )
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gcadj"):
+            found += [
+                f"line {node.lineno}: from {node.module} import {a.name}"
+                for a in node.names
+                if _is_private(a.name)
+            ]
+        elif (
+            isinstance(node, ast.Attribute)
+            and _is_private(node.attr)
+            and node.attr not in own
+            and not (isinstance(node.value, ast.Name) and node.value.id in foreign_modules)
+        ):
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_private_name_checker_can_fail() -> None:
+    assert private_uses("from gcadj.engine.position import _pawn_tables, Position\n") == [
+        "line 1: from gcadj.engine.position import _pawn_tables"
+    ]
+    assert private_uses("def f(position):\n    position._push(m)\n") == ["line 2: position._push"]
+    clean = (
+        "import os\nclass A:\n    def _step(self):\n        self._n = 1\n"
+        "    def go(self, other):\n        other._step()\n        os._exit(0)\n"
+    )
+    assert private_uses(clean) == []  # its own private parts, and os's
+
+
+def test_no_module_uses_another_modules_private_names() -> None:
+    import gcadj
+
+    package = Path(gcadj.__file__).parent
+    modules = sorted(package.rglob("*.py"))
+    assert len(modules) > 50  # the whole package was read
+    found = {
+        str(path.relative_to(package)): uses
+        for path in modules
+        if (uses := private_uses(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+
+
 # -- one root for every error, defined in one module ------------------------------------
 
 

@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from random_games import corrupt, random_game
 
 from gcadj.adjudication.verdict import Verdict
-from gcadj.app.check import check_games, check_text, judge_games
+from gcadj.app.check import check_text
+from gcadj.app.pipeline import judge_source
 from gcadj.outputs.export import export_game
 
 GARBAGE = "abcxyzKQRI{}()[]$%;!?.=@#+-/\\\"'\t \x00\x07\x7f\u00a0\u00e9\u2028\ufffd"
@@ -47,7 +48,7 @@ def pool() -> tuple[str, ...]:
         verdict = check_text("\n".join(plies) + "\n", f"r{n}.txt")
         if verdict.log is not None:
             games.append(export_game(verdict, "pgn"))
-    (page,) = judge_games(str(FIXTURES / "pages" / "pmc_pocket_p_code.html"))
+    (page,) = judge_source(str(FIXTURES / "pages" / "pmc_pocket_p_code.html"))
     games.append(export_game(page, "pgn"))
     return tuple(games)
 
@@ -113,11 +114,11 @@ def test_any_one_broken_game_costs_only_itself(
 ) -> None:
     games = [pool()[i % len(pool())] for i in picks]
     victim %= len(games)
-    clean = check_games(database(games), "db.pgn")
+    clean = judge_source("db.pgn", text=database(games))
     assert len(clean) == len(games)
     broken_games = list(games)
     broken_games[victim] = corrupted(games[victim], kind, random.Random(seed))
-    broken = check_games(database(broken_games), "db.pgn")
+    broken = judge_source("db.pgn", text=database(broken_games))
     assert len(broken) == len(games), [v.source for v in broken]
     for number, (before, after) in enumerate(zip(clean, broken, strict=True)):
         assert after.source == f"db.pgn#{number + 1}"

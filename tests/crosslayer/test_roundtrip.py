@@ -26,7 +26,7 @@ from gcadj.engine.pieces import KIND
 from gcadj.engine.position import Position
 from gcadj.engine.squares import POCKET, SQUARE_NAMES
 from gcadj.notation.san import gc_text
-from gcadj.outputs.export import export_game
+from gcadj.outputs.export import ExportError, export_game
 
 LOGS = sorted(
     [*(FIXTURES / "examples").glob("*.txt"), *(FIXTURES / "logs").glob("**/*.txt")],
@@ -56,6 +56,13 @@ def assert_round_trip(text: str, name: str, *, pocket_file: str = "i") -> Verdic
     and the pgn converted to gc reads back as the same game."""
     for all_findings in (False, True):
         original = check_text(text, name, pocket_file=pocket_file, all_findings=all_findings)
+        if original.log is None and not text.strip():
+            # a blank text (the generator's game of no ply, no tag, no comment) holds no
+            # game: its verdict says so, and no export pretends to write one
+            assert (original.status, original.error) == ("error", f"{name}: empty")
+            with pytest.raises(ExportError, match="no game"):
+                export_game(original, "pgn")
+            return original
         assert original.log is not None, original.error
         for fmt in ("pgn", "gc"):
             exported = export_game(original, fmt)
@@ -197,6 +204,11 @@ def test_random_games_round_trip(text: str) -> None:
     # has nothing to export (which examples come first depends on the build under test).
     assume(text.strip())
     assert_round_trip(text, "random.txt")
+
+
+def test_a_blank_text_is_no_game_to_round_trip() -> None:
+    """The case the generator meets when it draws no ply, no tag and no comment."""
+    assert assert_round_trip("\n", "blank.txt").status == "error"
 
 
 def test_random_corpus_covers_every_move_form() -> None:

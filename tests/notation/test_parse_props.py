@@ -10,6 +10,7 @@ returns; on mutated text it never returns a log Lark would not.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 
@@ -185,7 +186,11 @@ def test_a_syntax_error_keeps_what_was_read_before_its_line(text: str) -> None:
             assert prefix.records == ()
         else:
             assert prefix.records != ()
-            assert error.partial == prefix
+            unread = error.partial.unread
+            assert unread is not None  # the rest of the text, kept as typed
+            assert (unread.line, unread.column) == (error.line, 1)
+            assert unread.text == normal[len(before) :] and unread.error == str(error)
+            assert dataclasses.replace(error.partial, unread=None) == prefix
 
 
 def test_an_error_on_the_last_line_of_a_long_log_is_read_by_lark_alone() -> None:

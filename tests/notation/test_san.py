@@ -18,7 +18,6 @@ from gcadj.notation.san import (
     move_san,
     parse_san,
     submoves_text,
-    write_line,
 )
 
 
@@ -223,19 +222,6 @@ def test_every_legal_move_has_a_unique_san_that_reads_back() -> None:
             assert text not in seen, (position.fen(), text, move, seen.get(text))
             seen[text] = move
             assert parse_san(position, text) == move, (position.fen(), text)
-
-
-def test_write_line_numbers_and_fens() -> None:
-    line = write_line(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w - - 0 1",
-        [Move.from_uci("e2e4"), Move.from_uci("e7e5"), Move.from_uci("g1f3")],
-    )
-    assert [(w.move_number, w.white, w.san, w.gc) for w in line] == [
-        (1, True, "e4", "P e2-e4"),
-        (1, False, "e5", "p e7-e5"),
-        (2, True, "Nf3", "N g1-f3"),
-    ]
-    assert line[-1].fen_after == "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[] b - - 3 2"
 
 
 def test_kind_letters_are_the_san_letters() -> None:

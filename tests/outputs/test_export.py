@@ -25,14 +25,16 @@ from gcadj.adjudication.verdict import Verdict
 from gcadj.app.check import check_text
 from gcadj.errors import ExportError
 from gcadj.notation.records import MoveSub, PlaceSub
-from gcadj.outputs.export import FORMATS, export_game, write_svg
-from gcadj.outputs.pgn_writer import write_pgn
+from gcadj.outputs.export import export_game
 from gcadj.outputs.svg import diagram_size
+from gcadj.outputs.writers.pgn import write_pgn
+from gcadj.outputs.writers.svg import write_svg
 from gcadj.sources.pgn_reader import read_pgn
 
 EXAMPLES = sorted((FIXTURES / "examples").glob("*.txt"))
 GOLDEN = FIXTURES / "golden"
 SUFFIX = {"pgn": ".pgn", "gc": ".gc.txt", "fen": ".fen", "json": ".json", "svg": ".svg"}
+FORMATS = tuple(SUFFIX)  # every format with golden files (the viewer has its own tests)
 REGEN = os.environ.get("GCADJ_REGEN") == "1"
 PICTURE = ROOT / "docs" / "ex5.png"
 

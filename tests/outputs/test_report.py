@@ -312,3 +312,17 @@ def test_browser_on_a_phone_rows_become_cards_that_fit(browser: WebDriver, audit
         assert source > 300  # the Source column had 0 px at this width before
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_report_writer_reads_no_source() -> None:
+    """Its facts come from the judged games (`GameFacts`), so it imports nothing of sources/."""
+    import ast
+
+    tree = ast.parse((ROOT / "gcadj" / "outputs" / "audit_report.py").read_text("utf-8"))
+    imported = [
+        node.module if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    ]
+    assert imported and not [name for name in imported if "gcadj.sources" in str(name)]

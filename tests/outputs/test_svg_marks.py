@@ -9,8 +9,8 @@ import pytest
 from gcadj.app.check import check_text
 from gcadj.engine.squares import parse_square
 from gcadj.notation.parse import parse_log
-from gcadj.outputs.export import write_svg
 from gcadj.outputs.svg import CHECK, MATE, board_kit, marked_cells
+from gcadj.outputs.writers.svg import write_svg
 
 
 @pytest.mark.parametrize(

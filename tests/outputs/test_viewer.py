@@ -20,8 +20,8 @@ from gcadj.adjudication.verdict import Suggestion, Verdict
 from gcadj.app.check import check_text
 from gcadj.engine.pieces import KINDS
 from gcadj.errors import ExportError
-from gcadj.outputs.export import write_fens
 from gcadj.outputs.viewer import write_viewer
+from gcadj.outputs.writers.fen import write_fens
 
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver

@@ -7,7 +7,7 @@ import random
 import pytest
 from conftest import FIXTURES
 
-from gcadj.app.check import check_source, check_text, judge_source
+from gcadj.app.check import check_source, check_text
 from gcadj.sources.pages.copied import looks_like_copied_page
 
 PAGES = FIXTURES / "pages"
@@ -40,7 +40,7 @@ def test_the_parts_of_a_copy_may_come_in_any_order(seed: int) -> None:
 
 
 def test_a_copy_with_moves_is_judged_with_its_players_and_pocket_file() -> None:
-    verdict = judge_source(str(PAGES / "copied_with_moves_black_side.text"))
+    verdict = check_source(str(PAGES / "copied_with_moves_black_side.text"))
     assert verdict.status == "legal", verdict.error
     assert verdict.plies == 5
     assert verdict.log is not None

@@ -20,7 +20,7 @@ from httpserver import FixtureServer, page, play_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gcadj.app.check import check_source, judge_source
+from gcadj.app.check import check_source
 from gcadj.errors import FetchError
 from gcadj.sources.decode import decode_text, header_charset, meta_charset
 from gcadj.sources.fetch import Fetcher, FetchOptions, set_default_fetcher
@@ -124,9 +124,9 @@ def test_a_page_with_an_undecodable_charset_is_judged(
     content_type = f"text/html; charset={label}" if where == "header" else "text/html"
     server.routes[play_path("odd")] = page(html.encode("utf-8"), content_type)
     url = server.url(play_path("odd"))
-    verdict = judge_source(url)
+    verdict = check_source(url)
     assert (verdict.status, verdict.legal_plies) == ("legal", 11), verdict.error
-    again = judge_source(url)  # now from the cache: the same verdict, no second download
+    again = check_source(url)  # now from the cache: the same verdict, no second download
     assert (again.status, again.legal_plies) == ("legal", 11)
     assert len(server.hits(play_path("odd"))) == 1
 
@@ -137,7 +137,7 @@ def test_a_utf16_page_with_a_bom_is_read(
 ) -> None:
     body = "\ufeff".encode(codec) + GAME.replace("alice", "Jörg “A”").encode(codec)
     server.routes[play_path("wide")] = page(body, "text/html")
-    verdict = judge_source(server.url(play_path("wide")))
+    verdict = check_source(server.url(play_path("wide")))
     assert (verdict.status, verdict.legal_plies) == ("legal", 11), verdict.error
     assert verdict.log is not None and verdict.log.tag("White") == "Jörg “A”"
 

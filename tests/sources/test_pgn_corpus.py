@@ -19,7 +19,7 @@ import chess.pgn
 import pytest
 from conftest import ROOT
 
-from gcadj.app.check import check_games
+from gcadj.app.pipeline import JudgeOptions, judge_source
 
 CORPUS = sorted((ROOT / "bench" / "data" / "pgn").glob("*.pgn"))
 ALLOWED_AFTER = {"castling", "promotion-on-arrival", "after-game-end"}
@@ -52,7 +52,7 @@ def test_every_master_game_is_judged_where_it_stops_being_pocket_mutation_chess(
 ) -> None:
     expected = oracle(path)
     text = path.read_text(encoding="utf-8", errors="replace")
-    verdicts = check_games(text, path.name)
+    verdicts = judge_source(path.name, text=text)
     assert len(verdicts) == len(expected)
     assert [v.source for v in verdicts] == [f"{path.name}#{n}" for n in range(1, len(expected) + 1)]
     for verdict, (plies, special, kinds, result) in zip(verdicts, expected, strict=True):
@@ -74,7 +74,7 @@ def test_going_on_after_the_first_castling_finds_every_one(path: Path) -> None:
     same board the replay goes on from, so every later ply reads and is judged."""
     expected = oracle(path)
     text = path.read_text(encoding="utf-8", errors="replace")
-    verdicts = check_games(text, path.name, all_findings=True)
+    verdicts = judge_source(path.name, JudgeOptions(all_findings=True), text=text)
     assert len(verdicts) == len(expected)
     for verdict, (plies, special, kinds, _) in zip(verdicts, expected, strict=True):
         assert verdict.error is None and verdict.plies == plies, verdict.source

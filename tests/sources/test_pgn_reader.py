@@ -11,7 +11,8 @@ from conftest import FIXTURES
 from typer.testing import CliRunner
 
 from gcadj.adjudication.verdict import Verdict
-from gcadj.app.check import check_games, check_text, judge_games
+from gcadj.app.check import check_text
+from gcadj.app.pipeline import JudgeOptions, judge_source
 from gcadj.cli.main import app
 from gcadj.engine.position import Position
 from gcadj.notation.parse import LogSyntaxError
@@ -26,7 +27,7 @@ ROSTER = '[Event "e"]\n[Site "s"]\n[White "w"]\n[Black "b"]\n'
 
 
 def check(text: str, name: str = "db.pgn") -> list[Verdict]:
-    return check_games(text, name)
+    return judge_source(name, text=text)
 
 
 # -- PGN or Game Courier: the tag section, then the moves decide -------------------------
@@ -122,7 +123,7 @@ def test_castling_and_promotion_are_the_plies_a_player_would_type() -> None:
     assert not isinstance(game, LogSyntaxError)
     assert game.records[6].submoves == (MoveSub("K", "e1", "g1"), MoveSub("R", "h1", "f1"))
     assert game.records[7].submoves == (MoveSub("k", "e8", "g8"), MoveSub("r", "h8", "f8"))
-    (verdict,) = check_games(text, "c.pgn", all_findings=True)
+    (verdict,) = judge_source("c.pgn", JudgeOptions(all_findings=True), text=text)
     assert [(f.ply, f.category) for f in verdict.illegal] == [(7, "castling"), (8, "castling")]
     promotion = '[FEN "4k3/P7/8/8/8/8/8/4K3[] w - - 0 1"]\n\n1. a8=Q+ Kd7 *\n'
     (verdict,) = check(promotion, "p.pgn")
@@ -134,7 +135,7 @@ def test_castling_and_promotion_are_the_plies_a_player_would_type() -> None:
 
 def test_long_castling_and_zeros() -> None:
     text = '[FEN "r3k3/8/8/8/8/8/8/R3K3[] w - - 0 1"]\n\n1. 0-0-0 O-O-O *\n'
-    (verdict,) = check_games(text, "c.pgn", all_findings=True)
+    (verdict,) = judge_source("c.pgn", JudgeOptions(all_findings=True), text=text)
     assert [f.category for f in verdict.illegal] == ["castling", "castling"]
     assert verdict.log is not None
     assert verdict.log.records[1].submoves == (MoveSub("k", "e8", "c8"), MoveSub("r", "a8", "d8"))
@@ -219,7 +220,7 @@ def test_setup_and_a_chess_fen_are_honoured() -> None:
 
 def test_a_p_preset_game_reads_back_alone_and_in_a_database(tmp_path: Path) -> None:
     page = FIXTURES / "pages" / "pmc_pocket_p_code.html"
-    (original,) = judge_games(str(page))
+    (original,) = judge_source(str(page))
     pgn = export_game(original, "pgn")
     assert '[PocketFile "p"]' in pgn
     (again,) = check(pgn, "p.pgn")
@@ -228,7 +229,7 @@ def test_a_p_preset_game_reads_back_alone_and_in_a_database(tmp_path: Path) -> N
     assert again.log is not None and again.log.pocket_file == "p"
     database = tmp_path / "db.pgn"
     database.write_text(pgn + "\n" + WORLD_CHAMP.replace("\r\n", "\n"), encoding="utf-8")
-    verdicts = judge_games(str(database))
+    verdicts = judge_source(str(database))
     assert len(verdicts) == 21 and verdicts[0].status == "legal"
     assert [v.outcome for v in verdicts].count("internal-error") == 0
     for fmt in ("gc", "html"):  # exported again from the PGN (they exited 5)
@@ -308,11 +309,12 @@ def test_games_are_read_one_at_a_time() -> None:
 
 def test_one_game_of_a_database_is_read_alone() -> None:
     text = GOOD + "\n" + ROSTER + "\n1. d4 {open\n\n" + GOOD
-    (verdict,) = check_games(text, "db.pgn", only=3)
+    (verdict,) = judge_source("db.pgn#3", text=text)
     assert verdict.source == "db.pgn#3" and verdict.status == "legal"
-    (verdict,) = check_games(text, "db.pgn", only=2)
+    (verdict,) = judge_source("db.pgn#2", text=text)
     assert verdict.status == "syntax-error"
-    assert check_games(text, "db.pgn", only=4) == []
+    (missing,) = judge_source("db.pgn#4", text=text)
+    assert missing.status == "error" and missing.error == "db.pgn#4: db.pgn holds 3 games"
 
 
 def test_read_pgn_reads_one_game() -> None:

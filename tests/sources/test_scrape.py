@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from gcadj.app.check import check_source, judge_source, judge_text
+from gcadj.app.check import check_source, check_text
 from gcadj.errors import LogSyntaxError, PageError
 from gcadj.notation.parse import parse_log
 from gcadj.sources.decode import decode_text
@@ -61,7 +61,7 @@ def test_every_shape_gives_the_same_game(name: str) -> None:
 
 @pytest.mark.parametrize("name", SHAPES)
 def test_every_shape_is_judged_legal_and_won_by_resignation(name: str) -> None:
-    verdict = judge_source(str(PAGES / f"{name}.html"))
+    verdict = check_source(str(PAGES / f"{name}.html"))
     assert verdict.status == "legal", verdict.error
     assert (verdict.result, verdict.termination) == ("1-0", "resignation")
     assert verdict.warnings == ()  # the diagram agrees with the replay
@@ -90,13 +90,13 @@ def test_the_newer_preset_pocket_file_comes_from_the_labels_and_a_code() -> None
     assert '[PocketFile "p"]' in game.log_text
     assert game.board == FINAL  # read from the code in the page's input field
     assert (game.white, game.black, game.status) == ("carol", "dave", "dave has resigned.")
-    verdict = judge_text(game.log_text, "p")  # default pocket file i: the tag wins
+    verdict = check_text(game.log_text, "p")  # default pocket file i: the tag wins
     assert verdict.status == "legal" and verdict.warnings == ()
     assert verdict.result == "1-0"
 
 
 def test_a_board_that_disagrees_with_the_moves_is_reported() -> None:
-    verdict = judge_source(str(PAGES / "pmc_board_mismatch.html"))
+    verdict = check_source(str(PAGES / "pmc_board_mismatch.html"))
     assert verdict.status == "legal"
     (warning,) = verdict.warnings
     assert "differs from the replayed final position" in warning
@@ -114,7 +114,7 @@ def test_board_mismatch_names_pockets_and_counts_the_rest() -> None:
 def test_latin1_page_names() -> None:
     game = scrape_page(read("pmc_latin1"), source="l")
     assert (game.white, game.black) == ("José Núñez", "Jörg Müller")
-    assert judge_text(game.log_text, "l").result == "1-0"
+    assert check_text(game.log_text, "l").result == "1-0"
 
 
 def test_untrusted_names_are_kept_as_text() -> None:
@@ -157,7 +157,7 @@ def test_a_pocket_file_tag_is_honoured_and_checked() -> None:
 
 
 def check_source_text(text: str) -> str:
-    return judge_text(text, "t").status
+    return check_text(text, "t").status
 
 
 def test_tag_values_are_one_line_and_escaped() -> None:
@@ -253,7 +253,7 @@ def test_the_status_is_not_a_sub_heading_naming_the_game() -> None:
     )
     game = scrape_page(page, source="https://x/play.php?game=Pocket+Mutation+Chess&log=a")
     assert (game.status, game.white, game.black) == ("ann has resigned.", "bob", "ann")
-    assert judge_text(game.log_text, "x").result == "1-0"
+    assert check_text(game.log_text, "x").result == "1-0"
 
 
 def test_no_status_when_the_board_follows_the_heading() -> None:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gcadj.app.check import check_text, judge_text
+from gcadj.app.check import check_text
 from gcadj.errors import LogSyntaxError, PageError
 from gcadj.sources.pages.html import parse_html, text_position
 from gcadj.sources.pages.scrape import ScrapedGame, scrape_page
@@ -112,7 +112,7 @@ def test_two_equally_good_lists_give_a_warning_naming_both() -> None:
     (warning,) = game.warnings
     assert "two equally good move lists" in warning
     assert "<pre> at line 2:1" in warning and "<pre> at line 5:1" in warning
-    verdict = judge_text(game.log_text, "p")
+    verdict = check_text(game.log_text, "p")
     assert any("two equally good" in w for w in verdict.warnings)
 
 

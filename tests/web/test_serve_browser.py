@@ -24,7 +24,8 @@ from serving import Server, running_server, wait_for, zip_of
 
 from gcadj.adjudication.fix import fix_log
 from gcadj.app.pipeline import judge_source
-from gcadj.outputs.export import export_game, write_fixed_gc
+from gcadj.outputs.export import export_game
+from gcadj.outputs.writers.gc import write_fixed_gc
 
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver

@@ -28,7 +28,7 @@ from gcadj.errors import CopiedPageError, LogSyntaxError
 from gcadj.notation.parse import parse_log
 from gcadj.sources.pages.board import pocket_letter_from_labels
 from gcadj.sources.pages.movelist import could_be_log_line, pocket_letter_in
-from gcadj.sources.pages.scrape import _BLACK, _WHITE, ScrapedGame, _player
+from gcadj.sources.pages.scrape import BLACK_PLAYER, WHITE_PLAYER, ScrapedGame, player_name
 from gcadj.vocabulary import PocketFile
 
 _HEADING: Final = re.compile(r"^\s*viewing game\s*$", re.IGNORECASE | re.MULTILINE)
@@ -157,7 +157,8 @@ def read_copied_page(text: str, source: str = "<page text>") -> ScrapedGame:
     """The game in a copied page's text; raises `CopiedPageError` when it holds no moves."""
     lines = text.splitlines()
     letter = _file_letter(lines)
-    white, black, status = _player(lines, _WHITE), _player(lines, _BLACK), _status(lines)
+    white, black = player_name(lines, WHITE_PLAYER), player_name(lines, BLACK_PLAYER)
+    status = _status(lines)
     found = _move_list(lines, letter)
     if found is None:
         read = [

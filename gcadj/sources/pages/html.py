@@ -27,7 +27,10 @@ from __future__ import annotations
 import bisect
 import html as html_lib
 import re
-from typing import TYPE_CHECKING, Any, Final
+import sys
+from array import array
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Final, overload
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup
@@ -42,6 +45,7 @@ _ATTR_NAME: Final = re.compile(r"[^\t\n\f\r />][^\t\n\f\r /=>]*")
 _UNQUOTED: Final = re.compile(r"[^\t\n\f\r >]*")
 _LONG_REFERENCE: Final = re.compile(r"&#(?:[xX][0-9a-fA-F]{7,}|[0-9]{8,});?")
 _end_tags: dict[str, re.Pattern[str]] = {}
+OFFSET: Final = "gcadj_offset"  # where a text node starts in the page (see `text_offset`)
 
 
 def unescape(text: str) -> str:
@@ -70,16 +74,60 @@ class SourceMap:
     """Offsets in the page to 1-based (line, column), lines ended by ``\\n``."""
 
     def __init__(self, text: str) -> None:
-        starts = [0]
+        starts = array("q", [0])  # not a list: 8 bytes a line, not 36
         at = text.find("\n")
         while at >= 0:
             starts.append(at + 1)
             at = text.find("\n", at + 1)
         self._starts = starts
+        self.size = len(text)
 
     def line_column(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self._starts, offset)
         return line, offset - self._starts[line - 1] + 1
+
+
+class PagePositions(Sequence[tuple[int, int]]):
+    """Places in a page, (line, column) pairs, 1-based, kept in two arrays.
+
+    A move list of 650,000 lines has a place per line; as a tuple of pairs that is about
+    100 bytes a line, here 8. It compares equal to any sequence of the same pairs.
+    """
+
+    __slots__ = ("_columns", "_lines")
+
+    def __init__(self, pairs: Iterable[tuple[int, int]] = ()) -> None:
+        self._lines = array("q")
+        self._columns = array("q")
+        for line, column in pairs:
+            self.append(line, column)
+
+    def append(self, line: int, column: int) -> None:
+        self._lines.append(line)
+        self._columns.append(column)
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, int]: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[tuple[int, int], ...]: ...
+    def __getitem__(self, index: int | slice) -> tuple[int, int] | tuple[tuple[int, int], ...]:
+        if isinstance(index, slice):
+            return tuple(zip(self._lines[index], self._columns[index], strict=True))
+        return self._lines[index], self._columns[index]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"PagePositions({list(self)!r})"
 
 
 def _builder_class() -> type[Any]:
@@ -91,13 +139,12 @@ def _builder_class() -> type[Any]:
 
         def __init__(self) -> None:
             super().__init__()
-            self.text_offsets: dict[int, int] = {}
             self.source_map: SourceMap | None = None
 
         def feed(self, markup: Any, _parser_class: Any = None) -> None:
             assert isinstance(markup, str) and self.soup is not None
             self.source_map = SourceMap(markup)
-            _Tokenizer(markup, self.soup, self.text_offsets, self.source_map).run()
+            _Tokenizer(markup, self.soup, self.source_map).run()
 
     return LinearTreeBuilder
 
@@ -116,13 +163,10 @@ def parse_html(markup: str) -> BeautifulSoup:
 
 def text_position(soup: BeautifulSoup, node: PageElement) -> tuple[int, int] | None:
     """Where a text or a tag of `soup` starts in its page, as (line, column), 1-based."""
-    builder = soup.builder
-    offsets = getattr(builder, "text_offsets", None)
-    source_map = getattr(builder, "source_map", None)
-    if isinstance(offsets, dict) and isinstance(source_map, SourceMap):
-        offset = offsets.get(id(node))
-        if isinstance(offset, int):
-            return source_map.line_column(offset)
+    source_map = getattr(soup.builder, "source_map", None)
+    offset = text_offset(soup, node)
+    if offset is not None and isinstance(source_map, SourceMap):
+        return source_map.line_column(offset)
     line, column = getattr(node, "sourceline", None), getattr(node, "sourcepos", None)
     if isinstance(line, int) and isinstance(column, int):
         return line, column + 1
@@ -131,9 +175,14 @@ def text_position(soup: BeautifulSoup, node: PageElement) -> tuple[int, int] | N
 
 def text_offset(soup: BeautifulSoup, node: PageElement) -> int | None:
     """The offset in the page where a text node of `soup` starts (None if unknown)."""
-    offsets = getattr(soup.builder, "text_offsets", None)
-    value = offsets.get(id(node)) if isinstance(offsets, dict) else None
+    value = getattr(node, OFFSET, None)
     return value if isinstance(value, int) else None
+
+
+def page_size(soup: BeautifulSoup) -> int | None:
+    """How many characters the page `soup` was parsed from holds (None if unknown)."""
+    source_map = getattr(soup.builder, "source_map", None)
+    return source_map.size if isinstance(source_map, SourceMap) else None
 
 
 def line_column(soup: BeautifulSoup, offset: int) -> tuple[int, int]:
@@ -145,12 +194,9 @@ def line_column(soup: BeautifulSoup, offset: int) -> tuple[int, int]:
 class _Tokenizer:
     """One forward pass over the page, feeding bs4's tree building."""
 
-    def __init__(
-        self, page: str, soup: BeautifulSoup, offsets: dict[int, int], source_map: SourceMap
-    ) -> None:
+    def __init__(self, page: str, soup: BeautifulSoup, source_map: SourceMap) -> None:
         self.page = page
         self.soup = soup
-        self.offsets = offsets
         self.source_map = source_map
         self.closed_empty: dict[str, int] = {}  # void tags closed at once, by name
 
@@ -182,7 +228,9 @@ class _Tokenizer:
         soup.endData()
         current = soup.currentTag
         if current is not None and current.contents:
-            self.offsets[id(current.contents[-1])] = start
+            # on the node itself, not in a dict by id(): its attribute dict has room
+            # for one more, so this costs nothing (a dict entry cost 60 bytes a text)
+            setattr(current.contents[-1], OFFSET, start)
 
     def special(self, data: str, kind: str) -> None:
         from bs4.element import CData, Comment, Declaration, Doctype, ProcessingInstruction
@@ -258,7 +306,7 @@ class _Tokenizer:
         page, n = self.page, len(self.page)
         match = _NAME.match(page, lt + 1)
         assert match is not None  # run() saw a letter after the '<'
-        name = match.group().lower()
+        name = sys.intern(match.group().lower())  # one string per tag name, not per tag
         attrs: list[tuple[str, str]] = []
         at = match.end()
         self_closing = False

@@ -17,21 +17,24 @@ from __future__ import annotations
 
 import logging
 import re
+from array import array
+from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from gcadj.errors import LogSyntaxError
-from gcadj.notation.parse import parse_log, tag_pair
+from gcadj.notation.parse import parse_log
+from gcadj.notation.tags import tag_pair
 from gcadj.vocabulary import PocketFile
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag
     from bs4.element import PageElement
 
-from gcadj.sources.pages.html import line_column, text_offset
+from gcadj.sources.pages.html import PagePositions, line_column, page_size, text_offset
 from gcadj.sources.pages.text import (
     BLOCK,
     ENTER,
@@ -39,9 +42,11 @@ from gcadj.sources.pages.text import (
     PREFORMATTED,
     TEXT,
     LineBuilder,
-    Piece,
+    Pieces,
+    collapse_spaces,
     events,
     normal_line,
+    source_lines,
 )
 
 log = logging.getLogger(__name__)
@@ -117,35 +122,50 @@ def line_kind(line: str, letter: str) -> int:
 # The page rendered once per mode
 
 
+Counts: TypeAlias = "array[int]"  # prefix sums and per-line integers, 4 bytes each (`int_code`)
+
+
+def int_code(page_size: int) -> str:
+    """The array type code that holds every count of a page: "i" (4 bytes, up to 2**31)
+    for any page under 1 GiB (a rendering holds at most the page's characters and a space
+    per table cell, so no count of lines, columns or characters reaches twice the page)."""
+    return "i" if page_size < 2**30 else "q"
+
+
 @dataclass
 class _Render:
-    """One rendering of the whole page, with per-line facts and their prefix sums."""
+    """One rendering of the whole page, with per-line facts and their prefix sums.
+
+    Per-line facts are arrays of machine integers (`Counts`) and a `bytearray`, not lists:
+    a list of Python ints costs 36 bytes an entry, and a 5 MiB page renders into a
+    million lines, each with a dozen facts in each of three renderings.
+    """
 
     lines: LineBuilder
     cells: bool  # table cells one per line, with lone "3." cells merged into the next
+    code: str  # the arrays' type code (`int_code`)
     texts: list[str] = field(default_factory=list)  # each line as parsed ("" = not a unit)
-    prefixed: list[int] = field(default_factory=list)  # cells: the merged "3." line, or -1
-    lead: list[int] = field(default_factory=list)  # leading spaces of each raw line
-    body_end: list[int] = field(default_factory=list)  # raw length without trailing spaces
-    next_unit: list[int] = field(default_factory=list)
-    prev_unit: list[int] = field(default_factory=list)
-    could: list[bool] = field(default_factory=list)  # each line could be a log line
-    not_move: list[int] = field(default_factory=list)  # prefix counts
-    maybe_ply: list[int] = field(default_factory=list)
-    length: list[int] = field(default_factory=list)
-    letters: dict[str, list[int]] = field(default_factory=dict)
-    by_letter: dict[str, tuple[list[int], list[int], list[int], list[int]]] = field(
-        default_factory=dict
-    )
+    prefixed: Counts = field(default_factory=lambda: array("q"))  # cells: its "3." line, or -1
+    lead: Counts = field(default_factory=lambda: array("q"))  # leading spaces of each raw line
+    body_end: Counts = field(default_factory=lambda: array("q"))  # length without trailing spaces
+    next_unit: Counts = field(default_factory=lambda: array("q"))
+    prev_unit: Counts = field(default_factory=lambda: array("q"))
+    could: bytearray = field(default_factory=bytearray)  # each line could be a log line
+    not_move: Counts = field(default_factory=lambda: array("q"))  # prefix counts
+    maybe_ply: Counts = field(default_factory=lambda: array("q"))
+    length: Counts = field(default_factory=lambda: array("q"))
+    letters: dict[str, Counts] = field(default_factory=dict)
+    by_letter: dict[str, tuple[Counts, Counts, Counts, Counts]] = field(default_factory=dict)
 
     def finish(self) -> None:
         raw = self.lines.lines
-        normal = [normal_line(line) for line in raw]
-        texts = list(normal)
-        prefixed = [-1] * len(raw)
+        texts = [normal_line(line) for line in raw]  # the raw line itself when already normal
+        n = len(texts)
+        code = self.code
+        prefixed = _filled(-1, n, code)
         if self.cells:
             pending = -1
-            for i, text in enumerate(normal):
+            for i, text in enumerate(texts):
                 if not text:
                     continue
                 if _NUMBER_ONLY.fullmatch(text):
@@ -154,58 +174,69 @@ class _Render:
                     texts[i] = ""
                 else:
                     if pending >= 0:
-                        prefixed[i], texts[i] = pending, f"{normal[pending]} {text}"
+                        prefixed[i], texts[i] = pending, f"{normal_line(raw[pending])} {text}"
                     pending = -1
         self.texts, self.prefixed = texts, prefixed
-        self.lead = [len(line) - len(line.lstrip()) for line in raw]
-        self.body_end = [len(line.rstrip()) for line in raw]
-        n = len(texts)
-        self.next_unit = [n] * (n + 1)
+        self.lead = array(code, (len(line) - len(line.lstrip()) for line in raw))
+        self.body_end = array(code, (len(line.rstrip()) for line in raw))
+        self.next_unit = _filled(n, n + 1, code)
         for i in range(n - 1, -1, -1):
             self.next_unit[i] = i if texts[i] else self.next_unit[i + 1]
-        self.prev_unit = [-1] * (n + 1)
+        self.prev_unit = _filled(-1, n + 1, code)
         for i in range(n):
             self.prev_unit[i + 1] = i if texts[i] else self.prev_unit[i]
-        self.could = [bool(t) and could_be_log_line(t) for t in texts]
+        self.could = bytearray(bool(t) and could_be_log_line(t) for t in texts)
         self.not_move = _prefix(
-            1 if t and not could else 0 for t, could in zip(texts, self.could, strict=True)
+            (1 if t and not could else 0 for t, could in zip(texts, self.could, strict=True)),
+            code,
         )
         self.maybe_ply = _prefix(
-            1 if could and not t.startswith(("[", "//")) else 0
-            for t, could in zip(texts, self.could, strict=True)
+            (
+                1 if could and not t.startswith(("[", "//")) else 0
+                for t, could in zip(texts, self.could, strict=True)
+            ),
+            code,
         )
-        self.length = _prefix(len(t) for t in texts)
-        seen: dict[str, list[int]] = {}
+        self.length = _prefix((len(t) for t in texts), code)
+        seen: dict[str, Counts] = {}
         for i, text in enumerate(texts):
             for letter in _pocket_letters(text) if text else ():
-                seen.setdefault(letter, [0] * n)[i] += 1
-        self.letters = {letter: _prefix(counts) for letter, counts in sorted(seen.items())}
+                counts = seen.get(letter)
+                if counts is None:
+                    counts = seen[letter] = _filled(0, n, code)
+                counts[i] += 1
+        self.letters = {letter: _prefix(counts, code) for letter, counts in sorted(seen.items())}
 
-    def kinds(self, letter: str) -> tuple[list[int], list[int], list[int], list[int]]:
+    def kinds(self, letter: str) -> tuple[Counts, Counts, Counts, Counts]:
         """Prefix counts of bad lines, plies and tags, and each line's next ply (lazily)."""
         found = self.by_letter.get(letter)
         if found is None:
-            kinds = [line_kind(text, letter) for text in self.texts]
-            bad = _prefix(1 if k in (BAD, NOT_MOVE) else 0 for k in kinds)
-            plies = _prefix(1 if k == PLY else 0 for k in kinds)
-            tags = _prefix(1 if k == TAG else 0 for k in kinds)
-            next_ply = [len(kinds)] * (len(kinds) + 1)
+            code = self.code
+            kinds = bytearray(line_kind(text, letter) for text in self.texts)
+            bad = _prefix((1 if k in (BAD, NOT_MOVE) else 0 for k in kinds), code)
+            plies = _prefix((1 if k == PLY else 0 for k in kinds), code)
+            tags = _prefix((1 if k == TAG else 0 for k in kinds), code)
+            next_ply = _filled(len(kinds), len(kinds) + 1, code)
             for i in range(len(kinds) - 1, -1, -1):
                 next_ply[i] = i if kinds[i] == PLY else next_ply[i + 1]
             found = self.by_letter[letter] = (bad, plies, tags, next_ply)
         return found
 
 
-def _prefix(values: Iterable[int]) -> list[int]:
+def _prefix(values: Iterable[int], code: str) -> Counts:
     """Prefix sums: the sum over [a, b) is p[b] - p[a]."""
-    return [0, *accumulate(values)]
+    return array(code, accumulate(values, initial=0))
+
+
+def _filled(value: int, count: int, code: str) -> Counts:
+    return array(code, [value]) * count
 
 
 # ---------------------------------------------------------------------------------------
 # Candidates
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Unit:
     """A line of a candidate outside the whole-line range: a partial line, or a line
     cut from its merged "3." cell. `line` and `column` say where it starts."""
@@ -382,7 +413,7 @@ class MoveList:
     lines: tuple[str, ...]
     plies: int
     pocket_file: PocketFile
-    positions: tuple[tuple[int, int], ...]  # (line, column) in the page, 1-based
+    positions: PagePositions  # (line, column) in the page, 1-based
     rival: Tag | None = None  # another list as good, not nested with this one
 
 
@@ -400,43 +431,63 @@ class NearestMiss:
 # Elements that hold a list by themselves; a candidate spanning two of them is a merge.
 LIST_CONTAINERS: Final = frozenset({"pre", "textarea", "ol", "ul", "table", "dl", "listing"})
 _CELLS: Final = ("td", "th")
+_ROWS_OR_CELLS: Final = ("td", "th", "tr")
 
 
 class _Page:
-    """The page rendered once in the three modes, with every element's span in each."""
+    """The page rendered once in the three modes, with every element's span in each.
+
+    Per-element facts are arrays indexed by the element's pre-order number, and the
+    spans are one array per mode and end: a page of 300,000 elements would otherwise
+    hold 300,000 lists of tuples of boxed integers.
+    """
 
     def __init__(self, root: Tag, soup: BeautifulSoup) -> None:
         from bs4.element import Tag as TagClass
 
         self.soup = soup
-        self.pieces: list[list[Piece]] = [[], [], []]
+        size = page_size(soup)
+        code = int_code(size if size is not None else 2**31)
+        # Cell by cell only if the page has cells: a <pre> page has two renderings, not three.
+        with_cells = root.name in _ROWS_OR_CELLS or root.find(_ROWS_OR_CELLS) is not None
+        self.pieces = [Pieces(code) for _ in range(3 if with_cells else 2)]
         modes = [
             LineBuilder(pieces=self.pieces[0]),
             LineBuilder(keep_newlines=True, pieces=self.pieces[1]),
-            LineBuilder(cells_as_lines=True, pieces=self.pieces[2]),
         ]
-        self.renders = [_Render(modes[0], False), _Render(modes[1], False), _Render(modes[2], True)]
-        self._keys: dict[int, list[tuple[int, int]]] = {}
+        self.renders = [_Render(modes[0], False, code), _Render(modes[1], False, code)]
+        if with_cells:
+            modes.append(LineBuilder(cells_as_lines=True, pieces=self.pieces[2]))
+            self.renders.append(_Render(modes[2], True, code))
         self.tags: list[Tag] = [root]
-        self.depth = [0]
-        self.parent = [-1]
-        self.last = [0]  # the last pre-order index in each element's subtree
-        self.block = [-1]  # the nearest block (or cell) above, by index
-        self.has_cells = [root.name in _CELLS]
-        start = [(0, 0)] * 3
-        self.starts: list[list[tuple[int, int]]] = [list(start)]
-        self.ends: list[list[tuple[int, int]]] = [list(start)]
-        self.visible_start = [0]  # non-space characters before the element (first mode)
-        self.visible_end = [0]
+        self.depth = array(code, [0])
+        self.parent = array(code, [-1])
+        self.last = array(code, [0])  # the last pre-order index in each element's subtree
+        self.block = array(code, [-1])  # the nearest block (or cell) above, by index
+        self.has_cells = bytearray([root.name in _ROWS_OR_CELLS])
+        # where each element's text starts and ends in each rendering: (line, column)
+        self.start_line = [array(code, [0]) for _ in modes]
+        self.start_column = [array(code, [0]) for _ in modes]
+        self.end_line = [array(code, [0]) for _ in modes]
+        self.end_column = [array(code, [0]) for _ in modes]
+        self.visible_start = array(code, [0])  # non-space characters before the element
+        self.visible_end = array(code, [0])
         visible = 0
         open_: list[int] = [0]
         pre = 1 if root.name in PREFORMATTED else 0
         for event, node in events(root):
             if event == TEXT:
                 value = str(node)
+                # split or collapsed once, shared by the renderings: a <pre>'s lines are
+                # the same strings in all three
+                parts = source_lines(value)
+                flowed = collapse_spaces(value) if not pre else ""
                 for mode in modes:
-                    mode.text(value, pre > 0, node)
-                visible += len("".join(value.split()))
+                    if mode.keeps_lines(pre > 0):
+                        mode.put_lines(parts, node)
+                    else:
+                        mode.put(flowed, node)
+                visible += _visible(value)
                 continue
             if not isinstance(node, TagClass):
                 continue
@@ -452,18 +503,21 @@ class _Page:
                 self.block.append(
                     parent if above in BLOCK or above in _CELLS else self.block[parent]
                 )
-                self.has_cells.append(name in _CELLS or name == "tr")
-                for mode in modes:
+                self.has_cells.append(name in _ROWS_OR_CELLS)
+                for number, mode in enumerate(modes):
                     mode.enter(name)
-                self.starts.append([mode.where for mode in modes])
-                self.ends.append(list(start))
+                    line, column = mode.where
+                    self.start_line[number].append(line)
+                    self.start_column[number].append(column)
+                    self.end_line[number].append(0)
+                    self.end_column[number].append(0)
                 self.visible_start.append(visible)
                 self.visible_end.append(visible)
                 open_.append(index)
                 pre += name in PREFORMATTED
             elif event == EXIT:
                 index = open_.pop()
-                self.ends[index] = [mode.where for mode in modes]
+                self._close(index, modes)
                 self.visible_end[index] = visible
                 self.last[index] = len(self.tags) - 1
                 if self.has_cells[index]:
@@ -471,13 +525,26 @@ class _Page:
                 for mode in modes:
                     mode.exit(name)
                 pre -= name in PREFORMATTED
-        self.ends[0] = [mode.where for mode in modes]
+        self._close(0, modes)
         self.visible_end[0] = visible
         self.last[0] = len(self.tags) - 1
         for mode in modes:
             mode.end_line()
         for render in self.renders:
             render.finish()
+
+    def _close(self, index: int, modes: list[LineBuilder]) -> None:
+        for number, mode in enumerate(modes):
+            self.end_line[number][index], self.end_column[number][index] = mode.where
+
+    def span(self, index: int, mode: int) -> tuple[int, int, int, int]:
+        """Where the element's text starts and ends in a rendering: (line, column) twice."""
+        return (
+            self.start_line[mode][index],
+            self.start_column[mode][index],
+            self.end_line[mode][index],
+            self.end_column[mode][index],
+        )
 
     def stands_alone(self, index: int) -> bool:
         """True unless the element is words inside running text (``<code>`` in a sentence).
@@ -500,28 +567,35 @@ class _Page:
 
     def locate(self, mode: int, line: int, column: int) -> tuple[int, int]:
         """The page position of the first visible character at or after (line, column)
-        of a rendering: found in the text node it was rendered from."""
-        from bisect import bisect_right
+        of a rendering: found in the text node it was rendered from.
 
+        The cost is that of the pieces of one line, never of the whole text node: a
+        5 MiB ``<pre>`` is one node, and its 650,000 lines are each located."""
         pieces = self.pieces[mode]
-        keys = self._keys.get(mode)
-        if keys is None:
-            keys = self._keys[mode] = [(piece[0], piece[1]) for piece in pieces]
-        for at in range(max(0, bisect_right(keys, (line, column)) - 1), len(pieces)):
-            at_line, at_column, node, start, value = pieces[at]  # no slice: O(1) a line
-            if at_line > line:
-                break
-            if at_line < line:
-                continue
+        first = bisect_left(pieces.line, line)
+        end = bisect_left(pieces.line, line + 1, first)
+        # the last piece starting at or before the column, then on along the line
+        at = max(first, bisect_right(pieces.column, column, first, end) - 1)
+        for index in range(at, end):
+            value, at_column = pieces.value[index], pieces.column[index]
             # Visible characters of the piece before `column`, then the next visible one,
             # counted in the node's own text (the rendering may have collapsed spaces).
-            before = len("".join(value[: max(0, column - at_column)].split()))
-            text = str(node)
+            before = _visible(value[: max(0, column - at_column)])
+            node = pieces.node[index]
             offset = text_offset(self.soup, node)
-            index = _after_visible(text, start, before)
-            if index is not None and offset is not None:
-                return line_column(self.soup, offset + index)
+            text = node if isinstance(node, str) else str(node)  # a NavigableString: no copy
+            found = _after_visible(text, pieces.start[index], before)
+            if found is not None and offset is not None:
+                return line_column(self.soup, offset + found)
         return 1, 1
+
+
+def _visible(text: str) -> int:
+    """How many characters of `text` are not white space (as `str.split` sees it)."""
+    return len(_SPACE_RUN.sub("", text))
+
+
+_SPACE_RUN: Final = re.compile(r"\s+")
 
 
 def _after_visible(text: str, start: int, count: int) -> int | None:
@@ -546,43 +620,79 @@ def find_move_list(
     to the game's ``pre``) would parse into more plies than either; it is not taken.
     """
     page = _Page(root, soup if soup is not None else _soup_of(root))
-    found: list[tuple[tuple[int, int, int, int], int, int, _Judged]] = []
+    found = _Found()
     nearest: tuple[int, int, int, _Lines] | None = None  # (plies, index, mode, lines)
     for index in range(len(page.tags)):
         if not page.stands_alone(index):
             continue
         modes = (0, 1, 2) if page.has_cells[index] else (0, 1)
-        best: tuple[tuple[int, int, int, int], int, int, _Judged] | None = None
+        best: tuple[tuple[int, int], int] | None = None  # ((-plies, length), mode)
         for mode in modes:
             render = page.renders[mode]
-            span = (*page.starts[index][mode], *page.ends[index][mode])
-            lines = _lines_of(render, span)
+            lines = _lines_of(render, page.span(index, mode))
             judged = _judge(render, lines, label_letter)
             if judged is None:
                 nearest = _nearer(page, nearest, lines, index, mode)
                 continue
-            key = (-judged.plies, judged.length, -page.depth[index], index)
+            key = (-judged.plies, judged.length)
             if best is None or key < best[0]:
-                best = (key, index, mode, judged)
+                best = (key, mode)
         if best is not None:
-            found.append(best)
-    if not found:
+            found.add(index, best[1], -best[0][0], best[0][1])
+    if not len(found):
         return _miss(page, nearest)
-    containers = {i for _, i, _, _ in found if page.tags[i].name in LIST_CONTAINERS}
-    wraps = _lists_inside(page, containers)
-    whole = [item for item in found if wraps[item[1]] < 2]
+    whole = found.not_wrapping_two(page)
     if not whole:
         return _miss(page, nearest)
-    key, index, mode, judged = min(whole, key=lambda item: item[0])
-    rival = next(
-        (
-            page.tags[i]
-            for k, i, _, _ in sorted(whole, key=lambda item: item[0])
-            if k[:2] == key[:2] and i != index and not page.nested(i, index)
-        ),
-        None,
-    )
+    _, at = min((found.key(page, at), at) for at in whole)
+    index, mode = found.index[at], found.mode[at]
+    rival_keys = [
+        (found.key(page, other), found.index[other])
+        for other in whole
+        if found.plies[other] == found.plies[at]
+        and found.length[other] == found.length[at]
+        and found.index[other] != index
+        and not page.nested(found.index[other], index)
+    ]
+    rival = page.tags[min(rival_keys)[1]] if rival_keys else None
+    render = page.renders[mode]
+    judged = _judge(render, _lines_of(render, page.span(index, mode)), label_letter)
+    assert judged is not None  # judged the same way a moment ago
     return _move_list(page, index, mode, judged, rival)
+
+
+class _Found:
+    """The elements whose lines make a move list: for each, its best rendering's plies
+    and length (in arrays: every one of 300,000 ``<pre>`` blocks may be one)."""
+
+    def __init__(self) -> None:
+        self.index = array("q")
+        self.mode = bytearray()
+        self.plies = array("q")
+        self.length = array("q")
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def add(self, index: int, mode: int, plies: int, length: int) -> None:
+        self.index.append(index)
+        self.mode.append(mode)
+        self.plies.append(plies)
+        self.length.append(length)
+
+    def key(self, page: _Page, at: int) -> tuple[int, int, int, int]:
+        """Most plies, then shortest, then deepest, then first in the page."""
+        index = self.index[at]
+        return (-self.plies[at], self.length[at], -page.depth[index], index)
+
+    def not_wrapping_two(self, page: _Page) -> list[int]:
+        """The entries that do not wrap two separate list containers (outermost ones)."""
+        container = bytearray(len(page.tags))
+        for index in self.index:
+            if page.tags[index].name in LIST_CONTAINERS:
+                container[index] = 1
+        wraps = _lists_inside(page, container)
+        return [at for at in range(len(self)) if wraps[self.index[at]] < 2]
 
 
 def _soup_of(root: Tag) -> BeautifulSoup:
@@ -595,35 +705,39 @@ def _soup_of(root: Tag) -> BeautifulSoup:
     return top
 
 
-def _lists_inside(page: _Page, containers: set[int]) -> list[int]:
+def _lists_inside(page: _Page, container: bytearray) -> Counts:
     """For each element, how many separate list containers it wraps (outermost ones)."""
-    wraps = [0] * len(page.tags)
+    wraps = _filled(0, len(page.tags), "q")
     for index in range(len(page.tags) - 1, 0, -1):
         parent = page.parent[index]
-        wraps[parent] += 1 if index in containers else wraps[index]
+        wraps[parent] += 1 if container[index] else wraps[index]
     return wraps
 
 
-def _units(render: _Render, kept: _Lines) -> list[_Unit]:
-    """A candidate's kept lines as units, each with where it starts in its rendering."""
-    units = list(kept.front)
+def _units(render: _Render, kept: _Lines) -> Iterator[_Unit]:
+    """A candidate's kept lines as units, each with where it starts in its rendering
+    (one at a time: a list of them would be the largest thing a long list makes)."""
+    yield from kept.front
     i = render.next_unit[kept.a]
     while i < kept.b:
         start = render.prefixed[i] if render.prefixed[i] >= 0 else i
-        units.append(_Unit(render.texts[i], start, render.lead[start]))
+        yield _Unit(render.texts[i], start, render.lead[start])
         i = render.next_unit[i + 1]
-    units.extend(kept.back)
-    return units
+    yield from kept.back
 
 
 def _move_list(page: _Page, index: int, mode: int, judged: _Judged, rival: Tag | None) -> MoveList:
-    units = _units(page.renders[mode], judged.units)
+    lines: list[str] = []
+    positions = PagePositions()
+    for unit in _units(page.renders[mode], judged.units):
+        lines.append(unit.text)
+        positions.append(*page.locate(mode, unit.line, unit.column))
     return MoveList(
         element=page.tags[index],
-        lines=tuple(u.text for u in units),
+        lines=tuple(lines),
         plies=judged.plies,
         pocket_file=PocketFile(judged.letter),
-        positions=tuple(page.locate(mode, u.line, u.column) for u in units),
+        positions=positions,
         rival=rival,
     )
 
@@ -657,12 +771,12 @@ def _miss(page: _Page, nearest: tuple[int, int, int, _Lines] | None) -> NearestM
         return None
     plies, index, mode, lines = nearest
     render = page.renders[mode]
-    units = _units(render, _trim(render, lines) or lines)
-    broken = _first(units, lambda u: line_kind(u.text, "i") in (BAD, NOT_MOVE))
-    unit = broken or units[0]
-    line, column = page.locate(mode, unit.line, unit.column)
-    return NearestMiss(page.tags[index], plies, line, column, unit.text)
-
-
-def _first(units: list[_Unit], test: Callable[[_Unit], bool]) -> _Unit | None:
-    return next((u for u in units if test(u)), None)
+    first: _Unit | None = None
+    for unit in _units(render, _trim(render, lines) or lines):
+        first = first or unit
+        if line_kind(unit.text, "i") in (BAD, NOT_MOVE):
+            first = unit  # where the list breaks
+            break
+    assert first is not None  # a candidate has a line shaped like a ply
+    line, column = page.locate(mode, first.line, first.column)
+    return NearestMiss(page.tags[index], plies, line, column, first.text)

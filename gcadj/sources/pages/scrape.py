@@ -31,11 +31,12 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from gcadj.errors import PageError
-from gcadj.sources.urls import is_url
+from gcadj.sources.urls import is_url, redact_url
 from gcadj.vocabulary import PocketFile
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ class ScrapedGame:
     status: str | None = None
     board: str | None = None  # gcadj placement + pockets, e.g. "rnbq.../...[Ii]"
     warnings: tuple[str, ...] = ()
-    positions: tuple[tuple[int, int], ...] = ()  # where each move line stands in the page
+    positions: Sequence[tuple[int, int]] = ()  # where each move line stands in the page
 
     def page_position(self, log_line: int) -> tuple[int, int] | None:
         """Where line `log_line` (1-based) of `log_text` stands in the page, for a move line."""
@@ -92,8 +93,8 @@ class ScrapedGame:
 # Players, status, names
 
 
-_WHITE = re.compile(r"\bWhite\s*:\s*(.*?)\s*(?=\bBlack\s*:|$)")
-_BLACK = re.compile(r"\bBlack\s*:\s*(.*?)\s*(?=\bWhite\s*:|$)")
+WHITE_PLAYER = re.compile(r"\bWhite\s*:\s*(.*?)\s*(?=\bBlack\s*:|$)")
+BLACK_PLAYER = re.compile(r"\bBlack\s*:\s*(.*?)\s*(?=\bWhite\s*:|$)")
 _NOTICE = re.compile(r"\buncoded\b|no rules (?:are )?enforced", re.IGNORECASE)
 _STATUS_WORDS = re.compile(
     r"resign|draw|won\b|wins\b|forfeit|time(?:d)? ?out|checkmate|stalemate|game (?:is )?over",
@@ -103,7 +104,8 @@ BOARD_MARK: Final = "\x00board"
 MOVES_MARK: Final = "\x00moves"
 
 
-def _player(lines: list[str], pattern: re.Pattern[str]) -> str | None:
+def player_name(lines: list[str], pattern: re.Pattern[str]) -> str | None:
+    """The name after the first `WHITE_PLAYER` or `BLACK_PLAYER` label in `lines`, if any."""
     for line in lines:
         match = pattern.search(line)
         if match:
@@ -125,7 +127,8 @@ def _status(lines: list[str], names: tuple[str | None, ...] = ()) -> str | None:
     for line in lines[(heading + 1 if heading is not None else 0) :]:
         if line in (BOARD_MARK, MOVES_MARK) or _NOTICE.search(line):
             break
-        if _WHITE.search(line) or _BLACK.search(line) or pocket_letter_from_labels([line]):
+        players = WHITE_PLAYER.search(line) or BLACK_PLAYER.search(line)
+        if players or pocket_letter_from_labels([line]):
             break
         if line.casefold() in skip:
             continue
@@ -163,19 +166,20 @@ def _names(root: Tag, url: str | None) -> tuple[str | None, str | None]:
 
 
 def _site(root: Tag, url: str | None) -> str | None:
-    """The page's address: the URL it was fetched from, else its canonical link."""
+    """The page's address: the URL it was fetched from, else its canonical link; without
+    credentials (`redact_url`): a Site tag is shown everywhere."""
     from bs4 import Tag
 
     if url:
-        return url
+        return redact_url(url)
     for link in root.find_all("link", href=True):
         rel = link.get("rel") if isinstance(link, Tag) else None
         href = link.get("href") if isinstance(link, Tag) else None
         if rel and "canonical" in rel and isinstance(href, str) and is_url(href):
-            return href
+            return redact_url(href)
     meta = root.find("meta", attrs={"property": "og:url"})
     content = meta.get("content") if isinstance(meta, Tag) else None
-    return content if isinstance(content, str) and is_url(content) else None
+    return redact_url(content) if isinstance(content, str) and is_url(content) else None
 
 
 # ---------------------------------------------------------------------------------------
@@ -190,13 +194,15 @@ def scrape_page(html: str, source: str = "<page>", url: str | None = None) -> Sc
     """
     if url is None and is_url(source):
         url = source
+    source = redact_url(source)  # it names the page in every message
     soup = soup_of(html)
     root = soup.body or soup
     everything = render_lines(root)
     label_letter = pocket_letter_from_labels(everything)
+    viewing = any("viewing game" in line.lower() for line in everything)
+    del everything  # a page's worth of lines, not kept while the move list is sought
     found = find_move_list(root, label_letter, soup)
     if not isinstance(found, MoveList):
-        viewing = any("viewing game" in line.lower() for line in everything)
         what = "a Game Courier viewing page" if viewing else "the page"
         if found is None:
             raise PageError(
@@ -238,8 +244,8 @@ def scrape_page(html: str, source: str = "<page>", url: str | None = None) -> Sc
         game=game,
         log_name=log_name,
         site=_site(soup, url),
-        white=_player(marked, _WHITE),
-        black=_player(marked, _BLACK),
+        white=player_name(marked, WHITE_PLAYER),
+        black=player_name(marked, BLACK_PLAYER),
         status=_status(marked, (game, log_name)),
         board=board,
         warnings=tuple(warnings),

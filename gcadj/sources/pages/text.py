@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from array import array
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Final
 from urllib.parse import parse_qs, urlsplit
@@ -97,9 +98,44 @@ def events(
 _COLLAPSE: Final = re.compile(r"[ \t\r\n\f]+")
 
 
-Piece = tuple[int, int, "PageElement", int, str]
-"""A text piece of a rendering: (line index, column, its text node, where the piece starts
-in the node's text, the piece as rendered)."""
+def collapse_spaces(value: str) -> str:
+    """Text as a browser flows it outside ``pre``: each run of spaces and line breaks one space."""
+    return _COLLAPSE.sub(" ", value)
+
+
+def source_lines(value: str) -> list[str]:
+    """Text as a ``pre`` shows it: its lines, whatever ends them (``\\r\\n``, ``\\r``, ``\\n``)."""
+    return value.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+class Pieces:
+    """The text pieces of one rendering, in order, as parallel arrays: for each piece its
+    line index and column in the rendering, its text node, where the piece starts in the
+    node's text, and the piece as rendered.
+
+    Arrays, not a tuple per piece: a 5 MiB ``<pre>`` is 650,000 pieces in each of three
+    renderings, and a tuple of five with its boxed integers costs about 150 bytes where
+    these cost about 40 (the node and the text are references to shared objects).
+    """
+
+    __slots__ = ("column", "line", "node", "start", "value")
+
+    def __init__(self, code: str = "q") -> None:
+        self.line = array(code)  # `code`: "i" (4 bytes) holds any count of a page under 2 GiB
+        self.column = array(code)
+        self.node: list[PageElement] = []
+        self.start = array(code)
+        self.value: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self.line)
+
+    def add(self, line: int, column: int, node: PageElement, start: int, value: str) -> None:
+        self.line.append(line)
+        self.column.append(column)
+        self.node.append(node)
+        self.start.append(start)
+        self.value.append(value)
 
 
 class LineBuilder:
@@ -108,8 +144,8 @@ class LineBuilder:
     ``keep_newlines`` keeps source newlines everywhere (a ``div`` styled as
     preformatted); ``cells_as_lines`` puts each table cell on its own line. `where`
     is the (line index, column) the next piece goes to: an element's text is what lies
-    between `where` at its start and at its end. When `pieces` is a list, each piece
-    is recorded there as a `Piece`.
+    between `where` at its start and at its end. When `pieces` is given, each piece
+    is recorded there.
     """
 
     def __init__(
@@ -117,7 +153,7 @@ class LineBuilder:
         *,
         keep_newlines: bool = False,
         cells_as_lines: bool = False,
-        pieces: list[Piece] | None = None,
+        pieces: Pieces | None = None,
     ) -> None:
         self.keep_newlines = keep_newlines
         self.cells_as_lines = cells_as_lines
@@ -132,27 +168,36 @@ class LineBuilder:
 
     def end_line(self) -> None:
         if self.buf:
-            self.lines.append("".join(self.buf))
+            # one piece: "".join returns that very string, so a line of a <pre> is stored
+            # once however many renderings hold it
+            self.lines.append(self.buf[0] if len(self.buf) == 1 else "".join(self.buf))
             self.buf.clear()
             self.column = 0
 
     def put(self, value: str, node: PageElement | None = None, index: int = 0) -> None:
         if self.pieces is not None and node is not None:
-            self.pieces.append((len(self.lines), self.column, node, index, value))
+            self.pieces.add(len(self.lines), self.column, node, index, value)
         self.buf.append(value)
         self.column += len(value)
 
+    def put_lines(self, parts: list[str], node: PageElement | None = None) -> None:
+        """A text's `source_lines`, each after the first starting a new line."""
+        index = 0
+        for number, part in enumerate(parts):
+            if number:
+                self.end_line()
+            self.put(part, node, index)
+            index += len(part) + 1
+
+    def keeps_lines(self, pre: bool) -> bool:
+        """Does this rendering keep a text's source newlines (inside ``pre``, or always)?"""
+        return pre or self.keep_newlines
+
     def text(self, value: str, pre: bool, node: PageElement | None = None) -> None:
-        if pre or self.keep_newlines:
-            value = value.replace("\r\n", "\n").replace("\r", "\n")
-            index = 0
-            for number, part in enumerate(value.split("\n")):
-                if number:
-                    self.end_line()
-                self.put(part, node, index)
-                index += len(part) + 1
+        if self.keeps_lines(pre):
+            self.put_lines(source_lines(value), node)
         else:
-            self.put(_COLLAPSE.sub(" ", value), node)
+            self.put(collapse_spaces(value), node)
 
     def enter(self, name: str) -> None:
         """At the start of an element: blocks (and cells, cell by cell) end the line."""
@@ -173,8 +218,12 @@ class LineBuilder:
 
 
 def normal_line(line: str) -> str:
-    """A rendered line as compared and parsed: stripped, runs of spaces made one space."""
-    return " ".join(line.replace("\u00a0", " ").split())
+    """A rendered line as compared and parsed: stripped, runs of spaces made one space.
+
+    A line already so is returned itself, not a copy: the renderings of a page hold
+    a million lines, most of them already normal."""
+    normal = " ".join(line.replace("\u00a0", " ").split())
+    return line if normal == line else normal
 
 
 def render_lines(

@@ -1,23 +1,33 @@
-"""PGN-like text for Pocket Mutation Chess, written from a verdict (read back by
-`gcadj.sources.pgn_reader`).
+"""``--to pgn``: PGN-like text for Pocket Mutation Chess, one game or a database (read back
+by `gcadj.sources.pgn_reader`).
 
 The writer gives a chess user what they expect: the Seven Tag Roster plus
 ``[Variant "Pocket Mutation Chess"]``, ``Termination``, ``SetUp``/``FEN`` for a set-up
 start, the log's own tags (``Log``, ``Status``, ...), SAN-like movetext (`gcadj.notation.san`)
 wrapped at 80 columns, Game Courier ``//`` comments as ``{...}``.
 
-Illegal games round-trip through the two comment markers described in `gcadj.notation.pgn`.
+Illegal games round-trip through the two comment markers described in `gcadj.notation.pgn`:
+gcadj's note ``{gcadj: ...}``, then the first illegal ply and every ply after it as
+``{gc: <the ply as typed>}``. Text the reader could not read follows gcadj's note too: its
+first line as ``{gc: ...}`` (which the reader cannot read either, so the game reads back
+cut at the same ply), the other lines as ``;`` comments, each exactly as typed.
+Several games make a database: each with its tags, a blank line between games.
 """
 
 from __future__ import annotations
 
-from gcadj.adjudication.verdict import Finding, Verdict
-from gcadj.engine.fen import STARTING_FEN, parse_fen
-from gcadj.engine.position import Position
-from gcadj.notation.pgn import GC_MARK, NOTE_MARK, ROSTER_UNKNOWN, VARIANT, escape_tag_value
-from gcadj.notation.san import write_line
+from collections.abc import Sequence
+from typing import IO
 
-__all__ = ["finding_note", "unreadable_note", "user_comment_lines", "write_pgn"]
+from gcadj.adjudication.plies import JudgedGame
+from gcadj.adjudication.verdict import Verdict
+from gcadj.engine.fen import STARTING_FEN
+from gcadj.notation.pgn import GC_MARK, NOTE_MARK, ROSTER_UNKNOWN, VARIANT, escape_tag_value
+from gcadj.notation.records import UnreadText
+from gcadj.outputs.notes import finding_note, unread_note
+from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo
+
+__all__ = ["WIDTH", "WRITER", "pgn_tags", "termination_tag", "write_pgn"]
 
 WIDTH = 80
 
@@ -25,40 +35,6 @@ _GENERATED = frozenset(
     name.casefold()
     for name in (*ROSTER_UNKNOWN, "Result", "Variant", "SetUp", "FEN", "Termination", "PocketFile")
 )
-
-
-def user_comment_lines(comment: str | None) -> list[str]:
-    """A record's comment as lines, without gcadj's own notes (they are written afresh)."""
-    if comment is None:
-        return []
-    return [line for line in comment.split("\n") if not line.startswith(NOTE_MARK)]
-
-
-def finding_note(finding: Finding) -> str:
-    """gcadj's note on an illegal ply, as it goes into a comment (no braces inside)."""
-    dots = "." if finding.side == "white" else "..."
-    text = (
-        f"{NOTE_MARK} illegal ply {finding.ply} ({finding.move_number}{dots} {finding.text}) "
-        f"[{finding.category}]: {finding.reason}"
-    )
-    return text.replace("{", "(").replace("}", ")")
-
-
-def unreadable_note(verdict: Verdict) -> str | None:
-    """gcadj's note after the last ply of a game judged up to an unreadable ply, else None."""
-    if not verdict.partial:
-        return None
-    where = (verdict.error or "syntax error").split("\n", 1)[0]
-    text = (
-        f"{NOTE_MARK} the log stops being readable at ply {verdict.legal_plies + 1}, "
-        f"left out with everything after it ({where})"
-    )
-    return text.replace("{", "(").replace("}", ")")
-
-
-def is_standard_start(fen: str) -> bool:
-    """Does the game start from the standard array, White to move, move 1?"""
-    return Position(fen).fen() == STARTING_FEN
 
 
 def termination_tag(verdict: Verdict) -> str:
@@ -72,14 +48,13 @@ def termination_tag(verdict: Verdict) -> str:
     return verdict.termination
 
 
-def pgn_tags(verdict: Verdict) -> list[tuple[str, str]]:
+def pgn_tags(game: JudgedGame) -> list[tuple[str, str]]:
     """Tags in order: the roster, Result, Variant, SetUp/FEN, Termination, the log's others."""
-    log = verdict.log
-    assert log is not None
+    verdict, log = game.verdict, game.log
 
     tags = [(name, log.tag(name) or unknown) for name, unknown in ROSTER_UNKNOWN.items()]
     tags += [("Result", verdict.result), ("Variant", VARIANT)]
-    if not is_standard_start(verdict.start_fen):
+    if game.start_fen != STARTING_FEN:
         tags += [("SetUp", "1"), ("FEN", verdict.start_fen)]
     tags.append(("Termination", termination_tag(verdict)))
     if log.pocket_file != "i":
@@ -114,15 +89,18 @@ class _Movetext:
         self.after_comment = True
         stripped = text.strip()
         if "}" in text or stripped.startswith((GC_MARK, NOTE_MARK)):
-            self.atoms += [f"; {text}", _NEWLINE]
+            self.line_comment(text)
             return
-        words = text.split(" ")
-        words[0] = "{" + words[0]
-        words[-1] += "}"
-        self.atoms += words
+        self.note(text)
+
+    def line_comment(self, text: str) -> None:
+        """A rest-of-line ``;`` comment: any text, kept exactly."""
+        self.after_comment = True
+        self.atoms += [f"; {text}".rstrip(), _NEWLINE]
 
     def note(self, text: str) -> None:
-        """gcadj's own note: a brace comment the reader drops."""
+        """A brace comment, wrapped at its spaces (the reader joins the lines again);
+        gcadj's own notes are dropped by the reader."""
         self.after_comment = True
         words = text.split(" ")
         words[0] = "{" + words[0]
@@ -131,9 +109,25 @@ class _Movetext:
 
     def gc_ply(self, text: str) -> None:
         """A ply in Game Courier notation: one unbreakable atom."""
-        self.atoms.append(f"{self.pending}{{{GC_MARK} {text}}}")
+        body = f" {text}" if text else ""
+        self.atoms.append(f"{self.pending}{{{GC_MARK}{body}}}")
         self.pending = ""
         self.after_comment = True
+
+    def unread(self, unread: UnreadText) -> None:
+        """Text the reader could not read, as typed: its first line as a ``{gc: ...}`` ply
+        (a ``}`` in it would end the brace early: then an empty ``{gc:}``, which no reader
+        reads either, and the line as a ``;`` comment), the other lines as ``;`` comments."""
+        first, *rest = unread.text.rstrip("\n").split("\n")
+        if "}" in first:
+            self.gc_ply("")
+            rest = [first, *rest]
+        else:
+            self.gc_ply(first.strip())
+        if rest:
+            self.atoms.append(_NEWLINE)
+        for line in rest:
+            self.line_comment(line)
 
     def wrap(self, width: int) -> list[str]:
         lines: list[str] = []
@@ -156,33 +150,49 @@ class _Movetext:
 
 
 def write_pgn(verdict: Verdict, *, width: int = WIDTH) -> str:
-    """The game as PGN-like text (see the module docstring); needs a verdict with its log."""
-    log = verdict.log
-    if log is None:
+    """One game as PGN-like text (see the module docstring); needs a verdict with its log."""
+    if verdict.log is None:
         raise ValueError(f"{verdict.source}: no game to write ({verdict.status})")
-    written = write_line(verdict.start_fen, verdict.moves, log.pocket_file)
+    game = JudgedGame(verdict)
     text = _Movetext()
-    for line in user_comment_lines(log.leading_comment):
+    for line in game.leading_comments:
         text.comment(line)
-    for wm, record in zip(written, log.records[: len(written)], strict=True):
-        text.number(wm.move_number, wm.white)
-        text.move(wm.san)
-        for line in user_comment_lines(record.comment):
+    for ply in game.plies():
+        if ply.finding is not None:
+            text.note(finding_note(ply.finding))
+        text.number(ply.move_number, ply.white)
+        san = ply.san
+        if san is not None:
+            text.move(san)
+        else:
+            text.gc_ply(ply.text)
+        for line in ply.comments:
             text.comment(line)
-    if verdict.first_illegal is not None:
-        text.note(finding_note(verdict.first_illegal))
-        setup = parse_fen(verdict.final_fen or verdict.start_fen)
-        number, white = setup.fullmove_number, setup.turn == 0
-        for record in log.records[len(written) :]:
-            text.number(number, white)
-            text.gc_ply(record.text)
-            for line in user_comment_lines(record.comment):
-                text.comment(line)
-            number += 0 if white else 1
-            white = not white
-    note = unreadable_note(verdict)
-    if note is not None:
-        text.note(note)
+    unread = game.unread
+    if unread is not None:
+        text.note(unread_note(len(game.log.records) + 1, unread))
+        text.unread(unread)
     text.move(verdict.result)
-    head = [f'[{name} "{escape_tag_value(value)}"]' for name, value in pgn_tags(verdict)]
+    head = [f'[{name} "{escape_tag_value(value)}"]' for name, value in pgn_tags(game)]
     return "\n".join([*head, "", *text.wrap(width)]) + "\n"
+
+
+def _prepare(games: Sequence[ExportGame], options: ExportOptions) -> WriteTo:
+    def write(out: IO[str]) -> None:
+        for i, game in enumerate(games):
+            if i:
+                out.write("\n")
+            out.write(write_pgn(game.verdict))
+
+    return write
+
+
+WRITER = Writer(
+    name="pgn",
+    help="PGN-like text, SAN with I@c4 drops and Rh1@=I pocketing",
+    many=True,
+    accepts=frozenset(),
+    prepare=_prepare,
+    several="one PGN database",
+    order=10,
+)

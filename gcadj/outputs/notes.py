@@ -1,0 +1,37 @@
+"""gcadj's own notes in what it writes: where a game went wrong, said the same way in every
+format (a ``//`` comment in Game Courier text, a ``{}`` comment in PGN, a line on stderr).
+
+Each note starts with ``gcadj:`` (`gcadj.notation.pgn.NOTE_MARK`): readers drop such
+comments, and writers write them afresh, so a note never piles up over round trips.
+"""
+
+from __future__ import annotations
+
+from gcadj.adjudication.verdict import Finding
+from gcadj.notation.pgn import NOTE_MARK
+from gcadj.notation.records import UnreadText
+
+__all__ = ["finding_note", "unread_note"]
+
+
+def _no_braces(text: str) -> str:
+    """A note goes inside a PGN ``{}`` comment: no brace may end it early."""
+    return text.replace("{", "(").replace("}", ")")
+
+
+def finding_note(finding: Finding) -> str:
+    """gcadj's note on an illegal ply."""
+    dots = "." if finding.side == "white" else "..."
+    return _no_braces(
+        f"{NOTE_MARK} illegal ply {finding.ply} ({finding.move_number}{dots} {finding.text}) "
+        f"[{finding.category}]: {finding.reason}"
+    )
+
+
+def unread_note(ply: int, unread: UnreadText) -> str:
+    """gcadj's note before the text it could not read, from ply `ply` (1-based) on."""
+    where = unread.error.split("\n", 1)[0]
+    return _no_braces(
+        f"{NOTE_MARK} the log stops being readable at ply {ply}; it and everything after "
+        f"it follow as typed ({where})"
+    )
