@@ -350,8 +350,14 @@ class _Replay:
     def _judge_record(self, record: MoveRecord) -> bool:
         """Judge one ply and play it; False when the replay must stop."""
         position = self.position
-        ended = self._automatic_end(position)
         verdict: Move | IllegalPly
+        ended = (  # `_automatic_end`'s test first: a call a ply saved
+            self._automatic_end(position)
+            if position.halfmove_clock >= 100
+            or position.repetition_count() >= 5
+            or position.is_dead_position()
+            else None
+        )
         if ended is not None:
             verdict = ended
         else:
@@ -363,7 +369,10 @@ class _Replay:
         if isinstance(verdict, Move):  # already played by the judge
             if not self.findings:
                 self.moves.append(verdict)
-            self._note_oddities(record, position)
+            if len(record.submoves) > 1 or (
+                not self.threefold_warned and position.repetition_count() >= 3
+            ):  # `_note_oddities`'s own tests first: most plies have nothing to note
+                self._note_oddities(record, position)
             return True
         self._add_finding(record, verdict)
         if not self.all_findings:

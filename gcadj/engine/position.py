@@ -818,8 +818,10 @@ class Position:
             self.fullmove_number += 1
         self.turn = them
         self.pocket_ban = False
-        self._zobrist = z ^ Z_BLACK_TO_MOVE
-        key = self._repetition_key()
+        z ^= Z_BLACK_TO_MOVE
+        self._zobrist = z
+        # the ban is over and most moves leave no en passant square: the key is the hash
+        key = z if new_ep is None else self._repetition_key()
         self._key = key
         self._keys.append(key)
         counts = self._key_counts
