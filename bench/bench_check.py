@@ -90,7 +90,8 @@ def build_corpus() -> tuple[list[tuple[str, int, str, str]], list[tuple[str, int
                 board.push(move)
             if not moves:
                 continue
-            name = f"{path.name}#{number}"
+            # not "file#N": to gcadj that names game N of a database file
+            name = f"{path.name}-game{number}"
             pgn_game = chess.pgn.Game()
             pgn_game.headers.clear()
             for line in roster_lines(game):
