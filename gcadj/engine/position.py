@@ -27,7 +27,7 @@ The rules (docs/rules.md §2–§4) that shape this code:
 
 from __future__ import annotations
 
-import random
+import _random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -168,31 +168,37 @@ def pawn_step(color: int, origin: int, target: int) -> PawnStep:
     return PawnStep.NONE
 
 
-# POCKETING[color][square][kind index] -> every pocketing move of that piece from there.
-POCKETING: tuple[tuple[tuple[tuple[Move, ...], ...], ...], ...] = tuple(
-    tuple(
-        tuple(
-            tuple(
-                POCKET_MOVES[sq][choice.index]
-                for choice in (
-                    promotion_choices(kind)
-                    if sq >> 3 == LAST_RANK[color]
-                    else mutation_choices(kind)
-                )
-            )
-            if not kind.is_king
-            else ()
+def _pocketing_table(color: int) -> tuple[tuple[tuple[Move, ...], ...], ...]:
+    """Per square, per kind index: every pocketing move of that kind of `color` piece from
+    there (the King none). Made at every start-up, so the choices are worked out per kind
+    once and only picked per square."""
+    choices = {
+        last: tuple(
+            ()
+            if kind.is_king
+            else tuple(c.index for c in (promotion_choices if last else mutation_choices)(kind))
             for kind in KINDS
         )
-        for sq in range(64)
-    )
-    for color in (WHITE, BLACK)
-)
+        for last in (False, True)
+    }
+    table = []
+    for sq in range(64):
+        pick = POCKET_MOVES[sq].__getitem__
+        table.append(
+            tuple(tuple(map(pick, kinds)) for kinds in choices[sq >> 3 == LAST_RANK[color]])
+        )
+    return tuple(table)
+
+
+# POCKETING[color][square][kind index] -> every pocketing move of that piece from there.
+POCKETING = (_pocketing_table(WHITE), _pocketing_table(BLACK))
 DROP_SQUARES = tuple(
     tuple(sq for sq in range(64) if sq >> 3 != LAST_RANK[color]) for color in (WHITE, BLACK)
 )
 
-_rng = random.Random(20031105)  # fixed seed: keys are stable across runs
+# Fixed seed: keys are stable across runs. The generator is `random.Random`'s own C core
+# (the same numbers for an integer seed), which spares every start-up `random`'s imports.
+_rng = _random.Random(20031105)
 Z_SQUARE = {p: tuple(_rng.getrandbits(64) for _ in range(64)) for side in PIECES for p in side}
 Z_POCKET = {p: _rng.getrandbits(64) for side in PIECES for p in side}
 Z_BLACK_TO_MOVE = _rng.getrandbits(64)

@@ -101,7 +101,22 @@ def rays_for(vectors: tuple[tuple[int, int], ...], limit: int = 8) -> tuple[tupl
 
 def steps_for(vectors: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
     """For every square, the squares one step away in the given directions."""
-    return tuple(tuple(ray[0] for ray in rays) for rays in rays_for(vectors, 1))
+    if not vectors:
+        return ((),) * 64
+    tables = [_steps_along(v) for v in vectors]
+    return tuple(tuple(t for t in steps if t >= 0) for steps in zip(*tables, strict=True))
+
+
+_STEPS_BY_VECTOR: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _steps_along(vector: tuple[int, int]) -> tuple[int, ...]:
+    """Per square, the square one step away in direction `vector`, -1 off the board."""
+    table = _STEPS_BY_VECTOR.get(vector)
+    if table is None:
+        rays = _rays_along(vector)
+        table = _STEPS_BY_VECTOR[vector] = tuple(ray[0] if ray else -1 for ray in rays)
+    return table
 
 
 KING_STEPS = steps_for(KING_VECTORS)
