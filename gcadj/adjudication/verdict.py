@@ -38,7 +38,8 @@ from gcadj.vocabulary import (
 )
 
 SIDE_NAMES = (Side.WHITE, Side.BLACK)
-MAX_FINDINGS: Final = 1000
+# Not Final: mypyc would compile the number into the replay, and tests lower it at run time.
+MAX_FINDINGS = 1000
 """With ``--all``, the illegal plies listed in a verdict; the others are only counted (a
 warning says how many), so a log of a million illegal plies gives a verdict of a
 thousand findings, not a 300 MB JSON line, and costs no suggestions past them."""

@@ -74,8 +74,9 @@ from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 __all__ = ["LogSyntaxError", "parse_log"]
 
 
-# A bounded memo: enough for every distinct ply text of a large archive.
-MEMO_LIMIT: Final = 1 << 16
+# A bounded memo: enough for every distinct ply text of a large archive. (Not Final: mypyc
+# would compile the number in, and a test lowers it at run time.)
+MEMO_LIMIT = 1 << 16
 
 
 # --------------------------------------------------------------------------

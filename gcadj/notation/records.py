@@ -135,6 +135,9 @@ class UnreadText:
     text: str
     error: str
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
+
 
 @dataclass(frozen=True, slots=True)
 class GameLog:

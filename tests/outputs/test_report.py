@@ -318,7 +318,10 @@ def test_the_report_writer_reads_no_source() -> None:
     """Its facts come from the judged games (`GameFacts`), so it imports nothing of sources/."""
     import ast
 
-    tree = ast.parse((ROOT / "gcadj" / "outputs" / "audit_report.py").read_text("utf-8"))
+    from gcadj.outputs import audit_report  # the sources of the gcadj under test
+
+    source = Path(audit_report.__file__).with_name("audit_report.py")
+    tree = ast.parse(source.read_text("utf-8"))
     imported = [
         node.module if isinstance(node, ast.ImportFrom) else alias.name
         for node in ast.walk(tree)
