@@ -13,7 +13,7 @@ This module only reads and writes text; whether the position makes sense as a ga
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from gcadj.engine.pieces import PIECE, Piece
 from gcadj.engine.squares import BLACK, WHITE, parse_square, square_name
@@ -158,6 +158,9 @@ def _parse_pockets(fen: str, text: str, col: int) -> tuple[Piece | None, Piece |
     return pockets[0], pockets[1]
 
 
+_EMPTY_RUNS: Final = tuple(("." * n, str(n)) for n in range(8, 0, -1))
+
+
 def format_fen(
     board: list[Piece | None] | tuple[Piece | None, ...],
     pockets: list[Piece | None] | tuple[Piece | None, Piece | None],
@@ -166,24 +169,16 @@ def format_fen(
     halfmove_clock: int,
     fullmove_number: int,
 ) -> str:
-    """Write a FEN; `ep_square` should be given only when an en passant capture is legal."""
-    rows = []
-    for rank in range(7, -1, -1):
-        row = ""
-        empty = 0
-        for file in range(8):
-            piece = board[rank * 8 + file]
-            if piece is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += piece.symbol
-        if empty:
-            row += str(empty)
-        rows.append(row)
+    """Write a FEN; `ep_square` should be given only when an en passant capture is legal.
+
+    Every viewer step and every ply of a JSON export writes one, so the placement is made
+    with string operations (one symbol per square, then runs of empty squares counted by
+    `str.replace`, longest first) rather than square by square in Python."""
+    cells = "".join(["." if piece is None else piece.symbol for piece in board])
+    placement = "/".join([cells[start : start + 8] for start in range(56, -8, -8)])
+    for run, count in _EMPTY_RUNS:
+        placement = placement.replace(run, count)
     pocket = "".join(p.symbol for p in pockets if p is not None)
     ep = "-" if ep_square is None else square_name(ep_square)
     side = "w" if turn == WHITE else "b"
-    return f"{'/'.join(rows)}[{pocket}] {side} - {ep} {halfmove_clock} {fullmove_number}"
+    return f"{placement}[{pocket}] {side} - {ep} {halfmove_clock} {fullmove_number}"

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from gcadj.engine.move import BOARD_MOVES, Move
-from gcadj.engine.pieces import KIND, PIECES, PieceKind
+from gcadj.engine.pieces import KIND, PIECES, Piece, PieceKind
 from gcadj.engine.position import Position
 from gcadj.engine.squares import COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square, square_name
 from gcadj.errors import SanError
@@ -83,22 +83,23 @@ def _san_body(position: Position, move: Move) -> str:
         if (f & 7) != (t & 7):
             return f"{FILE_NAMES[f & 7]}x{square_name(t)}"
         return square_name(t)
-    return f"{piece.kind.letter}{_disambiguation(position, move, piece.kind)}" + (
+    return f"{piece.kind.letter}{_disambiguation(position, move, piece)}" + (
         f"{'x' if capture else ''}{square_name(t)}"
     )
 
 
-def _disambiguation(position: Position, move: Move, kind: PieceKind) -> str:
-    """SAN's minimal origin hint: none, the file, else the rank, else both."""
+def _disambiguation(position: Position, move: Move, piece: Piece) -> str:
+    """SAN's minimal origin hint: none, the file, else the rank, else both.
+
+    The rivals are the mover's other pieces of the same kind that may also go to the
+    target: each is checked on its own (`Position.is_legal`), which is what generating
+    every legal move and keeping those would find, at a fraction of the cost (most
+    pieces have no twin that can reach the square)."""
     f, t, _ = move
     rivals = [
-        m.from_square
-        for m in position.legal_moves()
-        if m.to_square == t
-        and m.from_square != f
-        and m.from_square < 64
-        and (p := position.board[m.from_square]) is not None
-        and p.kind is kind
+        square
+        for square, other in enumerate(position.board)
+        if other is piece and square != f and position.is_legal(Move(square, t))
     ]
     if not rivals:
         return ""

@@ -194,15 +194,29 @@ def marks(
 ) -> str:
     """The marks of one position, to be drawn over the board and under the pieces: the
     last move, a King in check or mated, an illegal move (see `render_svg`)."""
-    canvas = _Canvas(size, pocket_file)
-    if last_move is not None:
-        for cell in _move_cells(last_move, position.turn ^ 1):
-            canvas.rect(cell, LAST_MOVE, ' fill-opacity="0.6"')
+    cells = () if last_move is None else tuple(_move_cells(last_move, position.turn ^ 1))
     king = position.king_squares[position.turn]
-    if king >= 0 and position.is_check():
-        _check(canvas, king, position.is_checkmate())
-    if illegal is not None:
-        _illegal(canvas, illegal, position)
+    checked = king if king >= 0 and position.is_check() else None
+    mate = checked is not None and position.is_checkmate()
+    if illegal is None:
+        return _marks(cells, checked, mate, pocket_file, size)
+    canvas = _Canvas(size, pocket_file)
+    canvas.parts.append(_marks(cells, checked, mate, pocket_file, size))
+    _illegal(canvas, illegal, position)
+    return "\n".join(part for part in canvas.parts if part)
+
+
+@lru_cache(maxsize=4096)
+def _marks(
+    cells: tuple[Square, ...], checked: int | None, mate: bool, pocket_file: PocketFile, size: int
+) -> str:
+    """The last move's cells and the checked King's, drawn once per distinct set: a viewer
+    draws the marks of every position of every game of an audit, and they repeat."""
+    canvas = _Canvas(size, pocket_file)
+    for cell in cells:
+        canvas.rect(cell, LAST_MOVE, ' fill-opacity="0.6"')
+    if checked is not None:
+        _check(canvas, checked, mate)
     return "\n".join(canvas.parts)
 
 
