@@ -34,8 +34,11 @@ and, with a report, the facts it shows of each game (`GameFacts`: a link, the pl
 an illegal game), only for the games that have some.
 
 With `AuditPlan.viewers`, whoever judges a game (a worker, or the parent with one job)
-also writes its HTML viewer there at once, while the replay is at hand: the report links
-every game to it, and nothing has to be read or judged twice.
+also writes its HTML viewer there at once, while the replay is at hand, for the games
+`AuditPlan.viewer_games` names (`ViewerChoice`: the failing ones by default, all, or
+none): the report links each such game to it, and nothing has to be read or judged
+twice. The pages link one shared style and script, which the parent writes into the
+folder once (`gcadj.outputs.viewer.viewer_assets`), so each holds only its own game.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
@@ -128,6 +132,24 @@ def game_facts(verdict: Verdict) -> GameFacts | None:
     return GameFacts(link, white, black)
 
 
+class ViewerChoice(str, Enum):
+    """Which games of an audit get a viewer page: the point of a report is the failing
+    games, and a page per legal game of a large archive costs time and files that few
+    will open (``all`` makes them too; ``none`` leaves the report without links)."""
+
+    FAILING = "failing"
+    ALL = "all"
+    NONE = "none"
+
+    def wants(self, verdict: Verdict) -> bool:
+        """Does this game get a page? (One without a game to show never does.)"""
+        if verdict.log is None or self is ViewerChoice.NONE:
+            return False
+        return self is ViewerChoice.ALL or verdict.status != Status.LEGAL
+
+
+DEFAULT_VIEWERS: Final = ViewerChoice.FAILING
+
 # A task is (source, text): text None means the worker reads the source itself.
 Task = tuple[str, "str | None"]
 
@@ -138,17 +160,18 @@ class WorkerJob:
 
     options: JudgeOptions = field(default_factory=JudgeOptions)
     viewers: Path | None = None
+    viewer_games: ViewerChoice = DEFAULT_VIEWERS
     facts: bool = False
 
 
 def judge_task(task: Task, job: WorkerJob) -> list[Judged]:
     """Judge one source (in a worker, or in the parent with one job); never raises for a
-    bad source (`judge_source` turns it into a verdict). With `job.viewers`, each game's
-    viewer page is written into that folder."""
+    bad source (`judge_source` turns it into a verdict). With `job.viewers`, the viewer
+    page of each game `job.viewer_games` wants is written into that folder."""
     spec, text = task
     results = []
     for verdict in judge_source(spec, job.options, text=text):
-        if job.viewers is not None:
+        if job.viewers is not None and job.viewer_games.wants(verdict):
             _write_viewer(verdict, job.viewers)
         results.append(judged(verdict, facts=job.facts))
     return results
@@ -159,14 +182,13 @@ def task_name(task: Task) -> str:
 
 
 def _write_viewer(verdict: Verdict, folder: Path) -> None:
-    """The game's viewer page in `folder` (see `viewer_filename`); a failure costs only
-    the page, and a file gcadj did not write is never replaced."""
+    """The game's viewer page in `folder` (see `viewer_filename`), linking the shared
+    files `write_viewer_assets` put there; a failure costs only the page, and a file gcadj
+    did not write is never replaced."""
     from gcadj.about import is_gcadj_html
     from gcadj.outputs.files import write_text_file
-    from gcadj.outputs.viewer import viewer_filename, write_viewer
+    from gcadj.outputs.viewer import viewer_assets, viewer_filename, write_viewer
 
-    if verdict.log is None:
-        return
     target = folder / viewer_filename(verdict.source)
     try:
         if target.exists():
@@ -174,9 +196,31 @@ def _write_viewer(verdict: Verdict, folder: Path) -> None:
                 if not is_gcadj_html(handle.read(4096)):
                     log.warning("%s: not written over (gcadj did not write it)", target)
                     return
-        write_text_file(target, write_viewer(verdict), overwrite=True)
+        write_text_file(target, write_viewer(verdict, assets=viewer_assets()), overwrite=True)
     except Exception:  # a page must never cost the verdict
         log.warning("no viewer for %s", verdict.source, exc_info=True)
+
+
+def write_viewer_assets(folder: Path) -> None:
+    """The style and script every viewer page in `folder` links (`ViewerAssets`), written
+    once, before any page; a file of that name is left alone (its name is a digest of its
+    text, so it already holds it, unless gcadj did not write it: then it is not
+    replaced, and `AuditError` says so)."""
+    from gcadj.outputs.files import write_text_file
+    from gcadj.outputs.viewer import viewer_assets
+
+    for name, text in viewer_assets().files.items():
+        target = folder / name
+        try:
+            if target.exists():
+                if target.read_text(encoding="utf-8", errors="replace") != text:
+                    raise AuditError(f"{target}: not written over (gcadj did not write it)")
+                continue
+            write_text_file(target, text, overwrite=False)
+        except OSError as err:
+            raise AuditError(
+                f"cannot write {err.filename or target}: {err.strerror or err}"
+            ) from None
 
 
 BATCH_SECONDS: Final = 0.1
@@ -352,7 +396,8 @@ class AuditPlan:
     resume: bool = False
     force: bool = False  # replace --out, and a --csv or --report that gcadj did not write
     batch_size: int | None = None  # None: sized to about BATCH_SECONDS of work each
-    viewers: Path | None = None  # a folder for one HTML viewer per game
+    viewers: Path | None = None  # a folder for the HTML viewers of the games...
+    viewer_games: ViewerChoice = DEFAULT_VIEWERS  # ...that this names
     csv: Path | None = None
     report: Path | None = None
     failing_listed: int | None = 10
@@ -520,13 +565,15 @@ def _judge_all(
 ) -> frozenset[str]:
     """Judge every source not yet in `out`, writing results in order; returns the keys of
     the sources an earlier run judged."""
-    if plan.viewers is not None:
+    viewers = plan.viewers if plan.viewer_games is not ViewerChoice.NONE else None
+    if viewers is not None:
         try:
-            plan.viewers.mkdir(exist_ok=True)
+            viewers.mkdir(exist_ok=True)
         except OSError as err:
             raise AuditError(
-                f"cannot write {err.filename or plan.viewers}: {err.strerror or err}"
+                f"cannot write {err.filename or viewers}: {err.strerror or err}"
             ) from None
+        write_viewer_assets(viewers)
     done = read_done(out) if plan.resume else set()
     earlier = frozenset(done)
     if fetcher is None and (plan.index_urls or any(is_url(spec) for spec in plan.sources)):
@@ -537,7 +584,7 @@ def _judge_all(
     total = sum(1 for _ in _unique(walker, set(done))) if wants_total else None
     run.skipped = len(done)
     ordered = _InOrder(writer, run, progress, done, facts if plan.report is not None else None)
-    job = WorkerJob(plan.judge, plan.viewers, facts=plan.report is not None)
+    job = WorkerJob(plan.judge, viewers, plan.viewer_games, facts=plan.report is not None)
     tasks = _tasks(_unique(walker, set(done), run.order), fetcher)
     if plan.jobs <= 1:
         if progress is not None:
@@ -774,6 +821,7 @@ def _bury(
 
 __all__ = [
     "DEFAULT_GAME",
+    "DEFAULT_VIEWERS",
     "SOURCE_SUFFIXES",
     "AuditError",
     "AuditInterrupted",
@@ -783,6 +831,7 @@ __all__ = [
     "Judged",
     "Progress",
     "SourceWalker",
+    "ViewerChoice",
     "WorkerJob",
     "default_jobs",
     "facts_of_earlier",
@@ -791,4 +840,5 @@ __all__ = [
     "read_done",
     "run_audit",
     "viewer_folder",
+    "write_viewer_assets",
 ]

@@ -209,6 +209,24 @@ AUDIT_EPILOG = (
 )
 
 
+def viewer_choice(value: str) -> str:
+    """``--viewers``' check: one of `ViewerChoice`'s names, in either case (exit 2 naming
+    them otherwise)."""
+    from gcadj.app.audit import ViewerChoice
+
+    names = [choice.value for choice in ViewerChoice]
+    if value.lower() not in names:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(map(repr, names))}.")
+    return value.lower()
+
+
+def viewer_choices(incomplete: str) -> list[str]:
+    """Shell completion for ``--viewers``."""
+    from gcadj.app.audit import ViewerChoice
+
+    return [choice.value for choice in ViewerChoice if choice.value.startswith(incomplete)]
+
+
 def audit(
     sources: Annotated[
         list[str] | None,
@@ -262,9 +280,20 @@ def audit(
         str | None,
         typer.Option(
             "--viewers",
+            parser=viewer_choice,
+            metavar="failing|all|none",
+            autocompletion=viewer_choices,
+            help="Which games get an HTML viewer page, which the report links: the failing "
+            "ones (default), all, or none.",
+        ),
+    ] = None,
+    viewer_dir: Annotated[
+        str | None,
+        typer.Option(
+            "--viewer-dir",
             metavar="DIR",
-            help="Write one HTML game viewer per game into DIR (default with --report: "
-            "the folder REPORT-viewers beside it); the report links each game to its viewer.",
+            help="Where the viewers go (default with --report: the folder REPORT-viewers "
+            "beside it). The pages share one style and one script file there.",
         ),
     ] = None,
     quiet: Annotated[
@@ -291,9 +320,11 @@ def audit(
 ) -> None:
     """Judge a whole archive in parallel: resumable JSONL, summary, CSV and HTML report."""
     from gcadj.app.audit import (
+        DEFAULT_VIEWERS,
         AuditError,
         AuditInterrupted,
         AuditPlan,
+        ViewerChoice,
         default_jobs,
         run_audit,
         viewer_folder,
@@ -309,6 +340,11 @@ def audit(
     for option, path in (("--out", out), ("--csv", csv_file), ("--report", report)):
         refuse_folder("audit", option, path)
     report_path = Path(report) if report else None
+    viewer_games = ViewerChoice(viewers or DEFAULT_VIEWERS)
+    if viewers is not None and report is None and viewer_dir is None:
+        raise _usage("--viewers needs --report or --viewer-dir (where would they go?)")
+    if viewer_dir is not None and viewer_games is ViewerChoice.NONE:
+        raise _usage("--viewer-dir and --viewers none contradict each other")
     plan = AuditPlan(
         sources=specs,
         out=Path(out) if out else None,
@@ -321,7 +357,8 @@ def audit(
         jobs=jobs or default_jobs(),
         resume=resume,
         force=force,
-        viewers=viewer_folder(report_path, Path(viewers) if viewers else None),
+        viewers=viewer_folder(report_path, Path(viewer_dir) if viewer_dir else None),
+        viewer_games=viewer_games,
         csv=Path(csv_file) if csv_file else None,
         report=report_path,
         failing_listed=None if verbose else 10,

@@ -32,13 +32,14 @@ import hashlib
 import html
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from gcadj.about import GENERATOR_META
 from gcadj.adjudication.plies import JudgedGame, JudgedPly
 from gcadj.adjudication.verdict import Finding, Verdict
-from gcadj.engine.position import Position
+from gcadj.engine.pieces import PIECE
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.errors import ExportError
 from gcadj.notation.records import GameLog, UnreadText
@@ -48,7 +49,13 @@ from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, marks
 from gcadj.urls import is_url
 from gcadj.vocabulary import PocketFile
 
-__all__ = ["viewer_filename", "write_games_viewer", "write_viewer"]
+__all__ = [
+    "ViewerAssets",
+    "viewer_assets",
+    "viewer_filename",
+    "write_games_viewer",
+    "write_viewer",
+]
 
 
 def viewer_filename(source: str) -> str:
@@ -63,14 +70,15 @@ def viewer_filename(source: str) -> str:
 
 @dataclass(frozen=True)
 class _Step:
-    board: str  # 66 symbols: a1..h8, White's pocket, Black's pocket ('.' empty)
+    """One position: its FEN (the script draws the pieces and the turn from it), its marks
+    (`gcadj.outputs.svg.marks`) and its label."""
+
     fen: str
     marks: str
-    turn: int
     label: str
 
     def to_json(self) -> dict[str, object]:
-        return {"b": self.board, "f": self.fen, "m": self.marks, "t": self.turn, "l": self.label}
+        return {"f": self.fen, "m": self.marks, "l": self.label}
 
 
 @dataclass(frozen=True)
@@ -86,11 +94,6 @@ class _GameView:
     label: str  # its entry in the game list
 
 
-def _placement(position: Position) -> str:
-    cells = [*position.board, position.pockets[WHITE], position.pockets[BLACK]]
-    return "".join("." if piece is None else piece.symbol for piece in cells)
-
-
 def _e(value: object) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
@@ -99,26 +102,29 @@ def _dots(white: bool) -> str:
     return "." if white else "..."
 
 
-def write_viewer(verdict: Verdict, *, size: int = 48) -> str:
+def write_viewer(verdict: Verdict, *, size: int = 48, assets: ViewerAssets | None = None) -> str:
     """The viewer page of a game (see the module docstring).
 
     Works for legal and illegal games and for partial verdicts (a ``syntax-error`` whose
     log holds the readable plies before the unreadable one); raises `ExportError` when
     the verdict has no game at all.
     """
-    return write_games_viewer([verdict], size=size)
+    return write_games_viewer([verdict], size=size, assets=assets)
 
 
-def write_games_viewer(verdicts: Sequence[Verdict], *, size: int = 48) -> str:
+def write_games_viewer(
+    verdicts: Sequence[Verdict], *, size: int = 48, assets: ViewerAssets | None = None
+) -> str:
     """One viewer page holding every game of `verdicts`, in order, with a game list when
     there are several (see the module docstring); `ExportError` for a verdict without a
-    game, or for none."""
+    game, or for none. The page is self-contained, or, with `assets` (`viewer_assets`),
+    links the shared style and script, which must be written beside it."""
     if not verdicts:
         raise ExportError("no game to show")
     for verdict in verdicts:
         if verdict.log is None:
             raise ExportError(f"{verdict.source}: no game to show ({verdict.status})")
-    return _page([_game_view(verdict, size) for verdict in verdicts], size)
+    return _page([_game_view(verdict, size) for verdict in verdicts], size, assets)
 
 
 def _game_view(verdict: Verdict, size: int) -> _GameView:
@@ -127,7 +133,7 @@ def _game_view(verdict: Verdict, size: int) -> _GameView:
     log = game.log
     pocket_file = log.pocket_file
     start = game.position_after(0)
-    steps = [_Step(_placement(start), start.fen(), marks(start, size=size), start.turn, "Start")]
+    steps = [_Step(start.fen(), marks(start, size=size), "Start")]
     items = [_start_item(game)]
     for ply in game.plies():
         if ply.move is not None:
@@ -135,7 +141,7 @@ def _game_view(verdict: Verdict, size: int) -> _GameView:
             label = f"Ply {ply.ply}: {ply.move_number}{_dots(ply.white)} {ply.san}"
             with ply.after() as after:
                 picture = marks(after, last_move=ply.move, pocket_file=pocket_file, size=size)
-                steps.append(_Step(_placement(after), after.fen(), picture, after.turn, label))
+                steps.append(_Step(after.fen(), picture, label))
         elif ply.finding is not None:
             steps.append(_illegal_step(ply, verdict, pocket_file, size))
             items.append(_illegal_item(ply, ply.finding))
@@ -174,10 +180,8 @@ def _illegal_step(ply: JudgedPly, verdict: Verdict, pocket_file: PocketFile, siz
     except (ValueError, KeyError, IndexError):  # a square the diagram cannot place
         picture = marks(position, pocket_file=pocket_file, size=size)
     return _Step(
-        _placement(position),
         position.fen(),
         picture,
-        position.turn,
         f"Ply {ply.ply}: {ply.move_number}{_dots(ply.white)} {ply.text} is illegal; "
         "the position it was played in",
     )
@@ -327,26 +331,23 @@ def _legend_html() -> str:
         for r in piece_legend()
     )
     return (
-        '<details id="legend" open><summary>Piece letters</summary><table>'
-        "<tr><th>Letter</th><th>Piece</th><th>Moves</th><th>Class</th></tr>"
+        "<table><tr><th>Letter</th><th>Piece</th><th>Moves</th><th>Class</th></tr>"
         f"{rows}</table><p>White's pieces are light discs with upper-case letters, Black's "
         "dark ones; the King is ringed. A piece pocketed from ranks 1–7 may mutate into "
         "another of its class; one pocketed from rank 8 must promote to the next class.</p>"
-        "</details>"
     )
 
 
 def _board_svg(kit: BoardKit, step: _Step) -> str:
-    """The diagram's fixed parts and the shown step's marks; the script adds the pieces
-    (the page holds each piece's drawing once, not once per square)."""
+    """The diagram's frame and the shown step's marks; the script adds the background,
+    the pieces and the turn mark from the kit (`_kit`), each drawn once in it."""
     return (
         f'<svg id="board" xmlns="http://www.w3.org/2000/svg" width="{kit.width}" '
         f'height="{kit.height}" viewBox="0 0 {kit.width} {kit.height}" font-family="{FONT}" '
         'role="img" aria-label="board">'
         f'<rect width="{kit.width}" height="{kit.height}" fill="#ffffff"/>'
-        f'<g id="background">{kit.background}</g>'
-        f'<g id="marks">{step.marks}</g><g id="pieces"></g>'
-        f'<g id="turn">{kit.turn[step.turn]}</g></svg>'
+        f'<g id="background"></g><g id="marks">{step.marks}</g><g id="pieces"></g>'
+        '<g id="turn"></g></svg>'
     )
 
 
@@ -358,6 +359,53 @@ def _json_for_script(data: object) -> str:
         .replace("\u2028", "\\u2028")
         .replace("\u2029", "\\u2029")
     )
+
+
+def _kit(
+    size: int, pocket_files: Iterable[PocketFile], symbols: Iterable[str]
+) -> dict[str, object]:
+    """What the script draws every position with, the same for every game: the board of
+    each pocket file, the drawing of each piece symbol, the cells' centres, the turn marks
+    and the legend of the letters."""
+    kits = {pocket_file: board_kit(pocket_file, size) for pocket_file in pocket_files}
+    kit = next(iter(kits.values()))
+    return {
+        "backgrounds": {name: k.background for name, k in sorted(kits.items())},
+        "pieces": {symbol: kit.pieces[symbol] for symbol in sorted(symbols)},
+        "centres": [[round(x, 2), round(y, 2)] for x, y in kit.centres],
+        "turn": list(kit.turn),
+        "legend": _legend_html(),
+    }
+
+
+SHARED_POCKET_FILES: Final = (PocketFile("i"), PocketFile("p"))  # the two presets' boards
+
+
+@dataclass(frozen=True)
+class ViewerAssets:
+    """The viewer's style and script (with the kit) as two files that many pages link.
+
+    An audit writes one viewer per game: linked pages hold only their game (a few KB,
+    not 30), and the files are written once. Their names carry a digest of their text,
+    so a page always gets the script it was made for, even when a later gcadj writes new
+    pages into the same folder.
+    """
+
+    style_name: str
+    script_name: str
+    files: dict[str, str]  # file name -> text
+
+
+@functools.cache
+def viewer_assets(size: int = 48) -> ViewerAssets:
+    """The shared files of linked viewer pages of this square size (see `ViewerAssets`)."""
+    kit = _kit(size, SHARED_POCKET_FILES, PIECE)
+    script = f"window.GCADJ_KIT = {_json_for_script(kit)};\n{VIEWER_SCRIPT}"
+    names = [
+        f"gcadj-viewer-{hashlib.sha1(text.encode()).hexdigest()[:10]}.{ext}"
+        for text, ext in ((VIEWER_STYLE, "css"), (script, "js"))
+    ]
+    return ViewerAssets(names[0], names[1], {names[0]: VIEWER_STYLE, names[1]: script})
 
 
 def _game_list(games: list[_GameView]) -> str:
@@ -391,17 +439,13 @@ def _game_templates(games: list[_GameView]) -> str:
     )
 
 
-def _page(games: list[_GameView], size: int) -> str:
+def _page(games: list[_GameView], size: int, assets: ViewerAssets | None) -> str:
+    """The page: self-contained (style, kit and script inline), or, with `assets`, linking
+    the shared files and holding only its games."""
     first = games[0]
-    kits = {
-        pocket_file: board_kit(pocket_file, size) for pocket_file in {g.pocket_file for g in games}
-    }
-    kit = kits[first.pocket_file]
+    kit = board_kit(first.pocket_file, size)
     title = first.title if len(games) == 1 else f"{len(games)} games"
-    used = {
-        symbol for game in games for step in game.steps for symbol in step.board if symbol != "."
-    }
-    data = {
+    data: dict[str, object] = {
         "games": [
             {
                 "steps": [step.to_json() for step in game.steps],
@@ -409,19 +453,29 @@ def _page(games: list[_GameView], size: int) -> str:
                 "bg": game.pocket_file,
             }
             for game in games
-        ],
-        "backgrounds": {name: k.background for name, k in kits.items()} if len(kits) > 1 else {},
-        "pieces": {symbol: kit.pieces[symbol] for symbol in sorted(used)},
-        "centres": [[round(x, 2), round(y, 2)] for x, y in kit.centres],
-        "turn": list(kit.turn),
+        ]
     }
+    if assets is None:
+        used = set("".join(step.fen.split(" ", 1)[0] for g in games for step in g.steps))
+        inline_kit = _kit(size, {g.pocket_file for g in games}, used & PIECE.keys())
+        style = f"<style>{VIEWER_STYLE}</style>"
+        code = (
+            f'<script type="application/json" id="gcadj-kit">{_json_for_script(inline_kit)}'
+            f"</script>\n<script>{VIEWER_SCRIPT}</script>"
+        )
+    else:
+        others = {g.pocket_file for g in games} - set(SHARED_POCKET_FILES)
+        if others:  # a board the shared kit lacks travels with the page
+            data["backgrounds"] = {name: board_kit(name, size).background for name in others}
+        style = f'<link rel="stylesheet" href="{_e(assets.style_name)}">'
+        code = f'<script src="{_e(assets.script_name)}"></script>'
     step = first.steps[-1]
     address = "#ply=N" if len(games) == 1 else "#game=G&amp;ply=N"
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
         f"{GENERATOR_META}\n"
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_e(title)} — gcadj viewer</title>\n<style>{VIEWER_STYLE}</style></head>\n"
+        f"<title>{_e(title)} — gcadj viewer</title>\n{style}</head>\n"
         f'<body>\n{_game_list(games)}<header id="game-head">{first.head}</header>\n<main>\n'
         f'<section id="view"><div id="board-box">{_board_svg(kit, step)}</div>\n'
         '<div id="controls"><button id="first" title="Start (Home)">|◀</button>'
@@ -434,12 +488,12 @@ def _page(games: list[_GameView], size: int) -> str:
         '<span id="copied" aria-live="polite"></span></div>\n'
         f'<div id="facts-box">{first.facts}</div></section>\n'
         f'<section id="list"><h2>Moves</h2><ol id="moves">{"".join(first.items)}</ol></section>\n'
-        f"</main>\n{_legend_html()}\n"
+        '</main>\n<details id="legend" open><summary>Piece letters</summary></details>\n'
         f'<p class="made">Made by gcadj. Keys: ← → Home End. '
         f"Add <code>{address}</code> to the address to open a position.</p>\n"
         f"{_game_templates(games)}"
         f'<script type="application/json" id="game-data">{_json_for_script(data)}</script>\n'
-        f"<script>{VIEWER_SCRIPT}</script>\n</body></html>\n"
+        f"{code}\n</body></html>\n"
     )
 
 
@@ -496,6 +550,7 @@ li.unjudged{color:#888}
 
 VIEWER_SCRIPT = """
 (function () {
+  var K = window.GCADJ_KIT || JSON.parse(document.getElementById('gcadj-kit').textContent);
   var D = JSON.parse(document.getElementById('game-data').textContent);
   var games = D.games, many = games.length > 1;
   var g = 0, steps = games[0].steps, last = steps.length - 1, cur = -1;
@@ -510,27 +565,45 @@ VIEWER_SCRIPT = """
     steps = games[g].steps;
     last = steps.length - 1;
     cur = -1;
+    $('background').innerHTML = (D.backgrounds || K.backgrounds)[games[g].bg] ||
+      K.backgrounds[games[g].bg];
     if (!many) { return; }
     $('game-head').innerHTML = part(g, 'head');
     $('facts-box').innerHTML = part(g, 'facts');
     $('moves').innerHTML = part(g, 'moves');
     items = document.querySelectorAll('#moves [data-ply]');
     $('game-select').value = String(g + 1);
-    var bg = D.backgrounds[games[g].bg];
-    if (bg) { $('background').innerHTML = bg; }
+  }
+  function cells(fen) {
+    // a FEN's placement and pocket as 66 cells: a1..h8, White's pocket, Black's
+    var out = [], field = fen.split(' ')[0], open = field.indexOf('[');
+    var rows = (open < 0 ? field : field.slice(0, open)).split('/');
+    for (var r = 0; r < rows.length; r++) {
+      var sq = (7 - r) * 8;
+      for (var i = 0; i < rows[r].length; i++) {
+        var c = rows[r].charAt(i);
+        if (c >= '1' && c <= '9') { sq += +c; } else { out[sq++] = c; }
+      }
+    }
+    var held = open < 0 ? '' : field.slice(open + 1, field.indexOf(']', open));
+    for (var j = 0; j < held.length; j++) {
+      var h = held.charAt(j);
+      out[h === h.toUpperCase() ? 64 : 65] = h;
+    }
+    return out;
   }
   function draw(s) {
-    var out = [];
-    for (var i = 0; i < s.b.length; i++) {
-      var c = s.b.charAt(i);
-      if (c !== '.') {
-        var p = D.centres[i];
-        out.push('<g transform="translate(' + p[0] + ' ' + p[1] + ')">' + D.pieces[c] + '</g>');
+    var out = [], placed = cells(s.f);
+    for (var i = 0; i < 66; i++) {
+      var c = placed[i];
+      if (c && K.pieces[c]) {
+        var p = K.centres[i];
+        out.push('<g transform="translate(' + p[0] + ' ' + p[1] + ')">' + K.pieces[c] + '</g>');
       }
     }
     $('marks').innerHTML = s.m;
     $('pieces').innerHTML = out.join('');
-    $('turn').innerHTML = D.turn[s.t];
+    $('turn').innerHTML = K.turn[s.f.split(' ')[1] === 'b' ? 1 : 0];
   }
   function reveal(item) {
     // scroll the move list, never the page: the page opens at its top (title, verdict)
@@ -611,8 +684,9 @@ VIEWER_SCRIPT = """
       navigator.clipboard.writeText(text).then(function () { copied(true); }, fallback);
     } else { fallback(); }
   };
+  $('legend').insertAdjacentHTML('beforeend', K.legend);
   var start = fromHash();
-  if (start.game !== null) { choose(start.game); }
+  choose(start.game === null ? 0 : start.game);
   show(start.ply === null ? games[g].initial : start.ply);
 })();
 """

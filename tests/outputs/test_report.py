@@ -20,7 +20,7 @@ import pytest
 from conftest import FIXTURES, ROOT
 
 from gcadj.about import GENERATOR_META
-from gcadj.app.audit import AuditPlan, run_audit
+from gcadj.app.audit import AuditPlan, ViewerChoice, run_audit
 from gcadj.outputs.audit_report import iter_records, summarize, write_report
 from gcadj.outputs.viewer import viewer_filename
 
@@ -53,7 +53,13 @@ class Audit:
         self.viewers = root / "report-viewers"
         make_archive(self.archive)
         run = run_audit(
-            AuditPlan(sources=(str(self.archive),), out=self.out, jobs=1, viewers=self.viewers)
+            AuditPlan(
+                sources=(str(self.archive),),
+                out=self.out,
+                jobs=1,
+                viewers=self.viewers,
+                viewer_games=ViewerChoice.ALL,
+            )
         )
         assert run.judged == GAMES
         self.order = run.order

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from conftest import FIXTURES, ROOT
+from viewer_pages import page_data
 
 from gcadj.about import GENERATOR_META
 from gcadj.adjudication.verdict import Suggestion, Verdict
@@ -48,7 +49,7 @@ def test_the_page_is_self_contained_and_marked_as_gcadj_output() -> None:
     assert page.startswith("<!DOCTYPE html>") and GENERATOR_META in page
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page)  # loads nothing
     assert "<link" not in page and "@import" not in page and "url(" not in page
-    assert page.count("<script") == 2  # the game data (JSON) and the viewer's code
+    assert page.count("<script") == 3  # the kit and the game data (JSON), the viewer's code
 
 
 def test_every_position_and_every_piece_letter_is_in_the_page() -> None:
@@ -56,7 +57,7 @@ def test_every_position_and_every_piece_letter_is_in_the_page() -> None:
     page = write_viewer(verdict)
     for fen in fens(verdict):
         assert f'"f":"{fen}"' in page
-    legend = page[page.index('id="legend"') :]
+    legend = str(page_data(page, "gcadj-kit")["legend"])
     for kind in KINDS:
         assert f'<td class="letter">{kind.letter}</td><td>{kind.name}</td>' in legend
     assert legend.count('<td class="letter">') == len(KINDS) == 19

@@ -4,14 +4,13 @@ Driven in headless Chromium; what the page shows is compared with `export --to f
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from conftest import FIXTURES
 from typer.testing import CliRunner
+from viewer_pages import page_data
 
 from gcadj.app.check import check_text
 from gcadj.cli.main import app
@@ -27,13 +26,6 @@ EX1 = EXAMPLES / "ex1_pocket_mutation_drops.txt"
 EX5 = EXAMPLES / "ex5_syntax_variants.txt"
 P_PAGE = FIXTURES / "pages" / "pmc_pocket_p_code.html"
 runner = CliRunner()
-
-
-def page_data(page: str) -> dict[str, object]:
-    found = re.search(r'<script type="application/json" id="game-data">(.*?)</script>', page)
-    assert found is not None
-    data: dict[str, object] = json.loads(found.group(1))
-    return data
 
 
 @pytest.fixture
@@ -95,9 +87,10 @@ def test_games_of_both_presets_share_a_page(tmp_path: Path) -> None:
         check_text(EX1.read_text(encoding="utf-8"), "i.txt"),
         check_text("P e2-e4\np e7-e5\nR h1-p1; I-p1\n", "p.txt", pocket_file="p"),
     ]
-    data = page_data(write_games_viewer(verdicts))
+    page = write_games_viewer(verdicts)
+    data = page_data(page)
     assert [game["bg"] for game in data["games"]] == ["i", "p"]  # type: ignore[index, union-attr]
-    backgrounds = data["backgrounds"]
+    backgrounds = page_data(page, "gcadj-kit")["backgrounds"]
     assert isinstance(backgrounds, dict) and set(backgrounds) == {"i", "p"}
     assert backgrounds["i"] != backgrounds["p"]  # the ninth file is lettered for each
 

@@ -142,6 +142,8 @@ def test_audit_shows_no_secret_in_any_output(server: FixtureServer, tmp_path: Pa
             str(out / "r.csv"),
             "--report",
             str(out / "r.html"),
+            "--viewers",
+            "all",
             "--force",
             "--delay",
             "0",
