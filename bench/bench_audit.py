@@ -3,7 +3,7 @@
 The corpus is real master games (bench/data/pgn, see corpus.py) cut before their
 first castling or promotion and written as Game Courier logs, one file per game; the
 955 games are cycled to reach the size asked for. Each audit runs as a whole process,
-exactly as a user would start it (``python -m gcadj audit DIR --jobs N --out F
+exactly as a user would start it (``gcadj audit DIR --jobs N --out F
 --quiet --no-cache``), so start-up, the directory walk, the JSONL writes and the
 final summary are all in the time.
 
@@ -40,6 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpus import load_corpus
+from program import GCADJ
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -102,7 +103,7 @@ def tree_rss_kib(root: int) -> int:
 
 def run_once(corpus: Path, jobs: int, out: Path) -> Run:
     out.unlink(missing_ok=True)
-    command = [sys.executable, "-m", "gcadj", "audit", str(corpus), "--jobs", str(jobs)]
+    command = [GCADJ, "audit", str(corpus), "--jobs", str(jobs)]
     command += ["--out", str(out), "--quiet", "--no-cache"]
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL)

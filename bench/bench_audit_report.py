@@ -31,8 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import chess
 import chess.pgn
 from corpus import BenchGame, load_corpus
-
-from gcadj.about import build_flavour
+from program import GCADJ, build_of_program
 
 
 def with_illegal_ply(game: BenchGame) -> str:
@@ -82,7 +81,7 @@ def audit(corpus: Path, work: Path, jobs: int, viewers: str | None) -> tuple[flo
     `viewers`, with ``--report`` and that ``--viewers`` choice."""
     out = work / "audit.jsonl"
     out.unlink(missing_ok=True)
-    command = [sys.executable, "-m", "gcadj", "audit", str(corpus), "--jobs", str(jobs)]
+    command = [GCADJ, "audit", str(corpus), "--jobs", str(jobs)]
     command += ["--out", str(out), "--quiet", "--no-cache", "--force"]
     if viewers is not None:
         command += ["--report", str(work / "report.html"), "--viewers", viewers]
@@ -109,7 +108,7 @@ def main() -> int:
         corpus = Path(scratch) / "games"
         plies, illegal = write_corpus(corpus, args.games, args.illegal_every)
         print(
-            f"gcadj {build_flavour()}; {args.games} games ({illegal} illegal), {plies} plies; "
+            f"{build_of_program()}; {args.games} games ({illegal} illegal), {plies} plies; "
             f"--jobs {args.jobs}; {args.rounds} rounds"
         )
         runs: dict[str | None, list[tuple[float, float]]] = {choice: [] for choice in CHOICES}

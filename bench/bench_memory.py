@@ -1,7 +1,8 @@
 """Parser memory and linearity: ``gcadj check`` on logs of 1 MB and 10 MB, wherever the error is.
 
 Each log is written to a temporary folder and checked by a whole process
-(``python -m gcadj check FILE``), exactly as a user would run it; ``os.wait4`` gives
+(``gcadj check FILE``, the program beside the interpreter: `program.py`), exactly as
+a user would run it; ``os.wait4`` gives
 the peak resident set (the largest RSS the process reached) and its CPU seconds,
 which other load on a shared machine hardly disturbs (wall time it does). The logs are
 written line by line, so this process stays small (a forked child starts with its RSS).
@@ -34,11 +35,12 @@ from __future__ import annotations
 import argparse
 import os
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+
+from program import GCADJ
 
 CYCLE = ("N g1-f3", "n g8-f6", "N f3-g1", "n f6-g8")
 HEAD = '[White "Ann"]\n[Black "Bob"]\n'
@@ -96,7 +98,7 @@ def measure(path: Path, flags: tuple[str, ...] = ()) -> tuple[float, float, int,
     start = time.perf_counter()
     with tempfile.TemporaryFile() as printed:
         process = subprocess.Popen(
-            [sys.executable, "-m", "gcadj", "check", *flags, str(path)],
+            [GCADJ, "check", *flags, str(path)],
             stdout=printed,
             stderr=subprocess.DEVNULL,
         )

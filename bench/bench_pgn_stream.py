@@ -30,6 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from program import GCADJ
+
 BENCH_DIR = Path(__file__).resolve().parent
 PGN_DIR = BENCH_DIR / "data" / "pgn"
 
@@ -94,7 +96,7 @@ def main() -> None:
             out = Path(folder) / "out.txt"
             for label, command in (
                 ("reader", [sys.executable, "-c", READER, str(database)]),
-                ("gcadj check", [sys.executable, "-m", "gcadj", "check", "--json", str(database)]),
+                ("gcadj check", [GCADJ, "check", "--json", str(database)]),
             ):
                 _, cpu, rss = measure(command, out)
                 lines = out.read_text(encoding="utf-8").splitlines()

@@ -32,7 +32,7 @@ the lowest time per KB across all sizes. Times are CPU seconds of this process
 lengthens the wall time of a long run far more than a short one's. Small pages are
 repeated for at least half a second and the fastest run kept.
 With ``--memory``, each shape's largest page is also written to a file and checked by a
-whole ``python -m gcadj check FILE`` process, as a user would run it (read, scrape,
+whole ``gcadj check FILE`` process, as a user would run it (read, scrape,
 parse, replay); ``os.wait4`` gives its peak resident set and CPU seconds. Target: under
 400 MB at 5 MiB for every shape.
 Run: ``python bench/bench_scrape.py [--max-kib 5120] [--shape NAME] [--memory]``.
@@ -52,6 +52,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from program import GCADJ  # noqa: E402
 
 from gcadj.errors import PageError  # noqa: E402
 from gcadj.sources.pages.scrape import scrape_page  # noqa: E402
@@ -197,11 +199,11 @@ print(usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_exitcod
 
 
 def whole_check(page: str) -> tuple[float, int, int]:
-    """(CPU seconds, peak RSS in MiB, exit code) of ``python -m gcadj check`` on the page."""
+    """(CPU seconds, peak RSS in MiB, exit code) of ``gcadj check`` on the page."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "page.html"
         path.write_text(page, encoding="utf-8")
-        command = [sys.executable, "-m", "gcadj", "check", str(path)]
+        command = [GCADJ, "check", str(path)]
         done = subprocess.run(
             [sys.executable, "-c", LAUNCHER, *command],
             capture_output=True,

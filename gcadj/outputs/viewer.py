@@ -1,11 +1,16 @@
-"""A game viewer: one self-contained HTML page to step through checked games in a browser.
+"""A game viewer: an HTML page to step through checked games in a browser.
 
 People who study or adjudicate a game want to walk through it, not read a list of FENs.
-The page has everything inline (CSS, a small script, the SVG parts of the diagram), loads
-nothing and works from ``file://``. The diagram is `gcadj.outputs.svg`'s: the page holds
-its fixed parts once (`board_kit`: board, one drawing per piece, turn marks) and, per
-position, the placement, the FEN and the `marks` (last move, check or mate, the illegal
-move), so a long game stays small and the pictures match ``export --to svg`` exactly.
+By default the page has everything inline (CSS, a small script, the SVG parts of the
+diagram), loads nothing and works from ``file://``. The diagram is `gcadj.outputs.svg`'s:
+the page holds its fixed parts once (the kit: `board_kit`'s board, one drawing per piece,
+turn marks, and the legend of the letters) and, per position, the FEN (the script places
+the pieces from it) and the `marks` (last move, check or mate, the illegal move), so a
+long game stays small and the pictures match ``export --to svg`` exactly.
+
+An audit writes thousands of pages into one folder: there each page links the style and
+a script carrying the kit (`viewer_assets`, two files written once beside the pages), and
+holds only its own game, about a sixth of a self-contained page.
 The page is made from one walk over each judged game (`gcadj.adjudication.plies`): it
 shows what the judge found, and never judges or replays a game of its own.
 
