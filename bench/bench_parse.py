@@ -31,7 +31,6 @@ from pathlib import Path
 import chess.pgn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from corpus import BenchGame, load_corpus
 

@@ -50,13 +50,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from program import GCADJ
 
-from program import GCADJ  # noqa: E402
+from gcadj.errors import PageError
+from gcadj.sources.pages.scrape import scrape_page
 
-from gcadj.errors import PageError  # noqa: E402
-from gcadj.sources.pages.scrape import scrape_page  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent  # the checkout: its fixture pages
 
 MOVES = "<pre>P e2-e4\np e7-e5\nN g1-f3\nn b8-c6</pre>"
 HEAD = f"<html><body><h1>Viewing Game</h1>{MOVES}"
