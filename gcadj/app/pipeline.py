@@ -33,7 +33,6 @@ would, so tests and users can see what a bug costs without there being one.
 from __future__ import annotations
 
 import dataclasses
-import logging
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -56,8 +55,6 @@ from gcadj.sources.read import DEFAULT_MAX_BYTES, game_ref, read_source
 from gcadj.sources.urls import is_url, redact_url
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Status
 from gcadj.words import plural
-
-log = logging.getLogger(__name__)
 
 FAULT_ENV: Final = "GCADJ_INJECT_FAULT"
 STDIN: Final = "-"
@@ -139,7 +136,9 @@ def iter_judge_source(
 
 
 def _internal(name: str, err: Exception) -> Verdict:
-    log.debug("internal error judging %s", name, exc_info=True)
+    import logging  # only here: `gcadj check` starts without it
+
+    logging.getLogger(__name__).debug("internal error judging %s", name, exc_info=True)
     return internal_error_verdict(name, err)
 
 

@@ -678,6 +678,20 @@ class Position:
 
     def is_legal(self, move: Move) -> bool:
         """A point check: pseudo-legal, and the mover's King is safe afterwards."""
+        return self._is_legal(move)
+
+    def legal_origins(self, piece: Piece, target: int) -> list[int]:
+        """The squares from which a `piece` of the side to move may legally go to `target`
+        on the board: what SAN asks to tell a move from its rivals (``Nbd2``). Each such
+        piece is checked on its own, which finds what generating every legal move would,
+        at a fraction of the cost (most pieces have no twin that can reach the square)."""
+        return [
+            square
+            for square, other in enumerate(self.board)
+            if other is piece and self._is_legal(Move(square, target))
+        ]
+
+    def _is_legal(self, move: Move) -> bool:
         if not self.is_pseudo_legal(move):
             return False
         us = self.turn

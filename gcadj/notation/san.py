@@ -89,18 +89,9 @@ def _san_body(position: Position, move: Move) -> str:
 
 
 def _disambiguation(position: Position, move: Move, piece: Piece) -> str:
-    """SAN's minimal origin hint: none, the file, else the rank, else both.
-
-    The rivals are the mover's other pieces of the same kind that may also go to the
-    target: each is checked on its own (`Position.is_legal`), which is what generating
-    every legal move and keeping those would find, at a fraction of the cost (most
-    pieces have no twin that can reach the square)."""
+    """SAN's minimal origin hint: none, the file, else the rank, else both."""
     f, t, _ = move
-    rivals = [
-        square
-        for square, other in enumerate(position.board)
-        if other is piece and square != f and position.is_legal(Move(square, t))
-    ]
+    rivals = [square for square in position.legal_origins(piece, t) if square != f]
     if not rivals:
         return ""
     if all((r & 7) != (f & 7) for r in rivals):
