@@ -43,12 +43,10 @@ import chess.pgn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import gamecourier_ply, pgn_files, read_games, roster_lines
+from program import GCADJ
 
 from gcadj.about import build_flavour
 from gcadj.app.check import check_text
-
-BIN = Path(sys.executable).parent
-GCADJ = str(BIN / "gcadj")
 
 
 def continuation(board: chess.Board, move: chess.Move) -> tuple[str, str]:
