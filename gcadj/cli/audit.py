@@ -38,7 +38,7 @@ from gcadj.cli.options import (
     VerboseOption,
     check_options,
     fetch_settings_of,
-    number_parser,
+    number_option,
     refuse_folder,
     report_problems,
 )
@@ -244,11 +244,11 @@ def audit(
     ] = "Pocket Mutation Chess",
     jobs: Annotated[
         int | None,
-        typer.Option(
+        number_option(
             "--jobs",
             "-j",
-            parser=number_parser("--jobs", 1),
             metavar="N",
+            minimum=1,
             help="Worker processes (default: one per core).",
         ),
     ] = None,

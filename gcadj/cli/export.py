@@ -29,7 +29,7 @@ from gcadj.cli.options import (
     check_options,
     fail,
     fetch_settings_of,
-    number_parser,
+    number_option,
 )
 from gcadj.cli.streams import say
 from gcadj.vocabulary import PocketFile
@@ -112,10 +112,10 @@ def export(
     ] = False,
     ply: Annotated[
         int | None,
-        typer.Option(
+        number_option(
             "--ply",
-            parser=number_parser("--ply", 0),
             metavar="N",
+            minimum=0,
             help="fen/svg: only the position after N plies (0 = the start; "
             "default for svg: the last legal position).",
         ),

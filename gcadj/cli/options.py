@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Annotated
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -84,6 +84,20 @@ def number_parser(
     return parse
 
 
+def number_option(
+    *names: str,
+    metavar: str,
+    minimum: float,
+    help: str,
+    whole: bool = True,
+    strict: bool = False,
+) -> Any:
+    """A typer option taking a number, checked by `number_parser` (which names the option
+    by its first name): the one shape of every number option of every command."""
+    parser = number_parser(names[0], minimum, whole=whole, strict=strict)
+    return typer.Option(*names, metavar=metavar, parser=parser, help=help)
+
+
 # The exit codes of the commands that judge games, for their --help epilogs.
 EXIT_CODES_HELP = (
     "Exit codes: 0 every game legal; 1 some illegal move found; 3 some game could not be "
@@ -109,37 +123,40 @@ NoCacheOption = Annotated[
 ]
 DelayOption = Annotated[
     float | None,
-    typer.Option(
+    number_option(
         "--delay",
-        parser=number_parser("--delay", 0, whole=False),
         metavar="SECONDS",
+        minimum=0,
+        whole=False,
         help="Pause between requests to one host (default 1).",
     ),
 ]
 TimeoutOption = Annotated[
     float | None,
-    typer.Option(
+    number_option(
         "--timeout",
-        parser=number_parser("--timeout", 0, whole=False, strict=True),
         metavar="SECONDS",
+        minimum=0,
+        whole=False,
+        strict=True,
         help="Connect and read timeout per request (default: 10 s to connect, 30 s to read).",
     ),
 ]
 RetriesOption = Annotated[
     int | None,
-    typer.Option(
+    number_option(
         "--retries",
-        parser=number_parser("--retries", 0),
         metavar="N",
+        minimum=0,
         help="Retries after a connection error, timeout, 429 or 5xx (default 3).",
     ),
 ]
 MaxSizeOption = Annotated[
     int | None,
-    typer.Option(
+    number_option(
         "--max-size",
-        parser=number_parser("--max-size", 1),
         metavar="KB",
+        minimum=1,
         help="Largest page accepted, in KiB (default 5120).",
     ),
 ]
@@ -281,6 +298,7 @@ __all__ = [
     "check_options",
     "fail",
     "fetch_settings_of",
+    "number_option",
     "number_parser",
     "refuse_folder",
     "report_problems",

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from gcadj.cli.options import EXIT_USAGE, number_parser
+from gcadj.cli.options import EXIT_USAGE, number_option
 from gcadj.cli.streams import say
 
 SERVE_EPILOG = (
@@ -31,82 +31,89 @@ def serve(
     ] = "127.0.0.1",
     port: Annotated[
         int,
-        typer.Option(
-            "--port", metavar="N", parser=number_parser("--port", 0), help="Port (0: any free one)."
-        ),
+        number_option("--port", metavar="N", minimum=0, help="Port (0: any free one)."),
     ] = 8000,
     open_browser: Annotated[
         bool, typer.Option("--open", help="Open the page in the default browser.")
     ] = False,
     max_upload: Annotated[
         float,
-        typer.Option(
+        number_option(
             "--max-upload",
             metavar="MB",
-            parser=number_parser("--max-upload", 0, whole=False, strict=True),
+            minimum=0,
+            whole=False,
+            strict=True,
             help="Largest request body (paste, files, zips together), in MB.",
         ),
     ] = 20.0,
     zip_max_mb: Annotated[
         float,
-        typer.Option(
+        number_option(
             "--zip-max-mb",
             metavar="MB",
-            parser=number_parser("--zip-max-mb", 0, whole=False, strict=True),
+            minimum=0,
+            whole=False,
+            strict=True,
             help="Largest uncompressed size of a zip's members together, in MB.",
         ),
     ] = 200.0,
     zip_max_files: Annotated[
         int,
-        typer.Option(
+        number_option(
             "--zip-max-files",
             metavar="N",
-            parser=number_parser("--zip-max-files", 1),
+            minimum=1,
             help="Most files in one zip.",
         ),
     ] = 10_000,
     zip_max_ratio: Annotated[
         int,
-        typer.Option(
+        number_option(
             "--zip-max-ratio",
             metavar="N",
-            parser=number_parser("--zip-max-ratio", 1),
+            minimum=1,
             help="Most a member over 1 MB may expand (uncompressed / compressed).",
         ),
     ] = 100,
     workers: Annotated[
         int,
-        typer.Option(
+        number_option(
             "--workers",
             metavar="N",
-            parser=number_parser("--workers", 0),
+            minimum=0,
             help="Checks judged at once, each in its own process (0: one per core).",
         ),
     ] = 0,
     timeout: Annotated[
         float,
-        typer.Option(
+        number_option(
             "--timeout",
             metavar="SECONDS",
-            parser=number_parser("--timeout", 0, whole=False, strict=True),
+            minimum=0,
+            whole=False,
+            strict=True,
             help="Deadline to judge one source (a file, a page, a zip member).",
         ),
     ] = 60.0,
     job_timeout: Annotated[
         float,
-        typer.Option(
+        number_option(
             "--job-timeout",
             metavar="SECONDS",
-            parser=number_parser("--job-timeout", 0, whole=False, strict=True),
+            minimum=0,
+            whole=False,
+            strict=True,
             help="Deadline for a whole check (a zip of thousands of games).",
         ),
     ] = 900.0,
     keep: Annotated[
         float,
-        typer.Option(
+        number_option(
             "--keep",
             metavar="MINUTES",
-            parser=number_parser("--keep", 0, whole=False),
+            minimum=0,
+            whole=False,
             help="How long a report and its viewers stay available.",
         ),
     ] = 60.0,
