@@ -289,26 +289,17 @@ class JobRunner:
             return Upload(name, b"", error=str(err))
 
     def _judge(self, job: Job, uploads: list[Upload], options: JudgeOptions) -> None:
-        from gcadj.web.worker import worker_main
+        from gcadj.web.worker import WorkerTask, worker_main
 
         settings = self.settings
         job_deadline = time.monotonic() + settings.job_timeout
         start = 0
         viewers = None if job.viewers is None else str(job.viewers)
+        task = WorkerTask(uploads, self.limits, options, viewers, settings.worker_memory)
         while not job.cancel.is_set():
             receiver, sender = self._context.Pipe(duplex=False)
             process = self._context.Process(
-                target=worker_main,
-                args=(
-                    sender,
-                    uploads,
-                    self.limits,
-                    options,
-                    viewers,
-                    start,
-                    settings.worker_memory,
-                ),
-                daemon=True,
+                target=worker_main, args=(sender, task, start), daemon=True
             )
             process.start()
             sender.close()

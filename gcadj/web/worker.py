@@ -24,6 +24,7 @@ import contextlib
 import logging
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -36,6 +37,19 @@ from gcadj.web.pages import downloads_bar
 from gcadj.web.uploads import Refused, Upload, UploadReader, ZipLimits
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class WorkerTask:
+    """What one check asks of its worker (picklable: it travels to the worker process): the
+    sources, the zip limits, the judge's options, the folder for the viewers (None: none)
+    and the worker's memory cap in bytes (0: none)."""
+
+    uploads: Sequence[Upload]
+    limits: ZipLimits
+    options: JudgeOptions
+    viewers: str | None
+    memory: int
 
 
 def limit_memory(limit: int) -> None:
@@ -106,19 +120,12 @@ def write_game_viewer(verdict: Verdict, folder: Path, fen: str | None) -> str | 
     return name
 
 
-def judge_sources(
-    conn: Connection,
-    uploads: Sequence[Upload],
-    limits: ZipLimits,
-    options: JudgeOptions,
-    viewers: str | None,
-    start: int,
-    memory: int,
-) -> None:
+def judge_sources(conn: Connection, task: WorkerTask, start: int) -> None:
     """The worker's whole life (see the module docstring): plan, judge from `start` on."""
-    limit_memory(memory)
-    folder = Path(viewers) if viewers is not None else None
-    reader = UploadReader(uploads, limits)
+    limit_memory(task.memory)
+    options = task.options
+    folder = Path(task.viewers) if task.viewers is not None else None
+    reader = UploadReader(task.uploads, task.limits)
     try:
         planned = reader.plan()
         conn.send(("plan", [p.name for p in planned], reader.skipped))
@@ -162,24 +169,17 @@ def judge_sources(
             conn.close()
 
 
-def worker_main(
-    conn: Connection,
-    uploads: Sequence[Upload],
-    limits: ZipLimits,
-    options: JudgeOptions,
-    viewers: str | None,
-    start: int,
-    memory: int,
-) -> None:
+def worker_main(conn: Connection, task: WorkerTask, start: int) -> None:
     """A worker process's entry point; it leaves Ctrl-C to the server."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    judge_sources(conn, uploads, limits, options, viewers, start, memory)
+    judge_sources(conn, task, start)
     os._exit(0)  # nothing else of the server's to run or flush in this process
 
 
 __all__ = [
+    "WorkerTask",
     "downloads",
     "judge_sources",
     "limit_memory",
