@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Final, TypeAlias
 
 from gcadj.errors import LogSyntaxError
 from gcadj.notation.parse import parse_log
-from gcadj.notation.tags import tag_pair
+from gcadj.notation.tags import starts_like_tag, tag_pair
 from gcadj.vocabulary import PocketFile
 
 if TYPE_CHECKING:
@@ -56,8 +56,8 @@ MAX_TRIM: Final = 3  # non-move lines trimmed off either end of a candidate
 # ---------------------------------------------------------------------------------------
 # One line
 
-# A cheap superset test of "this line could be part of a log" (the parser decides).
-_TAG_LINE = re.compile(r'\[\s*[A-Za-z]\w*\s*".*"\s*\]')
+# A cheap superset test of "this line could be part of a log" (the parser decides); a tag
+# line is one that starts like the parser's tag pairs (`gcadj.notation.tags`).
 _PLY_START = re.compile(r"(?:\d+\.(?:\.\.)?\s*)?(?:[A-Za-z@;-])")
 _PLY_CHARS = re.compile(r"[A-Za-z0-9 ;@*.\-]*")
 _NUMBER_ONLY = re.compile(r"\d+\.(?:\.\.)?")
@@ -69,7 +69,7 @@ _DIGIT_OR_SEMI = re.compile(r"[0-9;]")
 
 
 def could_be_log_line(line: str) -> bool:
-    if line.startswith("//") or _TAG_LINE.fullmatch(line):
+    if line.startswith("//") or starts_like_tag(line):
         return True
     body = line.split("//", 1)[0]
     return (
