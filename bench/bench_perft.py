@@ -15,8 +15,8 @@ has more moves than chess in them (pocketings, then drops), so two gcadj figures
 given:
 
 * ``gcadj`` -- its own perft, the PMC tree (more nodes than chess's);
-* ``same tree`` -- gcadj generating its legal moves but walking only the board moves,
-  which is chess's tree without castling: the node counts must equal python-chess's
+* ``same tree`` -- gcadj's perft walking only the board moves
+  (``Position.perft(depth, pockets=False)``), which is chess's tree without castling: the node counts must equal python-chess's
   (checked), so this is the like-for-like speed ratio.
 
 python-chess is GPL and only used here and in the tests, never by gcadj itself.
@@ -54,23 +54,6 @@ def chess_perft(board: chess.Board, depth: int) -> int:
         board.push(move)
         total += chess_perft(board, depth - 1)
         board.pop()
-    return total
-
-
-def same_tree_perft(pos: Position, depth: int) -> int:
-    """gcadj's generator, board moves only (no pocketing, hence never a drop).
-
-    Uses the unchecked `_push`/`_pop` that `Position.perft` itself uses, as python-chess's
-    push does not check legality either.
-    """
-    moves = [m for m in pos.legal_moves() if not m.is_pocketing]
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        pos._push(move)
-        total += same_tree_perft(pos, depth - 1)
-        pos._pop()
     return total
 
 
@@ -128,7 +111,7 @@ def main() -> None:
         runs = {
             "python-chess": lambda b=board, d=depth: chess_perft(b, d),
             "gcadj": lambda f=fen, d=depth: Position(to_gcadj_fen(f)).perft(d),
-            "same tree": lambda f=fen, d=depth: same_tree_perft(Position(to_gcadj_fen(f)), d),
+            "same tree": lambda f=fen, d=depth: Position(to_gcadj_fen(f)).perft(d, pockets=False),
         }
         results = alternating(runs, args.repeat)
         if results["same tree"][0] != results["python-chess"][0]:

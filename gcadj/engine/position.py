@@ -1016,17 +1016,23 @@ class Position:
 
     # -- perft -------------------------------------------------------------------------
 
-    def perft(self, depth: int) -> int:
-        """Leaf nodes at `depth`; the last level is counted, not made (as python-chess does)."""
+    def perft(self, depth: int, *, pockets: bool = True) -> int:
+        """Leaf nodes at `depth`; the last level is counted, not made (as python-chess does).
+
+        Without `pockets`, only board moves are counted (no pocketing, hence never a drop):
+        the tree an orthodox chess engine walks from the same position, to compare with it.
+        """
         if depth <= 0:
             return 1
         moves = self.legal_moves()
+        if not pockets:
+            moves = [move for move in moves if move.to_square != POCKET]
         if depth == 1:
             return len(moves)
         total = 0
         for move in moves:
             self._push(move)
-            total += self.perft(depth - 1)
+            total += self.perft(depth - 1, pockets=pockets)
             self._pop()
         return total
 

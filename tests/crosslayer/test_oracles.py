@@ -474,19 +474,6 @@ def test_real_games_replay_until_castling_or_promotion() -> None:
     assert replayed >= 500
 
 
-def board_perft(pos: Position, depth: int) -> int:
-    """gcadj's perft restricted to board moves (no pocketing, so never a drop either)."""
-    moves = [m for m in pos.legal_moves() if not m.is_pocketing]
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        pos.push(move)
-        total += board_perft(pos, depth - 1)
-        pos.pop()
-    return total
-
-
 def chess_perft(board: chess.Board, depth: int) -> int:
     if depth == 1:
         return board.legal_moves.count()
@@ -542,7 +529,7 @@ def orthodox_entries() -> list[tuple[str, chess.Board, int]]:
 )
 def test_fixture_board_trees_match_python_chess(board: chess.Board, depth: int) -> None:
     """The board-move part of the orthodox perft entries (no pocketing, hence no drops)."""
-    assert board_perft(Position(gcadj_fen(board)), depth) == chess_perft(board, depth)
+    assert Position(gcadj_fen(board)).perft(depth, pockets=False) == chess_perft(board, depth)
 
 
 def test_board_perft_matches_python_chess() -> None:
@@ -553,7 +540,7 @@ def test_board_perft_matches_python_chess() -> None:
     for board in boards:
         pos = Position(gcadj_fen(board))
         depth = 3
-        assert board_perft(pos, depth) == chess_perft(board, depth), board.fen()
+        assert pos.perft(depth, pockets=False) == chess_perft(board, depth), board.fen()
 
 
 # ---------------------------------------------------------------------------------------
@@ -598,7 +585,7 @@ def _validate_perft(naive_budget: int, oracle_budget: int) -> None:
         for d in range(1, promotion_free_depth(board) + 1):
             if chess_perft(board, d) > 2_000_000:
                 break
-            ok = board_perft(Position(gcadj_fen(board)), d) == chess_perft(board, d)
+            ok = Position(gcadj_fen(board)).perft(d, pockets=False) == chess_perft(board, d)
             print(f"{name:28s} board moves only D{d}: python-chess {'ok' if ok else 'MISMATCH'}")
 
 
