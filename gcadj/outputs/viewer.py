@@ -11,6 +11,7 @@ long game stays small and the pictures match ``export --to svg`` exactly.
 An audit writes thousands of pages into one folder: there each page links the style and
 a script carrying the kit (`viewer_assets`, two files written once beside the pages), and
 holds only its own game, about a sixth of a self-contained page.
+
 The page is made from one walk over each judged game (`gcadj.adjudication.plies`): it
 shows what the judge found, and never judges or replays a game of its own.
 
