@@ -41,7 +41,7 @@ from collections.abc import Iterator
 from typing import Final, NamedTuple
 
 from gcadj.notation.san import looks_like_san
-from gcadj.notation.tags import TAG_NAME, starts_like_tag, tag_pair
+from gcadj.notation.tags import TAG_NAME, TAG_START, starts_like_tag, tag_pair
 
 __all__ = [
     "GAME_COURIER",
@@ -333,6 +333,11 @@ def _pgn_line(words: list[str]) -> bool:
     return sans >= 2
 
 
+# One line of a header: blank, a ``%`` line, or one that starts like a tag pair (its name
+# in group 1), with its newline.
+_HEADER_LINE: Final = re.compile(rf"(?:[^\S\n]*|%[^\n]*|{TAG_START.pattern}[^\n]*)(?:\n|\Z)")
+
+
 def header_end(text: str) -> tuple[int, bool, bool]:
     """Where the header of tag lines at the start of `text` ends (an offset), whether it
     holds a line that starts like a tag pair, and whether its Variant tag names Pocket
@@ -341,19 +346,17 @@ def header_end(text: str) -> tuple[int, bool, bool]:
     tags = variant = False
     size = len(text)
     while offset < size:
-        end = text.find("\n", offset)
-        end = size if end < 0 else end
-        line = text[offset:end]
-        stripped = line.strip()
-        if stripped and not line.startswith("%"):
-            if not starts_like_tag(line):
-                break
+        line = _HEADER_LINE.match(text, offset)
+        if line is None:
+            break
+        name = line[1]
+        if name is not None:
             tags = True
-            if "variant" in line.casefold():  # only a Variant tag is read whole here
-                pair = tag_pair(line.rstrip("\r"))
-                if pair is not None and pair[0].casefold() == "variant":
+            if name.casefold() == "variant":  # only a Variant tag is read whole here
+                pair = tag_pair(line[0].rstrip("\r\n"))
+                if pair is not None:
                     variant = variant or is_variant_name(pair[1])
-        offset = end + 1
+        offset = line.end()
     return min(offset, size), tags, variant
 
 

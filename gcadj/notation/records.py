@@ -9,8 +9,7 @@ pasted back into Python, so a failing test prints something you can re-run.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from gcadj.engine.compiled import rebuild_args
@@ -160,20 +159,19 @@ class GameLog:
     result_token: str | None = None
     warnings: tuple[str, ...] = ()
     unread: UnreadText | None = None
+    # Tag values by case-folded name, the first of each name kept: a replay asks its log
+    # for eight tags or so, and a game is read once.
+    _index: dict[str, str] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, str] = {}
+        for key, value in self.tags:
+            index.setdefault(key.casefold(), value)
+        object.__setattr__(self, "_index", index)
 
     def tag(self, name: str) -> str | None:
         """The value of the first tag called ``name`` (case-insensitive), None if absent."""
-        return _tag_index(self.tags).get(name.casefold())
+        return self._index.get(name.casefold())
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
-
-
-@lru_cache(maxsize=64)
-def _tag_index(tags: tuple[tuple[str, str], ...]) -> dict[str, str]:
-    """Tag values by case-folded name, the first of each name kept: a replay asks a log
-    for several tags, and the last few logs' indexes are remembered (read-only)."""
-    index: dict[str, str] = {}
-    for key, value in tags:
-        index.setdefault(key.casefold(), value)
-    return index

@@ -37,9 +37,9 @@ _VALUE: Final = r'"(?:[^"\\\r\n]|\\[^\r\n])*"'  # the grammar's STRING terminal
 
 _TAG_PAIR: Final = re.compile(rf"{_WS}*\[{_WS}*({TAG_NAME}){_WS}*({_VALUE}){_WS}*\]{_WS}*")
 
-TAG_START: Final = re.compile(rf'{_WS}*\[{_WS}*{TAG_NAME}{_WS}*"')
-"""A line that begins like a tag pair: ``[``, a name, an opening quote (``match`` it at the
-start of a line)."""
+TAG_START: Final = re.compile(rf'{_WS}*\[{_WS}*({TAG_NAME}){_WS}*"')
+"""A line that begins like a tag pair: ``[``, a name (group 1), an opening quote (``match``
+it at the start of a line)."""
 
 
 def tag_pair(line: str) -> tuple[str, str] | None:
