@@ -16,8 +16,9 @@ given:
 
 * ``gcadj`` -- its own perft, the PMC tree (more nodes than chess's);
 * ``same tree`` -- gcadj's perft walking only the board moves
-  (``Position.perft(depth, pockets=False)``), which is chess's tree without castling: the node counts must equal python-chess's
-  (checked), so this is the like-for-like speed ratio.
+  (``Position.perft(depth, pockets=False)``), which is chess's tree without castling:
+  the node counts must equal python-chess's (checked), so this is the like-for-like
+  speed ratio.
 
 python-chess is GPL and only used here and in the tests, never by gcadj itself.
 """
