@@ -3,8 +3,9 @@
 Nothing is kept in memory per game but the report's row order (a key and a file offset
 per line): each product streams the file, so a report of a huge archive costs file
 size, not RAM. The report stays small (about 1 KB a game): no diagram in it, each game
-links to its viewer page (`gcadj.outputs.viewer`), which has them. The files are written to a
-temporary name and renamed, so a half-written report never replaces a good one.
+the audit wrote a viewer page for (`gcadj.outputs.viewer`; by default the failing ones)
+links to it, and the page has them. The files are written to a temporary name and
+renamed, so a half-written report never replaces a good one.
 
 Everything shown in the report that came from a page or a log (sources, move texts,
 reasons quoting them, warnings, error messages, players) is HTML-escaped: a player called

@@ -391,10 +391,10 @@ SHARED_POCKET_FILES: Final = (PocketFile("i"), PocketFile("p"))  # the two prese
 class ViewerAssets:
     """The viewer's style and script (with the kit) as two files that many pages link.
 
-    An audit writes one viewer per game: linked pages hold only their game (a few KB,
-    not 30), and the files are written once. Their names carry a digest of their text,
-    so a page always gets the script it was made for, even when a later gcadj writes new
-    pages into the same folder.
+    An audit may write a viewer for each of thousands of games: linked pages hold only
+    their game (a few KB, not 30), and the files are written once. Their names carry a
+    digest of their text, so a page always gets the script it was made for, even when a
+    later gcadj writes new pages into the same folder.
     """
 
     style_name: str
