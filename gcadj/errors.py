@@ -281,6 +281,22 @@ class AuditInterrupted(GcadjError):
         self.out = out
 
 
+class CannotWrite(GcadjError, OSError):
+    """An output gcadj was told to write could not be written (a full disk, no permission,
+    a closed device): the user's environment, not a bug in gcadj. Its message is one line,
+    "cannot write results.jsonl: No space left on device", and every command exits with
+    `gcadj.app.exit_codes.EXIT_CANNOT_WRITE` for it."""
+
+    def __init__(self, target: str, err: OSError) -> None:
+        reason = err.strerror or str(err) or type(err).__name__
+        super().__init__(err.errno, f"cannot write {visible(target)}: {reason}")
+        self.target = target
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"cannot write {visible(self.target)}: {self.reason}"
+
+
 class InjectedFault(GcadjError, RuntimeError):
     """The fault ``GCADJ_INJECT_FAULT`` asks for: stands for any bug while judging a source,
     so it is handled as an unexpected exception would be (an internal-error verdict)."""
@@ -320,6 +336,7 @@ __all__ = [
     "AuditInterrupted",
     "BadRequest",
     "BodyTooLarge",
+    "CannotWrite",
     "CopiedPageError",
     "ExportError",
     "FenError",

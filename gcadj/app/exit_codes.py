@@ -20,6 +20,7 @@ EXIT_USAGE: Final = 2
 EXIT_SYNTAX: Final = 3
 EXIT_UNREADABLE: Final = 4
 EXIT_INTERNAL: Final = 5  # gcadj itself failed on a source (a bug): never 1, which means "illegal"
+EXIT_CANNOT_WRITE: Final = 6  # an output could not be written (full disk, no permission): not a bug
 EXIT_INTERRUPTED: Final = 130
 
 STATUS_EXIT: Final[dict[str, int]] = {
@@ -44,6 +45,7 @@ def worst(codes: Iterable[int]) -> int:
 
 
 __all__ = [
+    "EXIT_CANNOT_WRITE",
     "EXIT_ILLEGAL",
     "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
