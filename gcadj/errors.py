@@ -173,6 +173,19 @@ class ParserDeclined(GcadjError):
         self.valid_to = valid_to
 
 
+# -- analysis --------------------------------------------------------------------------------
+
+
+class SearchCut(GcadjError):
+    """A mate search ran out of what it was given: `why` is "budget" (its seconds) or
+    "nodes" (its node limit). Never leaves `gcadj.analysis.search`, whose answer then says
+    how far the search got."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
 # -- adjudication --------------------------------------------------------------------------
 
 
