@@ -102,6 +102,17 @@ class Result(Word):
     UNDECIDED = "*"
 
 
+class AdjudicationClass(Word):
+    """How strong an adjudication is (the ``class`` of ``gcadj adjudicate --json``), strongest
+    first: docs/rules.md §7 says when each is given."""
+
+    PROVEN = "proven"  # the board has ended, or a forced mate was proved
+    RECORDED = "recorded"  # the record ended the game (resignation, agreement, time, result)
+    CLAIMABLE = "claimable"  # a draw a player may claim now (threefold repetition)
+    EVIDENCE = "evidence"  # no proof, but a clear material lead
+    UNDETERMINED = "undetermined"  # none of these
+
+
 class PocketFile(str):
     """The file of the pockets: one lower-case letter from i to z (i on the 2009 preset,
     whose pockets are i1/i8; p on the newer one, p1/p8).
@@ -139,6 +150,7 @@ DEFAULT_POCKET_FILE = PocketFile("i")
 
 __all__ = [
     "DEFAULT_POCKET_FILE",
+    "AdjudicationClass",
     "Category",
     "PocketFile",
     "Result",
