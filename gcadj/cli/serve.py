@@ -159,7 +159,7 @@ def settings_of(values: dict[str, object]) -> ServeSettings:
         job_timeout=number("job_timeout"),
         keep_minutes=number("keep"),
         public_urls_only=bool(values["public_urls_only"]),
-        allowed_hosts=tuple(str(h) for h in allowed) if isinstance(allowed, list) else (),
+        allowed_hosts=tuple(str(h) for h in allowed) if isinstance(allowed, (list, tuple)) else (),
         max_buffer=int(number("max_buffer") * MB),
         client_timeout=number("client_timeout"),
         min_upload_rate=int(number("min_upload_rate") * KB),

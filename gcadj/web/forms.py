@@ -6,10 +6,11 @@ whole body, goes to a `Spool`: in memory up to its ``spill_at`` bytes, past that
 private file (mode 0600) of the server's own private folder, never in the system's
 temporary folder. So an upload costs memory only while it is small, whatever its size.
 
-The names in a part's ``Content-Disposition`` are read as browsers send them (RFC 7578,
-and the WHATWG form encoding): UTF-8 bytes in a quoted string, with ``"``, CR and LF
-percent-escaped; an RFC 5987 ``filename*=UTF-8''…`` wins over ``filename`` when both are
-there. A name is kept exactly as sent; it is escaped where it is shown.
+The names in a part's ``Content-Disposition`` are read as browsers (and requests, and
+curl since 7.81) send them, by RFC 7578 and the WHATWG form encoding: UTF-8 bytes in a
+quoted string, ``"``, CR and LF percent-escaped as ``%22``, ``%0D``, ``%0A``, a backslash
+as itself; an RFC 5987 ``filename*=UTF-8''…`` wins over ``filename`` when both are there.
+A name is kept exactly as sent; it is escaped where it is shown.
 
 Malformed bodies raise `FormError` with what is wrong.
 """
@@ -33,7 +34,7 @@ from gcadj.errors import FormError
 MAX_PARTS: Final = 2000
 WHATWG_ESCAPES: Final = {"%22": '"', "%0D": "\r", "%0A": "\n", "%0d": "\r", "%0a": "\n"}
 _ESCAPED = re.compile("|".join(WHATWG_ESCAPES))
-_PARAMETER = re.compile(rb'\s*([^\s=;]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)\s*(?:;|$)', re.S)
+_PARAMETER = re.compile(rb'\s*([^\s=;]+)\s*=\s*("[^"]*"|[^;]*)\s*(?:;|$)')
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def header_parameters(value: bytes) -> dict[str, str]:
                 extended[key[:-1]] = decoded
             continue
         if raw.startswith(b'"') and raw.endswith(b'"') and len(raw) >= 2:
-            raw = re.sub(rb"\\(.)", rb"\1", raw[1:-1], flags=re.S)
+            raw = raw[1:-1]  # as browsers quote: no backslash escapes ("C:\\x" is a name)
         text = raw.decode("utf-8", "replace")
         plain[key] = _ESCAPED.sub(lambda m: WHATWG_ESCAPES[m[0]], text)
     return {**plain, **extended}

@@ -7,8 +7,9 @@ runs only once the headers are whole. So `GuardedH11Protocol` adds, per connecti
 
 - **a header deadline**: a request's headers must be whole `ClientLimits.header_timeout`
   seconds after the connection opened (or after the previous answer, on a kept-alive
-  connection); past it the connection gets a 408 and is closed. An idle kept-alive
-  connection is closed by the same clock, if uvicorn's own shorter one did not already;
+  connection); past it the connection gets a 408 and is closed. An idle connection (not
+  a byte sent) is closed by the same clock, quietly (`gcadj.web.serve` sets uvicorn's own
+  keep-alive timer a little later, so that this one speaks first);
 - **a minimum rate for a body**: once the headers are in, the body has the same time
   again, plus one second for every `ClientLimits.min_rate` bytes received (Apache's
   mod_reqtimeout rule); a client slower than that is cut off, and the app hears it hang
@@ -151,7 +152,7 @@ class GuardedH11Protocol(H11Protocol):
             self.arm(min(left, 60.0))
             return
         if self.phase == "header":
-            if self.phase_bytes:  # a request begun and never finished: say why
+            if self.phase_bytes or self.conn.trailing_data[0]:  # a request begun: say why
                 log.info("closed a connection whose request headers took too long")
                 self.transport.write(timeout_answer())
             self.transport.close()

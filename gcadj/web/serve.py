@@ -7,6 +7,7 @@ rather than a log of uvicorn's, and ``--port 0`` (any free port) prints the real
 from __future__ import annotations
 
 import logging
+import math
 import socket
 import sys
 import threading
@@ -89,7 +90,7 @@ def serve(settings: ServeSettings, *, open_browser: bool = False) -> None:
         log_level="warning",
         server_header=False,
         date_header=False,
-        timeout_keep_alive=max(1, min(5, int(settings.client_timeout))),
+        timeout_keep_alive=math.ceil(settings.client_timeout) + 1,  # ours closes first
         h11_max_incomplete_event_size=64 * 1024,
     )
     server = uvicorn.Server(config)
