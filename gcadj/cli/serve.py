@@ -34,6 +34,11 @@ def megabytes(name: str, help: str) -> object:
     return number_option(name, metavar="MB", minimum=0, whole=False, strict=True, help=help)
 
 
+def count(name: str, minimum: int, help: str) -> object:
+    """A whole-number option (at least `minimum`)."""
+    return number_option(name, metavar="N", minimum=minimum, help=help)
+
+
 def seconds(name: str, help: str) -> object:
     """A duration option, in seconds (a number > 0)."""
     return number_option(name, metavar="SECONDS", minimum=0, whole=False, strict=True, help=help)
@@ -53,27 +58,17 @@ MaxUploadOption = Annotated[
 ZipMaxOption = Annotated[
     float, megabytes("--zip-max-mb", "Largest uncompressed size of a check's zips, in MB.")
 ]
-ZipFilesOption = Annotated[
-    int,
-    number_option("--zip-max-files", metavar="N", minimum=1, help="Most files in a check's zips."),
-]
+ZipFilesOption = Annotated[int, count("--zip-max-files", 1, "Most files in a check's zips.")]
 ZipRatioOption = Annotated[
     int,
-    number_option(
+    count(
         "--zip-max-ratio",
-        metavar="N",
-        minimum=1,
-        help="Most a zip, or a member, over 1 MB may expand (uncompressed / compressed).",
+        1,
+        "Most a zip, or a member, over 1 MB may expand (uncompressed / compressed).",
     ),
 ]
 WorkersOption = Annotated[
-    int,
-    number_option(
-        "--workers",
-        metavar="N",
-        minimum=0,
-        help="Checks judged at once, each in its own process (0: one per core).",
-    ),
+    int, count("--workers", 0, "Checks judged at once, each in its own process (0: one per core).")
 ]
 TimeoutOption = Annotated[
     float, seconds("--timeout", "Deadline to judge one source (a file, a page, a zip member).")

@@ -65,6 +65,8 @@ RELEASE_SECONDS: Final = 0.2  # how often a finished check's uploads are looked 
 PASTED: Final = "pasted text"
 BODY: Final = "<body>"
 JSONL_TYPE: Final = "application/x-ndjson; charset=utf-8"
+NOTHING: Final = "Nothing to check: paste a log, give an address or choose files."
+NOTHING_API: Final = "nothing to check: send a log, files (-F file=@...) or -F url=..."
 CLOSE: Final = {"connection": "close"}  # a refusal: the client may still be sending
 
 
@@ -77,6 +79,11 @@ class ServerState:
     runner: JobRunner
     receiver: Receiver
     releases: set[asyncio.Task[None]] = field(default_factory=set)
+
+
+def is_api(request: Request) -> bool:
+    """Is this a request of the JSON API (answered in text, never in pages)?"""
+    return request.url.path.startswith("/api/")
 
 
 def state_of(request: Request) -> ServerState:
@@ -149,34 +156,85 @@ def release_when_done(state: ServerState, job: Job, receipt: Receipt) -> None:
     task.add_done_callback(state.releases.discard)
 
 
+def refusal(request: Request, status: int, message: str) -> Response:
+    """A request refused, said as its caller reads it: a line of text for the API, a page
+    for a browser (the form again, with the message, for a request that was wrong). A
+    refusal before the body was read closes the connection: the client may still send."""
+    close = CLOSE if status in (413, 503) else None
+    if is_api(request):
+        return PlainTextResponse(f"{message}\n", status, headers=close)
+    shown = message[:1].upper() + message[1:]
+    if status == 400:
+        return html(pages.home(state_of(request).settings, message=shown), status)
+    title = {413: "Too large", 503: "Busy"}.get(status, "Refused")
+    return html(pages.message_page(title, shown), status, close)
+
+
 async def receive(request: Request, state: ServerState) -> tuple[list[Part], Receipt] | Response:
     """The request's parts and what they hold, or the answer that refuses it: 413 too
     large, 503 over the budget, or (a client that hung up) an answer nobody reads."""
-    api = request.url.path.startswith("/api/")
-    settings = state.settings
     try:
         return await state.receiver.read(request)
     except TooLarge:
-        limit = size_text(settings.max_body)
-        if api:
-            message = f"refused: the body is larger than this server's limit of {limit}\n"
-            return PlainTextResponse(message, 413, headers=CLOSE)
-        text = (
-            f"Refused: the upload is larger than this server's limit of {limit} per check. "
-            "Send fewer files at once, or zip them."
+        limit = size_text(state.settings.max_body)
+        message = (
+            f"refused: the upload is larger than this server's limit of {limit} per check; "
+            "send fewer files at once, or zip them"
         )
-        return html(pages.message_page("Too large", text), 413, CLOSE)
+        return refusal(request, 413, message)
     except Busy as err:
-        if api:
-            return PlainTextResponse(f"busy: {err}\n", 503, headers=CLOSE)
-        return html(pages.message_page("Busy", f"This server is busy: {err}."), 503, CLOSE)
+        return refusal(request, 503, f"busy: {err}")
     except FormError as err:
-        if api:
-            return PlainTextResponse(f"{err}\n", 400)
-        return html(pages.home(settings, message=str(err)), 400)
+        return refusal(request, 400, str(err))
     except ClientDisconnect:
         log.info("%s: the client hung up before its request was whole", request.url.path)
         return Response(status_code=400)
+
+
+def request_sources(
+    request: Request, parts: list[Part]
+) -> tuple[list[Upload], list[str], dict[str, str]]:
+    """What a request asks to check: a form's uploads, addresses and fields; for the API
+    also a body that is the log itself (``curl --data-binary``), and the query's fields."""
+    kind = media_type(request.headers.get("content-type", ""))
+    api = is_api(request)
+    if kind == "multipart/form-data":
+        uploads, urls, fields = sources_of(parts)
+    elif api:  # the log itself (curl --data-binary sends it as a urlencoded form)
+        name = request.query_params.get("name") or BODY
+        uploads, urls, fields = [upload_of(name, part) for part in parts], [], {}
+    elif kind == "application/x-www-form-urlencoded":
+        uploads, urls, fields = sources_of(urlencoded_parts(b"".join(p.data for p in parts)))
+    else:
+        raise FormError(f"expected a form (multipart/form-data), not {kind or 'no content type'}")
+    if api:
+        fields = {**dict(request.query_params), **fields}
+    return uploads, urls, fields
+
+
+async def start_check(request: Request) -> Job | Response:
+    """Read a request and start its check; the check holds the request's uploads (and its
+    share of the budget) until it ends. Or the answer that refuses it."""
+    state = state_of(request)
+    api = is_api(request)
+    received = await receive(request, state)
+    if isinstance(received, Response):
+        return received
+    parts, receipt = received
+    try:
+        uploads, urls, fields = request_sources(request, parts)
+        options = judge_options(fields)
+        if not uploads and not urls:
+            raise BadInput(NOTHING_API if api else NOTHING)
+        job = state.runner.submit(uploads, urls, options, api=api)
+    except (FormError, BadInput) as err:
+        receipt.close()
+        return refusal(request, 400, str(err))
+    except Busy as err:
+        receipt.close()
+        return refusal(request, 503, f"busy: {err}")
+    release_when_done(state, job, receipt)
+    return job
 
 
 async def home(request: Request) -> Response:
@@ -184,29 +242,10 @@ async def home(request: Request) -> Response:
 
 
 async def check(request: Request) -> Response:
+    job = await start_check(request)
+    if isinstance(job, Response):
+        return job
     state = state_of(request)
-    received = await receive(request, state)
-    if isinstance(received, Response):
-        return received
-    parts, receipt = received
-    try:
-        content_type = request.headers.get("content-type", "")
-        if media_type(content_type) == "application/x-www-form-urlencoded":
-            parts = urlencoded_parts(b"".join(part.data for part in parts))
-        elif media_type(content_type) != "multipart/form-data":
-            raise FormError(f"expected a form (multipart/form-data), not {content_type!r}")
-        uploads, urls, fields = sources_of(parts)
-        options = judge_options(fields)
-        if not uploads and not urls:
-            raise BadInput("Nothing to check: paste a log, give an address or choose files.")
-        job = state.runner.submit(uploads, urls, options, api=False)
-    except (FormError, BadInput) as err:
-        receipt.close()
-        return html(pages.home(state.settings, message=str(err)), 400)
-    except Busy as err:
-        receipt.close()
-        return html(pages.message_page("Busy", f"This server is busy: {err}."), 503)
-    release_when_done(state, job, receipt)
     finish = time.monotonic() + INLINE_SECONDS
     while not job.finished.is_set() and time.monotonic() < finish:
         await asyncio.sleep(0.05)
@@ -307,30 +346,10 @@ async def delete_job(request: Request) -> Response:
 
 
 async def api_check(request: Request) -> Response:
-    state = state_of(request)
-    received = await receive(request, state)
-    if isinstance(received, Response):
-        return received
-    parts, receipt = received
-    try:
-        if media_type(request.headers.get("content-type", "")) == "multipart/form-data":
-            uploads, urls, fields = sources_of(parts)
-        else:  # the log itself (curl --data-binary sends it as a urlencoded form)
-            name = request.query_params.get("name") or BODY
-            uploads, urls, fields = [upload_of(name, part) for part in parts], [], {}
-        fields = {**dict(request.query_params), **fields}
-        options = judge_options(fields)
-        if not uploads and not urls:
-            raise BadInput("nothing to check: send a log, files (-F file=@...) or -F url=...")
-        job = state.runner.submit(uploads, urls, options, api=True)
-    except (FormError, BadInput) as err:
-        receipt.close()
-        return PlainTextResponse(f"{err}\n", 400)
-    except Busy as err:
-        receipt.close()
-        return PlainTextResponse(f"busy: {err}\n", 503)
-    release_when_done(state, job, receipt)
-    return StreamingResponse(stream_lines(state, job), media_type=JSONL_TYPE)
+    job = await start_check(request)
+    if isinstance(job, Response):
+        return job
+    return StreamingResponse(stream_lines(state_of(request), job), media_type=JSONL_TYPE)
 
 
 async def stream_lines(state: ServerState, job: Job) -> AsyncIterator[str]:
@@ -354,7 +373,7 @@ async def stream_lines(state: ServerState, job: Job) -> AsyncIterator[str]:
 async def not_found(request: Request, exc: Exception) -> Response:
     status = getattr(exc, "status_code", 404)
     detail = getattr(exc, "detail", "not found")
-    if request.url.path.startswith("/api/"):
+    if is_api(request):
         return PlainTextResponse(f"{detail}\n", status)
     keep = state_of(request).settings.keep_minutes
     message = f"{detail}. A report is kept {keep:g} minutes after its check."
@@ -370,7 +389,7 @@ async def failure(request: Request, exc: Exception) -> Response:
         f"gcadj failed on this request (internal error: {type(exc).__name__}). This is a "
         "bug in gcadj; the other checks go on."
     )
-    if request.url.path.startswith("/api/"):
+    if is_api(request):
         return PlainTextResponse(message + "\n", 500)
     return html(pages.message_page("Internal error", message), 500)
 
