@@ -1,10 +1,10 @@
 """gcadj: adjudicate Game Courier games of Pocket Mutation Chess.
 
-The package is layered along the data flow (README, "How the code is laid out"), each
-sub-package importing only those below it: `engine` (the rules), `notation` (Game Courier
-text, SAN, position codes), `adjudication` (`replay`, the `Verdict`), `sources` (files,
-pages, PGN), `outputs` (reports and exports), `app` (whole jobs: `check_text`, audits)
-and `cli`. The public API below is imported lazily so `gcadj --help` starts fast.
+The package is layered along the data flow (docs/development.md, "How the code is laid
+out"), each sub-package importing only those below it: `engine` (the rules), `notation`
+(Game Courier text, SAN, position codes), `adjudication` (`replay`, the `Verdict`),
+`sources` (files, pages, PGN), `outputs` (reports and exports), `app` (whole jobs:
+`check_text`, audits) and `cli`. The public API below is imported lazily so `gcadj --help` starts fast.
 
 `judge_source` is the one way in (every game of a file, a page, a URL or a text, judged as
 ``gcadj check`` judges it); `check_text` and `check_source` give the first game's verdict.
