@@ -1,8 +1,9 @@
 """The examples (``>>>``) in the public API's docstrings run, and answer what they show.
 
 The examples are read from the modules' source text, not from the imported objects'
-``__doc__``: mypyc compiles the engine, the log reader and the verdict, and a compiled
-module's functions and classes do not all keep their docstrings. Each example runs in the
+``__doc__``: mypyc compiles the engine, the log reader and the verdict, and keeps none of
+their docstrings (``__doc__`` is None in the compiled wheel, which ships the sources
+beside the extension modules). Each example runs in the
 namespace of the *imported* module, so in the compiled run of CI the examples exercise
 the compiled build. They run from the project's root, where the sample games are.
 """
