@@ -142,3 +142,27 @@ def test_what_the_documentation_shows_a_command_print_is_what_it_prints(
 
 def test_the_documentation_shows_console_sessions() -> None:
     assert {where for where, _, _ in console_sessions()} >= {"README.md", "check.md"}
+
+
+def listed(page: str, lead: str) -> list[str]:
+    """The words in backquotes of the paragraph of `page` that starts with `lead`."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    paragraph = text[text.index(lead) :].split("\n\n", 1)[0]
+    return re.findall(r"`([a-z-]+)`", paragraph)
+
+
+def test_the_manual_lists_every_category_and_every_ending() -> None:
+    from gcadj.vocabulary import Category, Termination
+
+    assert listed("check.md", "**Categories**") == [category.value for category in Category]
+    endings = [t.value for t in Termination if t is not Termination.THREEFOLD_REPETITION]
+    assert listed("check.md", "**Endings**") == endings  # threefold: a warning, not an end
+
+
+def test_the_manual_names_every_key_of_a_verdicts_json() -> None:
+    from gcadj import check_text
+
+    verdict = check_text("P e2-e4\np e7-e5\nN g1-g3\n").to_json()
+    finding = verdict["first_illegal"]
+    words = set(listed("check.md", "`--json` writes"))
+    assert set(verdict) | set(finding) | set(finding["suggestions"][0]) <= words
