@@ -148,7 +148,7 @@ def listed(page: str, lead: str) -> list[str]:
     """The words in backquotes of the paragraph of `page` that starts with `lead`."""
     text = (DOCS / page).read_text(encoding="utf-8")
     paragraph = text[text.index(lead) :].split("\n\n", 1)[0]
-    return re.findall(r"`([a-z-]+)`", paragraph)
+    return re.findall(r"`([a-z_-]+)`", paragraph)
 
 
 def test_the_manual_lists_every_category_and_every_ending() -> None:
