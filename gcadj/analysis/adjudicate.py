@@ -78,7 +78,15 @@ class ProofRejected(RuntimeError):
 class AdjudicateOptions:
     """How each game is adjudicated: the longest mate searched (the winner's moves), the
     seconds (wall clock) and nodes a search may take per game (None: no limit), and the
-    material lead, in class units, that counts as evidence. Small and picklable."""
+    material lead, in class units, that counts as evidence. Small and picklable.
+
+    Examples:
+        >>> import gcadj
+        >>> quick = gcadj.AdjudicateOptions(mate_depth=1, budget=None, node_limit=10_000)
+        >>> found = gcadj.adjudicate_position("k7/8/2K5/8/8/8/8/7R[] w - - 0 1", quick)
+        >>> found.kind.value, found.no_mate_within, found.mate_depth  # the mate is in 2
+        ('evidence', 1, 1)
+    """
 
     mate_depth: int = DEFAULT_MATE_DEPTH
     budget: float | None = DEFAULT_BUDGET
@@ -113,7 +121,16 @@ class Adjudication:
     `not_mated_within`: the side to move was proved to have no forced mate, and not to be
     mated, within that many moves (None: no search was made); `cut`: why the search
     stopped short of `mate_depth` (its budget, the node limit, Ctrl-C), None if it did not.
-    `internal`: gcadj failed on the game (a bug; not part of the JSON)."""
+    `internal`: gcadj failed on the game (a bug; not part of the JSON).
+
+    Examples:
+        >>> import gcadj
+        >>> found = gcadj.adjudicate_position("4k3/8/8/8/8/8/8/R3K3[] b - - 0 1")
+        >>> found.kind.value, found.result.value, found.no_mate_within, found.mate
+        ('evidence', '1-0', 3, None)
+        >>> found.to_json()["material"]["white"]["by_class"]["3"]
+        1
+    """
 
     kind: AdjudicationClass
     result: Result
@@ -160,7 +177,19 @@ def adjudicate_verdict(
 ) -> Adjudication:
     """The adjudication of a judged game: the one call per game (of ``gcadj adjudicate``,
     and of any caller holding verdicts). The game is never judged again: its position comes
-    from replaying the verdict's legal moves (`JudgedGame.position_after`)."""
+    from replaying the verdict's legal moves (`JudgedGame.position_after`).
+
+    Examples:
+        >>> import gcadj
+        >>> verdict = gcadj.check_text("P e2-e4\\np f7-f6\\nP d2-d4\\np g7-g5\\nQ d1-h6\\n")
+        >>> verdict.status.value
+        'illegal'
+        >>> where, what = adjudicate_verdict(verdict).reason.split(": ")
+        >>> where
+        "on the position before ply 5 ('Q d1-h6'), the first illegal one"
+        >>> what
+        'White, to move, mates in 1'
+    """
     options = options or AdjudicateOptions()
     no_game = verdict.status is Status.ERROR or (
         verdict.status is Status.SYNTAX_ERROR and not verdict.partial
@@ -189,12 +218,13 @@ def adjudicate_position(
     """The adjudication of a position: a `Position` (with its history, for repetitions; not
     changed), or a gcadj FEN or Game Courier code (`FenError` if it is neither).
 
-    >>> import gcadj
-    >>> found = gcadj.adjudicate_position("k7/8/2K5/8/8/8/8/7R[] w - - 0 1")
-    >>> found.kind.value, found.result.value, found.reason
-    ('proven', '1-0', 'White, to move, mates in 2')
-    >>> found.mate.san
-    ('Kb6', 'Kb8', 'Rh8#')
+    Examples:
+        >>> import gcadj
+        >>> found = gcadj.adjudicate_position("k7/8/2K5/8/8/8/8/7R[] w - - 0 1")
+        >>> found.kind.value, found.result.value, found.reason
+        ('proven', '1-0', 'White, to move, mates in 2')
+        >>> found.mate.san
+        ('Kb6', 'Kb8', 'Rh8#')
     """
     options = options or AdjudicateOptions()
     if isinstance(position, str):

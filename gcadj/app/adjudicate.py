@@ -46,7 +46,19 @@ SourceProgress = Callable[[str, Progress], None]
 
 @dataclass(frozen=True)
 class AdjudicatedGame:
-    """A judged game and its adjudication."""
+    """A judged game and its adjudication.
+
+    Examples:
+        >>> import gcadj
+        >>> game = gcadj.adjudicate("fixtures/adjudicate/mate-in-1.txt")[0]
+        >>> game.verdict.status.value, game.adjudication.kind.value
+        ('legal', 'proven')
+        >>> record = game.to_json()
+        >>> record["final_fen"] == record["adjudication"]["position"]
+        True
+        >>> record["adjudication"]["mate"]["line"]
+        ['Q d1-h5']
+    """
 
     verdict: Verdict
     adjudication: Adjudication
@@ -161,14 +173,15 @@ def adjudicate(
     `node_limit` nodes a game (None: no limit); `evidence_margin` is the lead in class
     units that counts as evidence. Never raises for bad input.
 
-    >>> import gcadj
-    >>> game = gcadj.adjudicate("m1.txt", text="P e2-e4\\np f7-f6\\nP d2-d4\\np g7-g5\\n")[0]
-    >>> game.adjudication.kind.value, game.adjudication.result.value
-    ('proven', '1-0')
-    >>> game.adjudication.mate.line, game.adjudication.mate.san
-    (('Q d1-h5',), ('Qh5#',))
-    >>> game.adjudication.reason
-    'White, to move, mates in 1'
+    Examples:
+        >>> import gcadj
+        >>> game = gcadj.adjudicate("m1.txt", text="P e2-e4\\np f7-f6\\nP d2-d4\\np g7-g5\\n")[0]
+        >>> game.adjudication.kind.value, game.adjudication.result.value
+        ('proven', '1-0')
+        >>> game.adjudication.mate.line, game.adjudication.mate.san
+        (('Q d1-h5',), ('Qh5#',))
+        >>> game.adjudication.reason
+        'White, to move, mates in 1'
     """
     options = AdjudicateOptions(mate_depth, budget, node_limit, evidence_margin)
     judge = JudgeOptions(fen=fen, pocket_file=pocket_file)
