@@ -200,6 +200,16 @@ class SearchCut(GcadjError):
         self.why = why
 
 
+class ProofFault(GcadjError):
+    """The first fault the proof checker found in a proof tree; its message is the reason.
+    Never leaves `gcadj.analysis.proof_check`, which answers with a rejection."""
+
+
+class ProofRejected(GcadjError, RuntimeError):
+    """The proof checker rejected a proof the prover made: a bug of gcadj's (the
+    adjudication of that game becomes an internal error), never a proven mate printed."""
+
+
 # -- adjudication --------------------------------------------------------------------------
 
 

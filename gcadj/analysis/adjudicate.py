@@ -37,6 +37,7 @@ from gcadj.analysis.proof_check import check_proof
 from gcadj.analysis.search import ProgressCallback, Proof, SearchResult, search_mate
 from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import COLOR_NAMES, WHITE
+from gcadj.errors import ProofRejected
 from gcadj.vocabulary import (
     DEFAULT_POCKET_FILE,
     AdjudicationClass,
@@ -68,10 +69,6 @@ BOARD_ENDINGS: Final = frozenset(
     }
 )
 CUT_WORDS: Final = {"budget": "the budget", "nodes": "the node limit", "interrupted": "Ctrl-C"}
-
-
-class ProofRejected(RuntimeError):
-    """The proof checker rejected a proof the prover made: a bug of gcadj's."""
 
 
 @dataclass(frozen=True)

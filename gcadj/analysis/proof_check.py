@@ -28,7 +28,7 @@ from typing import Any
 from gcadj.adjudication.judge import IllegalPly, PlyJudge
 from gcadj.engine.position import Position
 from gcadj.engine.squares import COLOR_NAMES
-from gcadj.errors import LogSyntaxError
+from gcadj.errors import LogSyntaxError, ProofFault
 from gcadj.notation.parse import parse_log
 from gcadj.notation.records import MoveRecord
 from gcadj.notation.san import gc_text
@@ -46,10 +46,6 @@ class ProofCheck:
     reason: str
 
 
-class _Rejected(Exception):
-    """The first fault found in a proof; its message is the reason."""
-
-
 def check_proof(
     position: Position,
     tree: Any,
@@ -63,7 +59,7 @@ def check_proof(
     checker = _Checker(position.copy(), pocket_file)
     try:
         checker.check_root(tree, winner, moves)
-    except _Rejected as fault:
+    except ProofFault as fault:
         return ProofCheck(False, str(fault))
     plies = f"{checker.lines} line{'' if checker.lines == 1 else 's'}"
     return ProofCheck(
@@ -83,9 +79,9 @@ class _Checker:
         self.path: list[str] = []
         self.lines = 0
 
-    def reject(self, what: str) -> _Rejected:
+    def reject(self, what: str) -> ProofFault:
         where = f"after {', '.join(self.path)}: " if self.path else "at the start: "
-        return _Rejected(where + what)
+        return ProofFault(where + what)
 
     def check_root(self, tree: Any, winner: str, moves: int) -> None:
         if winner not in SIDES:
@@ -177,7 +173,7 @@ class _Checker:
         otherwise than gcadj writes it."""
         try:
             record = self.one_ply(text)
-        except _Rejected as fault:
+        except ProofFault as fault:
             return str(fault).split(": ", 1)[-1]
         ruling = self.judge.resolve(self.position, record)
         if isinstance(ruling, IllegalPly):
