@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import doctest
 import importlib
-import importlib.util
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,14 +48,12 @@ class Docstring:
 
 
 def source_file(module: str) -> Path:
-    """The module's source: beside the extension module in a compiled install."""
-    spec = importlib.util.find_spec(module)
-    assert spec is not None and spec.origin is not None, module
-    origin = Path(spec.origin)
-    if origin.suffix == ".py":
-        return origin
-    name = "__init__.py" if spec.submodule_search_locations else module.rsplit(".", 1)[-1] + ".py"
-    return origin.with_name(name)
+    """The module's source, beside the extension module in a compiled install, found from
+    gcadj's own folder: not from the module's spec, which for a compiled module first
+    imported by another compiled one is the one mypyc's shared library made, naming a
+    folder that does not exist (``site-packages/gcadj/gcadj/engine/...``)."""
+    path = Path(gcadj.__file__).parent.joinpath(*module.split(".")[1:])
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
 
 def docstrings(module: str) -> list[Docstring]:
