@@ -15,7 +15,6 @@ answer says what was proved so far). A search cut by its budget is an answer, no
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -32,7 +31,7 @@ from gcadj.analysis.adjudicate import (
 from gcadj.analysis.search import Progress, ProgressCallback
 from gcadj.app.check import CheckPlan, run_check
 from gcadj.app.exit_codes import EXIT_INTERNAL, EXIT_INTERRUPTED, exit_code_of
-from gcadj.app.fetching import FetchSettings, fetch_settings
+from gcadj.app.fetching import FetchSettings
 from gcadj.app.pipeline import JudgeOptions, judge_source
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, AdjudicationClass, PocketFile, Result
 
@@ -124,10 +123,9 @@ class AdjudicateRun:
             yield from self.check
             self.exit_code = max(self.exit_code, self.check.exit_code)
             return
-        with fetch_settings(self.plan.fetch):
-            for verdict in judge_source(FEN_SOURCE, self.plan.judge, text=FEN_GAME):
-                self.exit_code = max(self.exit_code, exit_code_of(verdict.outcome))
-                yield verdict
+        for verdict in judge_source(FEN_SOURCE, self.plan.judge, text=FEN_GAME):  # no fetch
+            self.exit_code = max(self.exit_code, exit_code_of(verdict.outcome))
+            yield verdict
 
     def __iter__(self) -> Iterator[AdjudicatedGame]:
         for verdict in self.verdicts():
@@ -171,7 +169,8 @@ def adjudicate(
     its text and `source` only its name. `fen` starts every game there. The search looks
     for mates of up to `mate_depth` moves of the winner, for at most `budget` seconds and
     `node_limit` nodes a game (None: no limit); `evidence_margin` is the lead in class
-    units that counts as evidence. Never raises for bad input.
+    units that counts as evidence. Never raises for bad input; a bug of gcadj's on a game
+    makes that game's adjudication an internal error (`guarded_adjudication`).
 
     Examples:
         >>> import gcadj
@@ -186,14 +185,9 @@ def adjudicate(
     options = AdjudicateOptions(mate_depth, budget, node_limit, evidence_margin)
     judge = JudgeOptions(fen=fen, pocket_file=pocket_file)
     return [
-        AdjudicatedGame(verdict, adjudicate_verdict(verdict, options, progress=progress))
+        AdjudicatedGame(verdict, guarded_adjudication(verdict, options, progress))
         for verdict in judge_source(source, judge, text=text)
     ]
-
-
-def with_options(options: AdjudicateOptions, **changes: Any) -> AdjudicateOptions:
-    """`options` with some fields changed (the CLI's options over the defaults)."""
-    return dataclasses.replace(options, **changes)
 
 
 __all__ = [

@@ -79,6 +79,53 @@ class SearchProgress:
         )
 
 
+# The options of adjudicate alone (the others are check's, from gcadj.cli.options).
+MateDepthOption = Annotated[
+    int,
+    number_option(
+        "--mate-depth",
+        metavar="N",
+        minimum=1,
+        help="Longest forced mate searched, in moves of the winning side.",
+    ),
+]
+BudgetOption = Annotated[
+    float,
+    number_option(
+        "--budget",
+        metavar="SECONDS",
+        minimum=0,
+        whole=False,
+        strict=True,
+        help="Time a search may take per game; past it, the answer says what was proved.",
+    ),
+]
+NodesOption = Annotated[
+    int | None,
+    number_option(
+        "--nodes",
+        metavar="N",
+        minimum=1,
+        help="Positions a search may visit per game (default: no limit): the same answer "
+        "on every machine.",
+    ),
+]
+EvidenceMarginOption = Annotated[
+    int,
+    number_option(
+        "--evidence-margin",
+        metavar="N",
+        minimum=1,
+        help="Material lead, in class units (Pawn 1 ... AmazonRider 8), that counts as "
+        "evidence when no mate is proved.",
+    ),
+]
+QuietLinesOption = Annotated[
+    bool,
+    typer.Option("--quiet", "-q", help="One line per game: its source, class, result and reason."),
+]
+
+
 def adjudicate(
     sources: Annotated[
         list[str] | None,
@@ -95,55 +142,13 @@ def adjudicate(
             "--json", help="One JSON object per game per line: check's, with its adjudication."
         ),
     ] = False,
-    mate_depth: Annotated[
-        int,
-        number_option(
-            "--mate-depth",
-            metavar="N",
-            minimum=1,
-            help="Longest forced mate searched, in moves of the winning side (default 3).",
-        ),
-    ] = 3,
-    budget: Annotated[
-        float,
-        number_option(
-            "--budget",
-            metavar="SECONDS",
-            minimum=0,
-            whole=False,
-            strict=True,
-            help="Time a search may take per game (default 30); past it, the answer says "
-            "what was proved.",
-        ),
-    ] = 30.0,
-    nodes: Annotated[
-        int | None,
-        number_option(
-            "--nodes",
-            metavar="N",
-            minimum=1,
-            help="Positions a search may visit per game (default: no limit): the same answer "
-            "on every machine.",
-        ),
-    ] = None,
-    evidence_margin: Annotated[
-        int,
-        number_option(
-            "--evidence-margin",
-            metavar="N",
-            minimum=1,
-            help="Material lead, in class units (Pawn 1 ... AmazonRider 8), that counts as "
-            "evidence when no mate is proved (default 3).",
-        ),
-    ] = 3,
+    mate_depth: MateDepthOption = 3,
+    budget: BudgetOption = 30.0,
+    nodes: NodesOption = None,
+    evidence_margin: EvidenceMarginOption = 3,
     fen: FenOption = None,
     pocket_file: PocketFileOption = "i",
-    quiet: Annotated[
-        bool,
-        typer.Option(
-            "--quiet", "-q", help="One line per game: its source, class, result and reason."
-        ),
-    ] = False,
+    quiet: QuietLinesOption = False,
     verbose: VerboseOption = False,
     cache: CacheOption = None,
     no_cache: NoCacheOption = False,
