@@ -34,7 +34,13 @@ from gcadj.adjudication.verdict import Verdict, start_position
 from gcadj.analysis.material import Material, material
 from gcadj.analysis.proof import Tree, mating_line, tree_json
 from gcadj.analysis.proof_check import check_proof
-from gcadj.analysis.search import ProgressCallback, Proof, SearchResult, search_mate
+from gcadj.analysis.search import (
+    PROOF_LIMIT,
+    ProgressCallback,
+    Proof,
+    SearchResult,
+    search_mate,
+)
 from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import COLOR_NAMES, WHITE
 from gcadj.errors import ProofRejected
@@ -344,8 +350,19 @@ def _search_words(search: SearchResult, turn: int, options: AdjudicateOptions) -
         how = f"the node limit ({options.node_limit:,} nodes)"
     else:
         how = CUT_WORDS.get(search.cut, search.cut)
-    against_words = " against it" if search.cut_mated else ""
-    stopped = f"the search for a mate in {search.cut_at}{against_words} was cut by {how}"
+    if search.unwritten is not None:
+        why = (
+            f"its proof has more than {PROOF_LIMIT:,} moves, too many to write out and check"
+            if search.cut == "proof"
+            else f"{how} stopped its proof being written out"
+        )
+        stopped = (
+            f"a forced mate in {search.cut_at} for {COLOR_NAMES[search.unwritten]} was found, "
+            f"but {why}: it is not proven"
+        )
+    else:
+        against_words = " against it" if search.cut_mated else ""
+        stopped = f"the search for a mate in {search.cut_at}{against_words} was cut by {how}"
     return stopped if for_side == 0 and against == 0 else f"{proved}; {stopped}"
 
 

@@ -32,7 +32,8 @@ How it searches (docs/adjudicate.md, "How the prover works", says it for users):
   Ctrl-C (`gcadj.analysis.pause`). A cut ends the search with what was proved so far.
 
 The proof tree is rebuilt after the proof from the table (`_tree_attack`): at each
-winner's node the shortest mate from there, at each defender's node every legal move.
+winner's node the shortest mate from there, at each defender's node every legal move; a
+tree of more than `PROOF_LIMIT` nodes is not written out (the mate is then `unwritten`).
 """
 
 from __future__ import annotations
@@ -57,6 +58,10 @@ TICK = 1024
 """Nodes between two looks at the clock, the node limit and the progress callback."""
 TABLE_LIMIT = 1 << 20
 """Entries a transposition table holds; when full it is emptied (about 100 MB at most)."""
+PROOF_LIMIT = 200_000
+"""Nodes a proof tree may have. A longer mate against a side with many moves can need
+more (every defence is answered): it is then said found but not written out, so never
+called proven, and nothing grows without bound (the JSON, the checker's work)."""
 
 _UNKNOWN_MATE: Final = 255  # no "mates within d" known (bounds are packed in 8 bits)
 
@@ -122,8 +127,10 @@ class SearchResult:
     `proof`: the shortest forced mate found, if any. `no_mate_within`: the side to move was
     proved to have no forced mate in that many moves; `not_mated_within`: nor to be mated
     in that many. `cut` says why the search stopped before `depth` ("budget", "nodes",
-    "interrupted"), None when it finished; `cut_at` is then the depth it was searching and
-    `cut_mated` whether for a mate against the side to move.
+    "interrupted", or "proof": a mate was found whose tree passed `PROOF_LIMIT` nodes),
+    None when it finished; `cut_at` is then the depth it was searching and `cut_mated`
+    whether for a mate against the side to move. After a "proof" cut (or a Ctrl-C while
+    a found mate was being written out) `unwritten` is that mate's winner, else None.
     """
 
     proof: Proof | None
@@ -135,6 +142,7 @@ class SearchResult:
     cut_mated: bool
     nodes: int
     seconds: float
+    unwritten: int | None = None
 
 
 ProgressCallback = Callable[[Progress], None]
@@ -195,6 +203,8 @@ class MateSearch:
         self.ply = 0
         self.killers: list[Move | None] = []
         self.found: Move | None = None
+        self.tree_nodes = 0  # in the proof tree being written out
+        self.unwritten: int | None = None
 
     # -- the driver ------------------------------------------------------------------
 
@@ -211,12 +221,12 @@ class MateSearch:
             for n in range(1, depth + 1):
                 self._aim(n, us, mated=False)
                 if self._attack(n):
-                    proof = Proof(us, n, self._rebuilt(self._tree_root_attack, n))
+                    proof = Proof(us, n, self._rebuilt(self._tree_root_attack, n, us))
                     break
                 no_mate = n
                 self._aim(n, us ^ 1, mated=True)
                 if self._defend(n):
-                    proof = Proof(us ^ 1, n, self._rebuilt(self._tree_root_defend, n))
+                    proof = Proof(us ^ 1, n, self._rebuilt(self._tree_root_defend, n, us ^ 1))
                     break
                 not_mated = n
         except SearchCut as stop:
@@ -231,12 +241,17 @@ class MateSearch:
         self.table = self.tables[attacker]
         self.best = self.bests[attacker]
 
-    def _rebuilt(self, build: Callable[[int], ProofNode], n: int) -> ProofNode:
+    def _rebuilt(self, build: Callable[[int], ProofNode], n: int, winner: int) -> ProofNode:
         """The proof tree of a proved mate in `n`, budgets set aside (a proof found is
-        not thrown away for the seconds its tree takes; Ctrl-C still stops it)."""
+        not thrown away for the seconds its tree takes), but no larger than `PROOF_LIMIT`
+        nodes; past it, or on Ctrl-C, the mate is `unwritten`."""
         self.limited = False
+        self.tree_nodes = 0
         try:
             return build(n)
+        except (SearchCut, KeyboardInterrupt):
+            self.unwritten = winner
+            raise
         finally:
             self.limited = True
 
@@ -253,6 +268,7 @@ class MateSearch:
             cut_mated=self.mated if cut is not None else False,
             nodes=self.nodes,
             seconds=time.monotonic() - self.started,
+            unwritten=self.unwritten,
         )
 
     # -- making moves, counting nodes ------------------------------------------------
@@ -476,6 +492,9 @@ class MateSearch:
 
     def _tree_after(self, move: Move, k: int) -> ProofNode:
         """The node of the attacker's `move`, which mates within `k`, and its answers."""
+        self.tree_nodes += 1
+        if self.tree_nodes > PROOF_LIMIT:
+            raise SearchCut("proof")
         self._play(move)
         try:
             if self._status() == MATED:
@@ -503,6 +522,7 @@ __all__ = [
     "DRAWN",
     "GOES_ON",
     "MATED",
+    "PROOF_LIMIT",
     "TABLE_LIMIT",
     "TICK",
     "MateSearch",

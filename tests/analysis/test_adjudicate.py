@@ -220,3 +220,16 @@ def test_a_fen_or_a_game_courier_code_can_be_adjudicated() -> None:
     assert by_fen.mate.line == by_code.mate.line == ("K c6-b6", "k a8-b8", "R h1-h8")
     with pytest.raises(FenError):
         gcadj.adjudicate_position("not a position")
+
+
+def test_a_mate_whose_proof_is_too_large_is_not_proven(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gcadj.analysis import search
+
+    monkeypatch.setattr(search, "PROOF_LIMIT", 2)
+    found = gcadj.adjudicate_position("2K5/R7/8/8/8/8/8/3k4[Wg] w - - 0 20")
+    assert found.mate is None and found.kind.value == "evidence" and found.cut == "proof"
+    assert found.reason.startswith(
+        "no forced mate within 1 move for either side; a forced mate in 2 for White was "
+        "found, but its proof has more than "
+    )
+    assert "too many to write out and check: it is not proven" in found.reason

@@ -178,3 +178,14 @@ def test_a_game_already_over_is_not_searched() -> None:
     mated = Position("k7/1Q6/1K6/8/8/8/8/8[] b - - 0 1")
     result = search_mate(mated, 3)
     assert result.proof is None and result.nodes == 0 and result.cut is None
+
+
+def test_a_proof_too_large_to_write_out_is_no_proof(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R a7-a1+ and three King moves, each answered by a drop: five nodes. With room for
+    two, the mate is found but not written out, so nothing is claimed proven."""
+    position = Position("2K5/R7/8/8/8/8/8/3k4[Wg] w - - 0 20")
+    assert search_mate(position, 2).proof is not None
+    monkeypatch.setattr(search, "PROOF_LIMIT", 2)
+    result = search_mate(position, 2)
+    assert result.proof is None and result.cut == "proof" and result.unwritten == 0
+    assert (result.no_mate_within, result.cut_at) == (1, 2)
