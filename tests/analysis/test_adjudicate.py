@@ -233,3 +233,14 @@ def test_a_mate_whose_proof_is_too_large_is_not_proven(monkeypatch: pytest.Monke
         "found, but its proof has more than "
     )
     assert "too many to write out and check: it is not proven" in found.reason
+
+
+def test_options_and_adjudications_travel_to_worker_processes() -> None:
+    """The seam for the audit's workers and the server: picklable both ways."""
+    import pickle
+
+    options = AdjudicateOptions(mate_depth=2, budget=None, node_limit=5_000, evidence_margin=4)
+    assert pickle.loads(pickle.dumps(options)) == options
+    game = only(MATE_IN_ONE)
+    back = pickle.loads(pickle.dumps(game.adjudication))
+    assert back == game.adjudication and back.to_json() == game.adjudication.to_json()
