@@ -297,6 +297,11 @@ class CannotWrite(GcadjError, OSError):
         return f"cannot write {visible(self.target)}: {self.reason}"
 
 
+class RunStopped(GcadjError):
+    """The client of a batch run said to stop (a server's check cancelled). Never leaves
+    `gcadj.app.batch`: `run_batch` returns False."""
+
+
 class InjectedFault(GcadjError, RuntimeError):
     """The fault ``GCADJ_INJECT_FAULT`` asks for: stands for any bug while judging a source,
     so it is handled as an unexpected exception would be (an internal-error verdict)."""
@@ -351,6 +356,7 @@ __all__ = [
     "PageError",
     "ParserDeclined",
     "RetryableFetch",
+    "RunStopped",
     "SanError",
     "ServeError",
     "ServerBusy",

@@ -126,6 +126,10 @@ def iter_judge_source(
             if options.fen is not None:
                 raise
             verdict = _internal(name, err)
+        except MemoryError:  # not a bug: the source is too large for this process
+            from gcadj.app.pool import out_of_memory_words
+
+            verdict = failed_verdict(name, Status.ERROR, f"{name}: {out_of_memory_words()}")
         except Exception as err:  # KeyboardInterrupt and SystemExit are not the judging's
             verdict = _internal(name, err)
         if verdict is None:

@@ -11,7 +11,14 @@ from typing import Annotated
 
 import typer
 
-from gcadj.cli.options import EXIT_USAGE, number_option
+from gcadj.cli.options import (
+    EXIT_USAGE,
+    JobsOption,
+    limits_of,
+    memory_option,
+    number_option,
+    source_timeout_option,
+)
 from gcadj.cli.streams import say
 
 SERVE_EPILOG = (
@@ -76,26 +83,11 @@ def serve(
             help="Most a member over 1 MB may expand (uncompressed / compressed).",
         ),
     ] = 100,
-    workers: Annotated[
-        int,
-        number_option(
-            "--workers",
-            metavar="N",
-            minimum=0,
-            help="Checks judged at once, each in its own process (0: one per core).",
-        ),
-    ] = 0,
-    timeout: Annotated[
-        float,
-        number_option(
-            "--timeout",
-            metavar="SECONDS",
-            minimum=0,
-            whole=False,
-            strict=True,
-            help="Deadline to judge one source (a file, a page, a zip member).",
-        ),
+    jobs: JobsOption = None,
+    source_timeout: Annotated[
+        float, source_timeout_option("60 s, as the server faces strangers")
     ] = 60.0,
+    memory: Annotated[int, memory_option("2048 MB, as the server faces strangers")] = 2048,
     job_timeout: Annotated[
         float,
         number_option(
@@ -145,6 +137,7 @@ def serve(
     from gcadj.web.serve import ServeError
     from gcadj.web.serve import serve as run
 
+    limits = limits_of(jobs, source_timeout, memory)
     settings = ServeSettings(
         host=host,
         port=int(port),
@@ -152,8 +145,9 @@ def serve(
         zip_max_total=int(zip_max_mb * MB),
         zip_max_files=int(zip_max_files),
         zip_max_ratio=int(zip_max_ratio),
-        workers=int(workers),
-        source_timeout=float(timeout),
+        workers=limits.jobs,
+        source_timeout=limits.source_seconds,
+        worker_memory=limits.memory,
         job_timeout=float(job_timeout),
         keep_minutes=float(keep),
         public_urls_only=public_urls_only,

@@ -21,6 +21,7 @@ from httpserver import FixtureServer, page
 from serving import Server, running_server, zip_of
 
 from gcadj.app.pipeline import judge_source
+from gcadj.app.pool import HANG_ENV
 
 EXAMPLES = FIXTURES / "examples"
 EX1 = EXAMPLES / "ex1_pocket_mutation_drops.txt"
@@ -31,14 +32,14 @@ EX5 = EXAMPLES / "ex5_syntax_variants.txt"
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """Guarding addresses as on a public host, and a 1 MB limit (small test files)."""
     tmp = tmp_path_factory.mktemp("serve-api")
-    with running_server(tmp, "--public-urls-only", "--max-upload", "1", "--workers", "2") as s:
+    with running_server(tmp, "--public-urls-only", "--max-upload", "1", "--jobs", "2") as s:
         yield s
 
 
 @pytest.fixture(scope="module")
 def open_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """On loopback, fetching any address (the default there): pages of the test's server."""
-    with running_server(tmp_path_factory.mktemp("serve-open"), "--workers", "1") as s:
+    with running_server(tmp_path_factory.mktemp("serve-open"), "--jobs", "1") as s:
         yield s
 
 
@@ -220,33 +221,32 @@ def test_a_game_page_is_fetched_and_judged_as_the_cli_judges_it(open_server: Ser
 
 
 def test_a_slow_source_times_out_and_does_not_block_other_checks(tmp_path: Path) -> None:
-    game = (FIXTURES / "logs" / "legal").glob("*.txt")
-    quick = next(iter(game)).read_bytes()
-    shuffle = "".join(
-        "N g1-f3\nn g8-f6\nN f3-g1\nn f6-g8\n" for _ in range(100_000)
-    ).encode()  # 400,000 plies (4.8 MB): far longer to read and judge than the deadline
-    with running_server(tmp_path / "t", "--timeout", "0.5", "--workers", "2") as slow:
+    """A source that never finishes (the hook `HANG_ENV` stalls its worker) gets the
+    runner's deadline verdict, worded as the audit words it, while another check is judged
+    meanwhile, and the rest of its own check goes on."""
+    quick = EX1.read_bytes()
+    hang = {HANG_ENV: "stall"}
+    with running_server(tmp_path / "t", "--source-timeout", "1", "--jobs", "2", env=hang) as slow:
         import threading
 
         results: dict[str, requests.Response] = {}
 
-        def post(name: str, data: bytes, options: str = "") -> None:
-            results[name] = requests.post(
-                slow.url + f"api/check?name={name}{options}", data=data, timeout=120
-            )
+        def post(name: str, files: list[tuple[str, tuple[str, bytes]]]) -> None:
+            results[name] = requests.post(slow.url + "api/check", files=files, timeout=120)
 
-        # with all=1 every ply after the game's end is judged too: seconds of work in any
-        # build (reading the text alone, a compiled build does within the deadline)
-        worker = threading.Thread(target=post, args=("long.txt", shuffle, "&all=1"))
+        stalled = [("file", ("stall.txt", quick)), ("file", ("after.txt", quick))]
+        worker = threading.Thread(target=post, args=("stalled", stalled))
         worker.start()
-        post("quick.txt", quick)  # judged while the long one runs
-        assert results["quick.txt"].status_code == 200
-        (record,) = lines(results["quick.txt"])
+        post("quick", [("file", ("quick.txt", quick))])  # judged while the other stalls
+        (record,) = lines(results["quick"])
         assert record["status"] == "legal"
         worker.join(120)
-        (record,) = lines(results["long.txt"])
-        assert record["status"] == "error"
-        assert "gave up after 0.5 s, this server's limit for one source" in str(record["error"])
+        stalled_record, after = lines(results["stalled"])
+        assert stalled_record["status"] == "error"
+        assert stalled_record["error"] == (
+            "stall.txt: gave up after 1 s, the limit for judging one source"
+        )
+        assert after == record | {"source": "after.txt"}
 
 
 def test_hostile_requests_get_clear_answers_never_a_500(server: Server) -> None:

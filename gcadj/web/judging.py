@@ -1,0 +1,281 @@
+"""How `gcadj serve` judges a check's uploads with the batch runner (`gcadj.app.batch`).
+
+The server starts no process of its own: a check is two runs of the app's runner on a
+pool of worker processes that the server borrows for it (`gcadj.web.jobs`), and this
+module holds what those workers do (its functions travel to them by name):
+
+1. **Listing** (`list_zip`): each zip upload, saved in the check's private folder, is
+   opened by a worker, under the same deadline and memory cap as a source, and listed
+   (`gcadj.web.uploads.UploadReader.plan`: refused whole when it breaks a `ZipLimits`).
+   The server process never parses a stranger's archive.
+2. **Judging** (`judge_upload`): one task per source (an upload, or a member of a zip,
+   which the worker reads from the saved file), judged by the one pipeline with its text
+   in hand and named as the user named it, so the verdicts are those of ``gcadj check``;
+   each game's viewer page is written self-contained (the server's Content-Security-Policy
+   allows only the inline code it hashed), with a bar of downloads (`with_downloads`).
+
+Deadlines, the memory cap and deaths are the runner's: a source over its deadline, or
+whose worker dies, gets an "error" verdict worded as ``gcadj audit`` words it.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gcadj.app.batch import Limits, Work, run_batch
+from gcadj.app.judging import Judged, JudgeJob, failed_result, judge_text, lost_result
+from gcadj.app.pipeline import JudgeOptions
+from gcadj.app.products import ViewerChoice, ViewerPages
+from gcadj.sources.decode import decode_text
+from gcadj.web.pages import add_bar, downloads_bar
+from gcadj.web.uploads import (
+    Planned,
+    Refused,
+    Upload,
+    UploadReader,
+    ZipLimits,
+    is_zip,
+    unique_names,
+)
+
+if TYPE_CHECKING:
+    from gcadj.adjudication.verdict import Verdict
+    from gcadj.app.pool import Lost, WorkerPool
+
+log = logging.getLogger(__name__)
+
+
+# ---------------------------------------------------------------------------------------
+# The viewer pages' downloads
+
+
+def downloads(verdict: Verdict, fen: str | None) -> list[tuple[str, str, str]]:
+    """The game as PGN and as a Game Courier log, and (for an illegal game with typing
+    slips) the fixed log: (label, file name, text). A format the game cannot give is
+    left out."""
+    from gcadj.outputs.export import export_game
+
+    stem = _stem(verdict.source)
+    out: list[tuple[str, str, str]] = []
+    for label, fmt, name in (
+        ("PGN", "pgn", f"{stem}.pgn"),
+        ("Game Courier log", "gc", f"{stem}.txt"),
+    ):
+        try:
+            out.append((f"Download {label}", name, export_game(verdict, fmt)))
+        except Exception:  # a format this game cannot give: no link
+            log.debug("no %s for %s", fmt, verdict.source, exc_info=True)
+    if verdict.first_illegal is not None and verdict.log is not None:
+        try:
+            from gcadj.adjudication.fix import fix_log
+            from gcadj.outputs.writers.gc import write_fixed_gc
+
+            fixed = fix_log(verdict.log, fen=fen)
+            if fixed.fixes:
+                out.append(("Download fixed log", f"{stem}-fixed.txt", write_fixed_gc(fixed)))
+        except Exception:
+            log.debug("no fixed log for %s", verdict.source, exc_info=True)
+    return out
+
+
+def _stem(source: str) -> str:
+    tail = source.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    stem = tail.rsplit(".", 1)[0] if "." in tail else tail
+    clean = "".join(c if c.isalnum() or c in "-_." else "_" for c in stem).strip("._")
+    return clean[:60] or "game"
+
+
+def with_downloads(page: str, verdict: Verdict, *, fen: str | None) -> str:
+    """A viewer page with the server's bar: its links (filled in when served) and the
+    game's downloads (`ViewerPages.decorate`)."""
+    return add_bar(page, downloads_bar(downloads(verdict, fen)))
+
+
+def check_job(options: JudgeOptions, viewers: Path | None) -> JudgeJob:
+    """How a check's sources are judged: every game gets a self-contained viewer page
+    with its downloads in `viewers` (None: an API check, no pages), and the report's facts."""
+    pages = None
+    if viewers is not None:
+        decorate = functools.partial(with_downloads, fen=options.fen)
+        pages = ViewerPages(viewers, ViewerChoice.ALL, linked=False, decorate=decorate)
+    return JudgeJob(options, pages, facts=viewers is not None)
+
+
+# ---------------------------------------------------------------------------------------
+# The tasks, and what a worker does with them
+
+
+@dataclass(frozen=True)
+class ListTask:
+    """List one zip upload saved at `path`."""
+
+    name: str
+    path: str
+    limits: ZipLimits
+
+
+# A zip's listing: its sources (each a member, or the zip refused whole) and how many of
+# its files are not game files.
+Listing = tuple[list[Planned], int]
+
+
+def list_zip(task: ListTask) -> Listing:
+    """The work of a `ListTask` (in a worker)."""
+    reader, planned = _open_zip(task.name, task.path, task.limits)
+    return planned, reader.skipped
+
+
+def listing_lost(name: str, lost: Lost) -> Listing:
+    """A zip the runner could not list (its deadline, its worker's death): refused whole."""
+    return [Planned(name, 0, refusal=f"{name}: {lost.words}")], 0
+
+
+def task_name(task: ListTask | SourceTask) -> str:
+    return task.name
+
+
+@dataclass(frozen=True)
+class SourceTask:
+    """One source of a check: an upload's bytes (`data`), or member `member` of the zip
+    saved at `path`; a source refused before reading carries why (`refusal`)."""
+
+    name: str
+    data: bytes | None = None
+    path: str | None = None
+    member: str | None = None
+    limits: ZipLimits | None = None
+    refusal: str | None = None
+
+
+def judge_upload(task: SourceTask, job: JudgeJob) -> list[Judged]:
+    """The work of a `SourceTask` (in a worker): its games, judged (see `judge_text`)."""
+    if task.refusal is not None:
+        return failed_result(task.name, task.refusal, job)
+    data = task.data
+    if task.member is not None and task.path is not None and task.limits is not None:
+        reader, _ = _open_zip(task.name, task.path, task.limits)
+        try:
+            data = reader.read(Planned(task.name, 0, member=task.member))
+        except Refused as err:
+            return failed_result(task.name, str(err), job)
+    return judge_text(task.name, decode_text(data or b""), job)
+
+
+_OPEN: dict[str, tuple[UploadReader, list[Planned]]] = {}  # in a worker: its last zip
+
+
+def _open_zip(name: str, path: str, limits: ZipLimits) -> tuple[UploadReader, list[Planned]]:
+    """The reader of the zip saved at `path` and its listing, made once per worker: its
+    members are read one task after another (a worker keeps the last zip it read open
+    until it reads another)."""
+    found = _OPEN.get(path)
+    if found is None:
+        for reader, _ in _OPEN.values():
+            reader.close()
+        _OPEN.clear()
+        reader = UploadReader([Upload(name, Path(path).read_bytes())], limits)
+        found = _OPEN[path] = (reader, reader.plan())
+    return found
+
+
+# ---------------------------------------------------------------------------------------
+# A check, in the server's thread
+
+
+@dataclass(frozen=True)
+class CheckRun:
+    """What one check's runs need besides its uploads: the pool lent to it, its limits
+    (measured from `started`), its private folder (zips are saved there), the zip limits,
+    the judging job, and `stop` (the check was cancelled)."""
+
+    pool: WorkerPool
+    limits: Limits
+    started: float
+    folder: Path
+    zips: ZipLimits
+    job: JudgeJob
+    stop: Callable[[], bool]
+
+
+def plan_check(run: CheckRun, uploads: Sequence[Upload]) -> tuple[list[SourceTask], int] | None:
+    """Every source of a check, in order (each zip listed by a worker), and how many
+    files of its zips are not game files; None when the check was cancelled."""
+    listed: list[Listing] = []
+    zips = []
+    for index, upload in enumerate(uploads):
+        if upload.error is None and is_zip(upload):
+            saved = _saved(run.folder, index)
+            Path(saved).write_bytes(upload.data)
+            zips.append(ListTask(upload.name, saved, run.zips))
+    if zips:
+        work = Work(list_zip, task_name, listing_lost)
+        done = run_batch(
+            run.pool, work, zips, listed.extend, run.limits, started=run.started, stop=run.stop
+        )
+        if not done:
+            return None
+    tasks: list[SourceTask] = []
+    skipped = 0
+    listings = iter(listed)
+    for index, upload in enumerate(uploads):
+        if upload.error is not None:
+            tasks.append(SourceTask(upload.name, refusal=upload.error))
+        elif not is_zip(upload):
+            tasks.append(SourceTask(upload.name, upload.data))
+        else:
+            planned, others = next(listings)
+            skipped += others
+            saved = _saved(run.folder, index)
+            tasks += [_member_task(p, saved, run.zips) for p in planned]
+    names = unique_names([task.name for task in tasks])
+    renamed = [_renamed(task, name) for task, name in zip(tasks, names, strict=True)]
+    return renamed, skipped
+
+
+def _saved(folder: Path, index: int) -> str:
+    """Where upload `index` of a check, a zip, is saved for its workers to read."""
+    return str(folder / f"upload-{index}.zip")
+
+
+def _member_task(planned: Planned, path: str, limits: ZipLimits) -> SourceTask:
+    if planned.refusal is not None or planned.member is None:
+        return SourceTask(planned.name, refusal=planned.refusal)
+    return SourceTask(planned.name, path=path, member=planned.member, limits=limits)
+
+
+def _renamed(task: SourceTask, name: str) -> SourceTask:
+    if name == task.name:
+        return task
+    return SourceTask(name, task.data, task.path, task.member, task.limits, task.refusal)
+
+
+def judge_check(
+    run: CheckRun, tasks: list[SourceTask], sink: Callable[[list[list[Judged]]], None]
+) -> bool:
+    """Judge every source of a check, giving `sink` the results in order; False when the
+    check was cancelled."""
+    work = Work(functools.partial(judge_upload, job=run.job), task_name, lost_result, _has_data)
+    return run_batch(run.pool, work, tasks, sink, run.limits, started=run.started, stop=run.stop)
+
+
+def _has_data(task: SourceTask) -> bool:
+    return task.data is not None  # an upload's bytes: big, so alone
+
+
+__all__ = [
+    "CheckRun",
+    "ListTask",
+    "SourceTask",
+    "check_job",
+    "downloads",
+    "judge_check",
+    "judge_upload",
+    "list_zip",
+    "plan_check",
+    "with_downloads",
+]
