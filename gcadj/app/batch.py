@@ -71,9 +71,14 @@ class Limits:
     total_seconds: float = 0.0
 
     def pool(
-        self, *, close_fds: tuple[int, ...] = (), preload: tuple[str, ...] = ()
+        self,
+        *,
+        close_fds: tuple[int, ...] = (),
+        preload: tuple[str, ...] = (),
+        method: str | None = None,
     ) -> PoolSettings:
-        return PoolSettings(self.jobs, self.memory, close_fds, preload)
+        """The settings of a pool of `jobs` workers under these limits (`PoolSettings`)."""
+        return PoolSettings(self.jobs, self.memory, close_fds, preload, method)
 
 
 @dataclass(frozen=True)

@@ -289,13 +289,16 @@ only to a worker that is reading."""
 @dataclass(frozen=True)
 class PoolSettings:
     """How many workers, and what each starts with: an address-space cap in bytes (0:
-    none), the parent's descriptors it closes (fork only), and the modules a forkserver
-    imports before forking workers (those of the `work` functions to come)."""
+    none), the parent's descriptors it closes (fork only), the modules a forkserver
+    imports before forking workers (those of the `work` functions to come), and how they
+    start (`method`: "forkserver" for a parent that must never be copied, such as a
+    server with its sockets and threads; None: as `WorkerPool._context` chooses)."""
 
     jobs: int = 1
     memory: int = 0
     close_fds: tuple[int, ...] = ()
     preload: tuple[str, ...] = ()
+    method: str | None = None  # "forkserver" always (a server), None: see `_context`
 
 
 class WorkerPool:
@@ -322,9 +325,10 @@ class WorkerPool:
         import threading
 
         methods = multiprocessing.get_all_start_methods()
-        if "fork" in methods and threading.active_count() == 1:
+        wanted = self.settings.method
+        if wanted is None and "fork" in methods and threading.active_count() == 1:
             return multiprocessing.get_context("fork")
-        if "forkserver" in methods:
+        if "forkserver" in methods and wanted in (None, "forkserver"):
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload([__name__, *self.settings.preload])
             return context

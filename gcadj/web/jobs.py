@@ -155,8 +155,11 @@ class JobRunner:
             total_seconds=settings.job_timeout,
         )
         self._pools: queue.Queue[WorkerPool] = queue.Queue()
-        for _ in range(settings.pool_size):  # a worker each, started when first needed
-            self._pools.put(WorkerPool(self.run_limits.pool(preload=("gcadj.web.judging",))))
+        pools = self.run_limits.pool(preload=("gcadj.web.judging",), method="forkserver")
+        for _ in range(settings.pool_size):  # a worker each, ready for the first check
+            pool = WorkerPool(pools)
+            pool.start()
+            self._pools.put(pool)
         self._lock = threading.Lock()
         self._jobs: dict[str, Job] = {}
         self._waiting = 0

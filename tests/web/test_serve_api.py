@@ -21,7 +21,7 @@ from httpserver import FixtureServer, page
 from serving import Server, running_server, zip_of
 
 from gcadj.app.pipeline import judge_source
-from gcadj.app.pool import HANG_ENV
+from gcadj.app.pool import HANG_ENV, KILL_ENV
 
 EXAMPLES = FIXTURES / "examples"
 EX1 = EXAMPLES / "ex1_pocket_mutation_drops.txt"
@@ -222,11 +222,12 @@ def test_a_game_page_is_fetched_and_judged_as_the_cli_judges_it(open_server: Ser
 
 def test_a_slow_source_times_out_and_does_not_block_other_checks(tmp_path: Path) -> None:
     """A source that never finishes (the hook `HANG_ENV` stalls its worker) gets the
-    runner's deadline verdict, worded as the audit words it, while another check is judged
-    meanwhile, and the rest of its own check goes on."""
+    runner's deadline verdict, and one that kills its worker (`KILL_ENV`) the runner's
+    death verdict, worded as the audit words them, while another check is judged
+    meanwhile, and the rest of their own check goes on."""
     quick = EX1.read_bytes()
-    hang = {HANG_ENV: "stall"}
-    with running_server(tmp_path / "t", "--source-timeout", "1", "--jobs", "2", env=hang) as slow:
+    hooks = {HANG_ENV: "stall", KILL_ENV: "boom"}
+    with running_server(tmp_path / "t", "--source-timeout", "1", "--jobs", "2", env=hooks) as slow:
         import threading
 
         results: dict[str, requests.Response] = {}
@@ -234,19 +235,32 @@ def test_a_slow_source_times_out_and_does_not_block_other_checks(tmp_path: Path)
         def post(name: str, files: list[tuple[str, tuple[str, bytes]]]) -> None:
             results[name] = requests.post(slow.url + "api/check", files=files, timeout=120)
 
-        stalled = [("file", ("stall.txt", quick)), ("file", ("after.txt", quick))]
-        worker = threading.Thread(target=post, args=("stalled", stalled))
+        names = ("stall.txt", "boom.txt", "after.txt")
+        worker = threading.Thread(
+            target=post, args=("hooked", [("file", (name, quick)) for name in names])
+        )
         worker.start()
         post("quick", [("file", ("quick.txt", quick))])  # judged while the other stalls
         (record,) = lines(results["quick"])
         assert record["status"] == "legal"
         worker.join(120)
-        stalled_record, after = lines(results["stalled"])
-        assert stalled_record["status"] == "error"
-        assert stalled_record["error"] == (
-            "stall.txt: gave up after 1 s, the limit for judging one source"
-        )
+        stalled, killed, after = lines(results["hooked"])
+        assert (stalled["status"], killed["status"]) == ("error", "error")
+        assert stalled["error"] == "stall.txt: gave up after 1 s, the limit for judging one source"
+        assert killed["error"] == "boom.txt: the worker judging it died: signal 9 (SIGKILL)"
         assert after == record | {"source": "after.txt"}
+
+
+def test_a_check_over_its_deadline_gives_every_source_left_a_verdict(tmp_path: Path) -> None:
+    quick = EX1.read_bytes()
+    flags = ("--job-timeout", "3", "--source-timeout", "0", "--jobs", "1")
+    with running_server(tmp_path / "t", *flags, env={HANG_ENV: "stall"}) as server:
+        files = [("file", (name, quick)) for name in ("first.txt", "stall.txt", "last.txt")]
+        response = requests.post(server.url + "api/check", files=files, timeout=120)
+        first, stalled, last = lines(response)
+    assert first["status"] == "legal"
+    over = "not judged: the run took longer than 3 s, its limit"
+    assert (stalled["error"], last["error"]) == (f"stall.txt: {over}", f"last.txt: {over}")
 
 
 def test_hostile_requests_get_clear_answers_never_a_500(server: Server) -> None:
