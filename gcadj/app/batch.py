@@ -228,8 +228,9 @@ class _Run(Generic[T, R]):
             else:
                 batch.append(item)
                 alone = self.work.alone is not None and self.work.alone(item)
-                if len(batch) >= self.sizer.size or alone:
-                    self.make(batch)
+                if len(batch) < self.sizer.size and not alone:
+                    continue  # nothing new to give yet
+                self.make(batch)
             self.pump(block=False)
             self.drain(until=limit - 1)
         if batch:

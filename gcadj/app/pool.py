@@ -309,6 +309,7 @@ class WorkerPool:
         self.settings = settings
         self.workers: list[_Worker] = []
         self.numbers = 0
+        self._pickle: tuple[list[Any], bytes] | None = None  # the unit waiting for a worker
 
     def __enter__(self) -> WorkerPool:
         return self
@@ -362,9 +363,8 @@ class WorkerPool:
 
     # -- giving work and taking results --------------------------------------------------
 
-    def _taker(self, size: int) -> _Worker | None:
-        """Who takes a unit of `size` pickled bytes: a worker with nothing to do (started
-        if one is missing), else a small unit's second place; None when all are busy."""
+    def _idle(self) -> _Worker | None:
+        """A worker with nothing to do (started if one is missing), or None."""
         for worker in list(self.workers):
             if not worker.units:
                 if worker.process.is_alive():
@@ -372,8 +372,6 @@ class WorkerPool:
                 self._bury(worker)  # died idle (killed from outside): it held nothing
         if len(self.workers) < self.settings.jobs:
             return self._start_one()
-        if size <= PREFETCH_BYTES:
-            return next((worker for worker in self.workers if len(worker.units) == 1), None)
         return None
 
     def give(
@@ -385,21 +383,36 @@ class WorkerPool:
     ) -> bool:
         """Send a unit of `tasks` (known by `keys`) to a worker, which runs `work` on each
         (`name_of(task)` is the name the test hooks look for); False when none can take
-        it. `work` and `name_of` must be picklable (module-level functions, or partials
-        of them)."""
-        from multiprocessing.reduction import ForkingPickler
-
+        it: every worker is busy, or holds a second unit already, or the unit is too big
+        to wait in a pipe (`PREFETCH_BYTES`). `work` and `name_of` must be picklable
+        (module-level functions, or partials of them)."""
         if len(tasks) > MAX_UNIT:
             raise ValueError(f"a unit holds at most {MAX_UNIT} tasks")
-        data = bytes(ForkingPickler.dumps((self.numbers + 1, work, name_of, tasks)))
-        worker = self._taker(len(data))
+        worker = self._idle()
         if worker is None:
+            worker = next((busy for busy in self.workers if len(busy.units) == 1), None)
+            if worker is None:
+                return False
+        data = self._pickled(work, name_of, tasks)
+        if worker.units and len(data) > PREFETCH_BYTES:
             return False
         self.numbers += 1
+        self._pickle = None
         worker.units.append(Unit(self.numbers, keys, tasks))
         with contextlib.suppress(OSError):  # it died already: `wait` reports it, with the unit
             worker.tasks.send_bytes(data)
         return True
+
+    def _pickled(
+        self, work: Callable[[Any], Any], name_of: Callable[[Any], str], tasks: list[Any]
+    ) -> bytes:
+        """The unit's message, pickled once however often it waits for a worker."""
+        from multiprocessing.reduction import ForkingPickler
+
+        if self._pickle is None or self._pickle[0] is not tasks:
+            data = bytes(ForkingPickler.dumps((self.numbers + 1, work, name_of, tasks)))
+            self._pickle = (tasks, data)
+        return self._pickle[1]
 
     @property
     def busy(self) -> bool:

@@ -204,3 +204,36 @@ def test_a_stopped_run_kills_its_busy_workers_and_says_so(monkeypatch: pytest.Mo
         done = run_batch(pool, WORK, tasks, results.extend, stop=stop, batch_size=1)
         assert not done and not pool.busy and pool.workers == []
     assert lengths(results) == [1]
+
+
+def test_the_manual_quotes_the_runners_own_words() -> None:
+    """docs/batch.md shows what a source gets with the server's defaults: the runner's
+    words, each computed here by the runner itself."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    from gcadj.app.batch import died_words, timeout_words, total_words
+    from gcadj.web.limits import ServeSettings
+
+    settings = ServeSettings()
+    capped = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import resource; from gcadj.app.pool import limit_memory, out_of_memory_words; "
+            f"limit_memory({settings.worker_memory}); print(out_of_memory_words())",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    manual = (ROOT / "docs" / "batch.md").read_text(encoding="utf-8")
+    for words in (
+        timeout_words(settings.source_timeout),
+        capped,
+        died_words(-signal.SIGKILL),
+        total_words(settings.job_timeout),
+    ):
+        assert f"`NAME: {words}`" in manual
