@@ -203,12 +203,22 @@ def _hooks(name: str, hooks: dict[str, str]) -> None:
 
 
 def _worker_main(tasks: Connection, results: Connection, slot: Any, start: _Start) -> None:
+    """A worker process's entry point (see `_work_units`). A failure outside any task
+    (taking a unit in, sending results back: memory exhausted there) ends the worker
+    quietly, exit status 1: the parent reads its stage and settles what it held."""
+    _worker_init(start)
+    try:
+        _work_units(tasks, results, slot, start)
+    except Exception:
+        os._exit(1)
+
+
+def _work_units(tasks: Connection, results: Connection, slot: Any, start: _Start) -> None:
     """A worker's life: take a unit, do its tasks one by one (saying which in `slot`:
     [stage, start time in ns]), send the results back, until told to stop (None) or the
     parent is gone."""
     from multiprocessing.reduction import ForkingPickler
 
-    _worker_init(start)
     while True:
         slot[0] = IDLE
         try:

@@ -210,3 +210,25 @@ def test_a_source_over_its_deadline_gets_an_error_and_the_others_their_verdicts(
     for path in slow:
         assert f"{path}: gave up after 1.5 s, the limit for judging one source" in said
     assert "died" not in timed.read_text()
+
+
+def address_space_limit(pid: int) -> str:
+    """The soft limit on a process's address space, as /proc says it."""
+    limits = Path(f"/proc/{pid}/limits").read_text()
+    return next(line.split()[3] for line in limits.splitlines() if "address space" in line)
+
+
+def test_memory_caps_every_worker_of_the_audit(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    make_corpus(corpus, 10)[4].rename(corpus / "game0004-stall.txt")
+    process = stalled_audit(corpus, tmp_path / "r.jsonl", "--memory", "1500")
+    try:
+        assert process.stderr is not None
+        said = process.stderr.readline()
+        found = re.fullmatch(rf"gcadj: {HANG_ENV}: worker (\d+) stalls on .+\n", said)
+        assert found is not None, said
+        assert address_space_limit(int(found[1])) == str(1500 * 1000 * 1000)
+        assert address_space_limit(process.pid) == address_space_limit(os.getpid())  # not it
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate(timeout=60)

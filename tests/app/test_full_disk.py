@@ -19,22 +19,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import ROOT
+from test_audit import make_corpus  # the same small logs
 
 GCADJ = [sys.executable, "-m", "gcadj"]
 LIMIT = 40_000  # bytes: about 80 lines of the examples' verdicts
-
-
-def make_corpus(folder: Path, count: int) -> list[str]:
-    """`count` small logs (the five examples over and over, each file its own source)."""
-    folder.mkdir()
-    texts = [p.read_bytes() for p in sorted((FIXTURES / "examples").glob("*.txt"))]
-    names = []
-    for number in range(count):
-        path = folder / f"game{number:04d}.txt"
-        path.write_bytes(texts[number % len(texts)])
-        names.append(str(path))
-    return names
 
 
 def whole_lines(path: Path) -> list[str]:

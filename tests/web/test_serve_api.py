@@ -18,7 +18,7 @@ import pytest
 import requests
 from conftest import FIXTURES, ROOT
 from httpserver import FixtureServer, page
-from serving import Server, running_server, zip_of
+from serving import Server, running_server, wait_for, zip_of
 
 from gcadj.app.pipeline import judge_source
 from gcadj.app.pool import HANG_ENV, KILL_ENV
@@ -261,6 +261,35 @@ def test_a_check_over_its_deadline_gives_every_source_left_a_verdict(tmp_path: P
     assert first["status"] == "legal"
     over = "not judged: the run took longer than 3 s, its limit"
     assert (stalled["error"], last["error"]) == (f"stall.txt: {over}", f"last.txt: {over}")
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # gone meanwhile
+            continue
+        if int(text[text.rfind(")") + 2 :].split()[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def address_space_limit(pid: int) -> str:
+    limits = Path(f"/proc/{pid}/limits").read_text()
+    return next(line.split()[3] for line in limits.splitlines() if "address space" in line)
+
+
+def test_memory_caps_the_servers_workers_not_the_server(tmp_path: Path) -> None:
+    with running_server(tmp_path / "t", "--memory", "1500", "--jobs", "2") as server:
+        assert requests.get(server.url, timeout=30).status_code == 200  # started
+
+        def workers() -> list[int]:  # the children of its fork server
+            found = [w for child in children(server.process.pid) for w in children(child)]
+            return found if len(found) == 2 else []
+
+        assert {address_space_limit(pid) for pid in wait_for(workers)} == {str(1500 * 10**6)}
+        assert address_space_limit(server.process.pid) == address_space_limit(os.getpid())
 
 
 def test_hostile_requests_get_clear_answers_never_a_500(server: Server) -> None:
