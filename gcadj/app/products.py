@@ -27,7 +27,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from gcadj.errors import AuditError
+from gcadj.errors import AuditError, CannotWrite
 from gcadj.vocabulary import Status
 
 if TYPE_CHECKING:
@@ -90,7 +90,10 @@ def write_game_page(verdict: Verdict, pages: ViewerPages) -> str | None:
         if pages.decorate is not None:
             page = pages.decorate(page, verdict)
         write_text_file(target, page, overwrite=True)
-    except Exception:  # a page must never cost the verdict
+    except OSError as err:  # the disk: one line, as `CannotWrite` words it
+        log.warning("no viewer for %s: %s", verdict.source, CannotWrite(str(target), err))
+        return None
+    except Exception:  # a bug: a page must never cost the verdict
         log.warning("no viewer for %s", verdict.source, exc_info=True)
         return None
     return target.name

@@ -100,7 +100,9 @@ class Job:
             for result in results:
                 self._record(result)
 
-    def _record(self, result: Judged) -> None:
+    def _record(self, result: Judged, *, keep: bool = True) -> None:
+        """One game: counted, shown (the API's answer, the first game), and with `keep`
+        written to a page's check's folder."""
         self.games += 1
         self.counts[result.status] += 1
         line = result.line.rstrip("\n")
@@ -109,12 +111,21 @@ class Job:
         if self.api:
             self.lines.put(line)
             return
+        if not keep:
+            return
         if self._out is None and self.jsonl is not None:
             self._out = JsonlWriter(self.jsonl, option="folder")
         if self._out is not None:
             self._out.write(result.line)
         if result.facts is not None:
             self.facts[result.source] = result.facts
+
+    def fail(self, message: str) -> None:
+        """The check itself failed (a bug, the server's disk): one more "error" verdict,
+        named "<server>", counted and shown, never written to the check's folder, which
+        may be what failed."""
+        (result,) = failed_result("<server>", message)
+        self._record(result, keep=False)
 
     def close_output(self) -> None:
         if self._out is not None:
@@ -271,8 +282,7 @@ class JobRunner:
             else:
                 log.exception("check %s failed", job.id)
                 message = f"<server>: internal error: {type(err).__name__}: {err}"
-            job.api = True  # nothing more can be written: what is known is shown
-            job.record([failed_result("<server>", message)])
+            job.fail(message)
         finally:
             job.close_output()
             job.state = "done"

@@ -99,3 +99,21 @@ def test_a_full_disk_stops_the_audit_with_one_line_and_resume_finishes(tmp_path:
         tmp_path / "resumed.err"
     ).read_text()
     assert whole_lines(tmp_path / "resumed.jsonl") == names
+
+
+@pytest.mark.parametrize("device", ["/dev/null", "/dev/zero"])
+def test_out_must_be_a_regular_file_and_a_device_is_never_read(device: str) -> None:
+    """A device cannot be locked, resumed or read back for the summary; /dev/zero would
+    give a resume an endless line to read."""
+    for flag in ("--force", "--resume"):
+        done = subprocess.run(
+            [*GCADJ, "audit", str(ROOT / "fixtures" / "examples"), "--out", device, flag, "-q"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
+        assert done.returncode == 2, done.stderr
+        assert done.stderr == (
+            f"gcadj audit: {device} is not a regular file; name a file to write the results to\n"
+        )
