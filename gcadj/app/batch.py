@@ -46,6 +46,7 @@ from gcadj.app.pool import (
     Finished,
     Lost,
     PoolSettings,
+    Stage,
     WorkerPool,
     death_words,
 )
@@ -325,11 +326,10 @@ class _Run(Generic[T, R]):
 
     def bury(self, event: Died) -> None:
         """What a dead worker costs (see the module docstring)."""
-        stage = event.stage
-        if event.killed_for is not None and event.killed_for != stage.value:
-            # killed for a task that ended meanwhile: the one it had begun is not to blame
-            self.again([unit.keys for unit in event.units])
+        if event.killed_for is not None:
+            self.bury_overdue(event, Stage.of(event.killed_for))
             return
+        stage = event.stage
         in_hand = stage.unit if stage.sending else None
         if stage.value == TAKING and event.units:
             in_hand = event.units[0].number  # the first unit it had not answered
@@ -337,15 +337,25 @@ class _Run(Generic[T, R]):
         for unit in event.units:
             if stage.index is not None and unit.number == stage.unit:
                 key = unit.keys[stage.index]
-                if event.killed_for is not None:
-                    self.lose(key, timeout_words(self.limits.source_seconds))
-                else:
-                    self.lose(key, died_words(event.exitcode))
-                rest = [other for other in unit.keys if other != key]
-                again += [rest] if rest else []
+                self.lose(key, died_words(event.exitcode))
+                again += [rest] if (rest := [k for k in unit.keys if k != key]) else []
             elif unit.number == in_hand:
                 again += self.strike(unit.keys, event.exitcode)
             else:  # only queued: nothing is held against it
+                again.append(unit.keys)
+        self.again(again)
+
+    def bury_overdue(self, event: Died, overdue: Stage) -> None:
+        """A worker killed for a deadline: the task it was killed for gets the deadline's
+        verdict (it was over its time, even if it ended as the kill landed); every other
+        task the worker held is given again."""
+        again: list[list[int]] = []
+        for unit in event.units:
+            if overdue.index is not None and unit.number == overdue.unit:
+                key = unit.keys[overdue.index]
+                self.lose(key, timeout_words(self.limits.source_seconds))
+                again += [rest] if (rest := [k for k in unit.keys if k != key]) else []
+            else:
                 again.append(unit.keys)
         self.again(again)
 
