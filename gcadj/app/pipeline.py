@@ -66,7 +66,20 @@ class JudgeOptions:
     """How each game is judged: the start position (a gcadj FEN or a Game Courier code;
     None: the log's FEN tag, else the standard array), the pocket file's letter (a
     ``PocketFile`` tag in a log overrides it), every illegal ply or only the first.
-    Small and picklable: it travels to the audit's workers."""
+    Small and picklable: it travels to the audit's workers.
+
+    Examples:
+        >>> options = JudgeOptions(pocket_file="p")  # the newer preset: pockets p1 and p8
+        >>> (verdict,) = judge_source("game.txt", options, text='''P e2-e4
+        ... p e7-e5
+        ... R h1-p1; I-p1
+        ... ''')
+        >>> verdict.status, verdict.final_fen
+        (<Status.LEGAL: 'legal'>, 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBN1[I] b - - 3 2')
+        >>> endgame = JudgeOptions(fen="k7/8/1K6/8/8/8/8/8[Q] w - - 0 1")
+        >>> judge_source("mate.txt", endgame, text="Q i1-b7")[0].termination
+        <Termination.CHECKMATE: 'checkmate'>
+    """
 
     fen: str | None = None
     pocket_file: PocketFile = DEFAULT_POCKET_FILE
@@ -95,6 +108,30 @@ def judge_source(
     source gives one "error" verdict; a bug of gcadj's on a source gives that source an
     internal-error verdict. A bad `options.fen` raises `FenError`: it is the caller's
     mistake (the CLI refuses it before reading anything).
+
+    Examples:
+        A PGN database gives one verdict per game, named by its number:
+
+        >>> pgn = '''[Event "First"]
+        ...
+        ... 1. e4 e5 2. Nf3 1-0
+        ...
+        ... [Event "Second"]
+        ...
+        ... 1. d4 Nf6 2. O-O *
+        ... '''
+        >>> for verdict in judge_source("club.pgn", text=pgn):
+        ...     print(verdict.source, verdict.status.value, verdict.result.value)
+        club.pgn#1 legal 1-0
+        club.pgn#2 illegal *
+        >>> judge_source("club.pgn#2", text=pgn)[0].first_illegal.category
+        <Category.CASTLING: 'castling'>
+
+        A file, as ``gcadj check`` names it:
+
+        >>> (verdict,) = judge_source("fixtures/examples/ex4_resignation.txt")
+        >>> verdict.result, verdict.termination
+        (<Result.WHITE_WINS: '1-0'>, <Termination.RESIGNATION: 'resignation'>)
     """
     return list(iter_judge_source(spec, options, text=text))
 

@@ -55,7 +55,7 @@ QuietOption = Annotated[
     ),
 ]
 VerboseOption = Annotated[
-    bool, typer.Option("--verbose", "-v", help="Print more about each game (see the README).")
+    bool, typer.Option("--verbose", "-v", help="Print more about each game (see the manual).")
 ]
 
 
