@@ -303,7 +303,9 @@ class CannotWrite(GcadjError, OSError):
 
     def __init__(self, target: str, err: OSError) -> None:
         reason = err.strerror or str(err) or type(err).__name__
-        super().__init__(err.errno, f"cannot write {visible(target)}: {reason}")
+        # As an OSError: its errno, its reason (strerror) and the file (filename), so code
+        # that words an OSError itself ("cannot write {filename}: {strerror}") says the same.
+        super().__init__(err.errno, reason, target)
         self.target = target
         self.reason = reason
 

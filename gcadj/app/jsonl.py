@@ -13,7 +13,6 @@ which a resumed audit calls first, cuts such a tail off the file.
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import logging
 import os
@@ -74,15 +73,6 @@ def _source_of(path: Path, number: int, raw: bytes) -> str:
     return source_key(source)
 
 
-def unwritable(target: str | Path, err: OSError) -> AuditError | CannotWrite:
-    """The error of an output that cannot be written: a usage error (`AuditError`) when
-    the folder named for it is not there (a typo: nothing is made up), else `CannotWrite`
-    (a full disk, no permission: the user's environment)."""
-    if err.errno in (errno.ENOENT, errno.ENOTDIR):
-        return AuditError(f"cannot write {target}: {err.strerror or err}")
-    return CannotWrite(str(target), err)
-
-
 def refuse_special(path: Path, status: os.stat_result) -> None:
     """`AuditError` unless `path` is a regular file: the JSONL is locked, resumed and read
     again for the summary, which a device (/dev/full, a terminal) or a pipe cannot be."""
@@ -118,7 +108,7 @@ class JsonlWriter:
                 f"{path} exists; use --resume to finish it or --force to replace it"
             ) from None
         except OSError as err:
-            raise unwritable(path, err) from None
+            raise CannotWrite(str(path), err) from None
         try:
             refuse_special(path, os.fstat(self.fd))
             if not lock_exclusively(self.fd):
@@ -186,4 +176,4 @@ def _held(path: Path, option: str) -> AuditError:
     )
 
 
-__all__ = ["FSYNC_SECONDS", "JsonlWriter", "read_done", "refuse_special", "unwritable"]
+__all__ = ["FSYNC_SECONDS", "JsonlWriter", "read_done", "refuse_special"]

@@ -14,8 +14,7 @@ report, for ``gcadj audit`` and ``gcadj serve`` alike.
   or a check's folder counts everything, and nothing is judged again.
 
 Every write that fails for the file system's sake raises `CannotWrite` ("cannot write
-report.html: No space left on device"): the user's disk, not a bug; a folder named for an
-output that does not exist is a usage error (`AuditError`: `gcadj.app.jsonl.unwritable`).
+report.html: No space left on device"): the user's disk, not a bug, as for every command.
 """
 
 from __future__ import annotations
@@ -104,15 +103,14 @@ def write_viewer_assets(folder: Path) -> None:
     (`ViewerAssets`), once, before any page; a file of that name is left alone (its name
     is a digest of its text, so it already holds it, unless gcadj did not write it: then
     it is not replaced, and `AuditError` says so). `CannotWrite` when the folder or a
-    file cannot be written (`gcadj.app.jsonl.unwritable`)."""
-    from gcadj.app.jsonl import unwritable
+    file cannot be written."""
     from gcadj.outputs.files import write_text_file
     from gcadj.outputs.viewer import viewer_assets
 
     try:
         folder.mkdir(exist_ok=True)
     except OSError as err:
-        raise unwritable(err.filename or folder, err) from None
+        raise CannotWrite(str(err.filename or folder), err) from None
     for name, text in viewer_assets().files.items():
         target = folder / name
         try:
@@ -122,7 +120,7 @@ def write_viewer_assets(folder: Path) -> None:
                 continue
             write_text_file(target, text, overwrite=False)
         except OSError as err:
-            raise unwritable(err.filename or target, err) from None
+            raise CannotWrite(str(err.filename or target), err) from None
 
 
 def viewer_folder(report: Path | None, viewers: Path | None) -> Path | None:
@@ -154,7 +152,6 @@ def write_products(
 ) -> None:
     """The CSV and the report of `products`, from `jsonl` (the report's rows in `order`,
     each with what `facts` says of its game); `CannotWrite` when one cannot be written."""
-    from gcadj.app.jsonl import unwritable
     from gcadj.outputs.audit_report import write_csv, write_report
 
     target = products.csv
@@ -172,7 +169,7 @@ def write_products(
                 facts=facts,
             )
     except OSError as err:
-        raise unwritable(err.filename or target or jsonl, err) from None
+        raise CannotWrite(str(err.filename or target or jsonl), err) from None
 
 
 __all__ = [

@@ -4,10 +4,11 @@ The server starts no process of its own: a check is two runs of the app's runner
 pool of worker processes that the server borrows for it (`gcadj.web.jobs`), and this
 module holds what those workers do (its functions travel to them by name):
 
-1. **Listing** (`list_zip`): each zip upload, saved in the check's private folder, is
-   opened by a worker, under the same deadline and memory cap as a source, and listed
-   (`gcadj.web.uploads.UploadReader.plan`: refused whole when it breaks a `ZipLimits`).
-   The server process never parses a stranger's archive.
+1. **Listing** (`list_zips`): the check's zip uploads (each in the private file it
+   spilled to, or saved in the check's folder) are opened by a worker, under the same
+   deadline and memory cap as a source, and listed together
+   (`gcadj.web.uploads.UploadReader.plan`: refused whole when they break the request's
+   `ZipLimits`). The server process never parses a stranger's archive.
 2. **Judging** (`judge_upload`): one task per source (an upload, or a member of a zip,
    which the worker reads from the saved file), judged by the one pipeline with its text
    in hand and named as the user named it, so the verdicts are those of ``gcadj check``;
@@ -20,6 +21,7 @@ whose worker dies, gets an "error" verdict worded as ``gcadj audit`` words it.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 from collections.abc import Callable, Sequence
@@ -111,44 +113,57 @@ def check_job(options: JudgeOptions, viewers: Path | None) -> JudgeJob:
 
 
 @dataclass(frozen=True)
-class ListTask:
-    """List one zip upload saved at `path`."""
+class Zips:
+    """A check's zip uploads, in order, as (name, path) where its workers read them; they
+    are listed together, under one request's `limits` (`UploadReader` counts the files and
+    bytes of all of them)."""
 
-    name: str
-    path: str
+    files: tuple[tuple[str, str], ...]
     limits: ZipLimits
 
+    @property
+    def name(self) -> str:
+        return ", ".join(name for name, _ in self.files)
 
-# A zip's listing: its sources (each a member, or the zip refused whole) and how many of
-# its files are not game files.
-Listing = tuple[list[Planned], int]
+
+@dataclass(frozen=True)
+class Listing:
+    """What listing a check's zips gives: their sources (`Planned`, each a member or a
+    zip refused whole, by its place in `Zips.files`) and how many of their files are not
+    game files; or why they could not be listed (`lost`: the runner's words)."""
+
+    planned: list[Planned]
+    skipped: int = 0
+    lost: str | None = None
 
 
-def list_zip(task: ListTask) -> Listing:
-    """The work of a `ListTask` (in a worker)."""
-    reader, planned = _open_zip(task.name, task.path, task.limits)
-    return planned, reader.skipped
+def list_zips(task: Zips) -> Listing:
+    """The work of listing a check's zips (in a worker)."""
+    reader, planned = _open_zips(task)
+    return Listing(planned, reader.skipped)
 
 
 def listing_lost(name: str, lost: Lost) -> Listing:
-    """A zip the runner could not list (its deadline, its worker's death): refused whole."""
-    return [Planned(name, 0, refusal=f"{name}: {lost.words}")], 0
+    """Zips the runner could not list (their deadline, their worker's death)."""
+    return Listing([], lost=lost.words)
 
 
-def task_name(task: ListTask | SourceTask) -> str:
+def task_name(task: Zips | SourceTask) -> str:
     return task.name
 
 
 @dataclass(frozen=True)
 class SourceTask:
-    """One source of a check: an upload's bytes (`data`), or member `member` of the zip
-    saved at `path`; a source refused before reading carries why (`refusal`)."""
+    """One source of a check: an upload's bytes (`data`) or the file they spilled to
+    (`path`), or member `member` of zip `upload` of `zips`; a source refused before
+    reading carries why (`refusal`)."""
 
     name: str
     data: bytes | None = None
     path: str | None = None
+    zips: Zips | None = None
+    upload: int = 0
     member: str | None = None
-    limits: ZipLimits | None = None
     refusal: str | None = None
 
 
@@ -157,29 +172,32 @@ def judge_upload(task: SourceTask, job: JudgeJob) -> list[Judged]:
     if task.refusal is not None:
         return failed_result(task.name, task.refusal, job)
     data = task.data
-    if task.member is not None and task.path is not None and task.limits is not None:
-        reader, _ = _open_zip(task.name, task.path, task.limits)
+    if task.path is not None:  # an upload spilled to a file
+        data = Path(task.path).read_bytes()
+    elif task.zips is not None and task.member is not None:
+        reader, _ = _open_zips(task.zips)
         try:
-            data = reader.read(Planned(task.name, 0, member=task.member))
+            data = reader.read(Planned(task.name, task.upload, member=task.member))
         except Refused as err:
             return failed_result(task.name, str(err), job)
     return judge_text(task.name, decode_text(data or b""), job)
 
 
-_OPEN: dict[str, tuple[UploadReader, list[Planned]]] = {}  # in a worker: its last zip
+_OPEN: dict[Zips, tuple[UploadReader, list[Planned]]] = {}  # in a worker: its last zips
 
 
-def _open_zip(name: str, path: str, limits: ZipLimits) -> tuple[UploadReader, list[Planned]]:
-    """The reader of the zip saved at `path` and its listing, made once per worker: its
-    members are read one task after another (a worker keeps the last zip it read open
-    until it reads another)."""
-    found = _OPEN.get(path)
+def _open_zips(zips: Zips) -> tuple[UploadReader, list[Planned]]:
+    """The reader of a check's zips and their listing, made once per worker: their
+    members are read one task after another (a worker keeps the last check's zips open
+    until it reads another's)."""
+    found = _OPEN.get(zips)
     if found is None:
         for reader, _ in _OPEN.values():
             reader.close()
         _OPEN.clear()
-        reader = UploadReader([Upload(name, Path(path).read_bytes())], limits)
-        found = _OPEN[path] = (reader, reader.plan())
+        uploads = [Upload(name, b"", path=path) for name, path in zips.files]
+        reader = UploadReader(uploads, zips.limits)
+        found = _OPEN[zips] = (reader, reader.plan())
     return found
 
 
@@ -203,55 +221,58 @@ class CheckRun:
 
 
 def plan_check(run: CheckRun, uploads: Sequence[Upload]) -> tuple[list[SourceTask], int] | None:
-    """Every source of a check, in order (each zip listed by a worker), and how many
+    """Every source of a check, in order (its zips listed by a worker), and how many
     files of its zips are not game files; None when the check was cancelled."""
+    places = [i for i, upload in enumerate(uploads) if upload.error is None and is_zip(upload)]
+    zips = Zips(
+        tuple((uploads[i].name, _on_disk(run.folder, i, uploads[i])) for i in places), run.zips
+    )
     listed: list[Listing] = []
-    zips = []
-    for index, upload in enumerate(uploads):
-        if upload.error is None and is_zip(upload):
-            saved = _saved(run.folder, index)
-            Path(saved).write_bytes(upload.data)
-            zips.append(ListTask(upload.name, saved, run.zips))
-    if zips:
-        work = Work(list_zip, task_name, listing_lost)
+    if places:
+        work = Work(list_zips, task_name, listing_lost)
         done = run_batch(
-            run.pool, work, zips, listed.extend, run.limits, started=run.started, stop=run.stop
+            run.pool, work, [zips], listed.extend, run.limits, started=run.started, stop=run.stop
         )
         if not done:
             return None
-    tasks: list[SourceTask] = []
-    skipped = 0
-    listings = iter(listed)
+    listing = listed[0] if listed else Listing([])
+    members: dict[int, list[SourceTask]] = {}
+    for planned in listing.planned:
+        members.setdefault(places[planned.upload], []).append(_member_task(planned, zips))
+    sources: list[SourceTask] = []
     for index, upload in enumerate(uploads):
         if upload.error is not None:
-            tasks.append(SourceTask(upload.name, refusal=upload.error))
-        elif not is_zip(upload):
-            tasks.append(SourceTask(upload.name, upload.data))
+            sources.append(SourceTask(upload.name, refusal=upload.error))
+        elif index not in places:
+            data = upload.data if upload.path is None else None
+            sources.append(SourceTask(upload.name, data, upload.path))
+        elif listing.lost is not None:
+            sources.append(SourceTask(upload.name, refusal=f"{upload.name}: {listing.lost}"))
         else:
-            planned, others = next(listings)
-            skipped += others
-            saved = _saved(run.folder, index)
-            tasks += [_member_task(p, saved, run.zips) for p in planned]
-    names = unique_names([task.name for task in tasks])
-    renamed = [_renamed(task, name) for task, name in zip(tasks, names, strict=True)]
-    return renamed, skipped
+            sources += members.get(index, [])
+    names = unique_names([task.name for task in sources])
+    renamed = [_renamed(task, name) for task, name in zip(sources, names, strict=True)]
+    return renamed, listing.skipped
 
 
-def _saved(folder: Path, index: int) -> str:
-    """Where upload `index` of a check, a zip, is saved for its workers to read."""
-    return str(folder / f"upload-{index}.zip")
+def _on_disk(folder: Path, index: int, upload: Upload) -> str:
+    """Where zip upload `index` of a check is for its workers to read: the private file
+    it spilled to, else a copy saved in the check's folder."""
+    if upload.path is not None:
+        return upload.path
+    saved = folder / f"upload-{index}.zip"
+    saved.write_bytes(upload.data)
+    return str(saved)
 
 
-def _member_task(planned: Planned, path: str, limits: ZipLimits) -> SourceTask:
+def _member_task(planned: Planned, zips: Zips) -> SourceTask:
     if planned.refusal is not None or planned.member is None:
         return SourceTask(planned.name, refusal=planned.refusal)
-    return SourceTask(planned.name, path=path, member=planned.member, limits=limits)
+    return SourceTask(planned.name, zips=zips, upload=planned.upload, member=planned.member)
 
 
 def _renamed(task: SourceTask, name: str) -> SourceTask:
-    if name == task.name:
-        return task
-    return SourceTask(name, task.data, task.path, task.member, task.limits, task.refusal)
+    return task if name == task.name else dataclasses.replace(task, name=name)
 
 
 def judge_check(
@@ -264,18 +285,20 @@ def judge_check(
 
 
 def _has_data(task: SourceTask) -> bool:
-    return task.data is not None  # an upload's bytes: big, so alone
+    """A whole upload (its bytes, or the file they spilled to): big, so it goes alone."""
+    return task.data is not None or (task.path is not None and task.member is None)
 
 
 __all__ = [
     "CheckRun",
-    "ListTask",
+    "Listing",
     "SourceTask",
+    "Zips",
     "check_job",
     "downloads",
     "judge_check",
     "judge_upload",
-    "list_zip",
+    "list_zips",
     "plan_check",
     "with_downloads",
 ]

@@ -468,10 +468,13 @@ def test_cli_audit_usage_errors(tmp_path: Path) -> None:
     assert invoke("audit")[0] == 2
     assert invoke("audit", "-")[0] == 2
     assert invoke("audit", str(FIXTURES / "examples"), "--resume")[0] == 2
-    nowhere = tmp_path / "no" / "such"
-    assert invoke("audit", str(FIXTURES / "examples"), "--out", str(nowhere / "o.jsonl"))[0] == 2
+    nowhere = tmp_path / "no" / "such"  # an output that cannot be written: 6, as everywhere
+    code, _, stderr = invoke("audit", str(FIXTURES / "examples"), "--out", str(nowhere / "o.jsonl"))
+    assert code == 6 and stderr == (
+        f"gcadj audit: cannot write {nowhere / 'o.jsonl'}: No such file or directory\n"
+    )
     code, _, stderr = invoke("audit", str(FIXTURES / "examples"), "-q", "--report", str(nowhere))
-    assert code == 2 and f"cannot write {nowhere}" in stderr
+    assert code == 6 and f"cannot write {nowhere}" in stderr
     assert not nowhere.parent.exists()  # no folder made up from a typo
     assert invoke("audit", str(FIXTURES / "examples"), "--out", str(out), "--force", "-q")[0] == 1
 

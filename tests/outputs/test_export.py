@@ -297,7 +297,7 @@ def test_cli_output_file_is_never_overwritten_without_force(tmp_path: Path) -> N
         (("export", EX1, "--to", "pgn", "--pocket-file", "pp"), 2, "one letter from i to z"),
         (("export", "fixtures/none.txt", "--to", "pgn"), 4, "no such file"),
         (("export", "fixtures/examples/README.md", "--to", "pgn"), 3, "syntax error"),
-        (("export", EX1, "--to", "pgn", "-o", "/nonexistent/dir/x.pgn"), 2, "cannot write"),
+        (("export", EX1, "--to", "pgn", "-o", "/nonexistent/dir/x.pgn"), 6, "cannot write"),
     ],
 )
 def test_cli_errors(args: tuple[str, ...], code: int, message: str) -> None:
