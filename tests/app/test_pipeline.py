@@ -88,7 +88,7 @@ def test_standard_input_is_named_in_one_place() -> None:
         for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and node.value == "<stdin>":
                 spelled.append(module.relative_to(package.parent).as_posix())
-    assert spelled == ["gcadj/app/pipeline.py"]
+    assert spelled == ["gcadj/sources/games.py"]
 
 
 def test_one_game_of_a_database_by_its_name_and_a_missing_one(tmp_path: Path) -> None:
@@ -115,3 +115,43 @@ def test_a_bad_start_position_argument_is_the_callers_mistake() -> None:
     assert tag.status == "syntax-error" and tag.error is not None
     assert tag.error.startswith("bad.txt:1:")  # at the tag's own line
     assert not tag.internal
+
+
+@contextmanager
+def calls_of(*functions: Callable[..., Any]) -> Iterator[Counter[str]]:
+    """How often each function runs inside the block (a profiler hook: nothing replaced)."""
+    if not all(hasattr(function, "__code__") for function in functions):
+        pytest.skip("compiled (mypyc) functions run no Python frames to count")
+    codes = {function.__code__: function.__qualname__ for function in functions}
+    counts: Counter[str] = Counter()
+
+    def hook(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call" and frame.f_code in codes:
+            counts[codes[frame.f_code]] += 1
+
+    previous = sys.getprofile()
+    sys.setprofile(hook)
+    try:
+        yield counts
+    finally:
+        sys.setprofile(previous)
+
+
+def test_a_pgn_game_is_judged_once_as_it_is_read() -> None:
+    """Each ply of a PGN database goes through its game's replay once, and a SAN move the
+    reader found legal is played as that move, never judged again: the judge sees only the
+    plies typed otherwise (castling, a promotion, a {gc: ...} ply)."""
+    from gcadj.adjudication.judge import PlyJudge
+    from gcadj.adjudication.verdict import Replay
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "data" / "pgn" / "WorldChamp1886.pgn"
+    with calls_of(Replay.__init__, Replay.play, Replay.play_move, PlyJudge.play) as counts:
+        verdicts = judge_source(str(path))
+    logs = [v.log for v in verdicts if v.log is not None]
+    assert len(logs) == len(verdicts) == 20
+    typed = [r for log in logs for r in log.records if r.text.startswith(("O-O", "0-0"))]
+    typed += [r for log in logs for r in log.records if "=" in r.text]
+    assert typed, "the database has castling to judge"
+    assert counts["Replay.__init__"] == len(verdicts)
+    assert counts["Replay.play"] + counts["Replay.play_move"] == sum(len(g.records) for g in logs)
+    assert counts["Replay.play"] == counts["PlyJudge.play"] == len(typed)
