@@ -596,19 +596,18 @@ class Replay:
         with how the Termination tag says it ended; None when neither gives a result. A
         Result tag that is no result, or disagrees with the result token, is a warning."""
         tag = log.tag("Result")
-        if tag is not None and tag.strip() not in _RESULTS:
+        tagged = None if tag is None else Result.read(tag)
+        if tag is not None and tagged is None:
             self.warnings.append(
                 f"the Result tag {tag!r} is not a result (1-0, 0-1, 1/2-1/2 or *); it is not taken"
             )
-            tag = None
-        tag = tag.strip() if tag is not None else None
         token = log.result_token
-        if tag is not None and token is not None and tag != token:
+        if tagged is not None and token is not None and tagged.value != token:
             self.warnings.append(
-                f"the Result tag says {tag} but the moves end with the result {token}; "
+                f"the Result tag says {tagged} but the moves end with the result {token}; "
                 "the tag is taken"
             )
-        result = _RESULTS.get(tag or token or "*", Result.UNDECIDED)
+        result = tagged or Result.read(token or "*") or Result.UNDECIDED
         if result is Result.UNDECIDED:
             return None
         return result, _recorded_termination(log.tag("Termination"), result)
@@ -675,8 +674,6 @@ def _pocket_problem(piece: Piece | None, owner: int) -> str | None:
         return f"{COLOR_NAMES[piece.color]}'s {piece.kind.name} in {COLOR_NAMES[owner]}'s pocket"
     return None
 
-
-_RESULTS: Final = {result.value: result for result in Result}
 
 _DECIDED: Final = (Result.WHITE_WINS, Result.BLACK_WINS)
 # The Termination tag's words (PGN's, lichess's, gcadj's own) for endings that leave the

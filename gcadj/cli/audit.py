@@ -309,7 +309,7 @@ def audit(
         bool, typer.Option("--all", help="Report every illegal ply, not just the first.")
     ] = False,
     fen: FenOption = None,
-    pocket_file: PocketFileOption = "i",
+    pocket_file: PocketFileOption = None,
     cache: CacheOption = None,
     no_cache: NoCacheOption = False,
     delay: DelayOption = None,

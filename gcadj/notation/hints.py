@@ -385,7 +385,11 @@ def bad_square_hint(square: str, pocket_file: PocketFile) -> str:
         return f"squares are written in lower case: {square.lower()}"
     if file in BOARD_FILES:
         return f"{square} is not a square: ranks run from 1 to 8"
-    return (
-        f"{square} is not a square: files run from a to h, "
-        f"plus {pocket_file} for the pockets {pockets}"
-    )
+    hint = f"{square} is not a square: files run from a to h, plus {pocket_file} for the "
+    hint += f"pockets {pockets}"
+    if "i" <= file <= "z" and square[1:] in ("1", "8"):  # another preset's pocket square
+        hint += (
+            f"; a log whose pockets are on file {file} (the newer preset's are p1 and p8) is "
+            f"read so without --pocket-file, or with --pocket-file {file}"
+        )
+    return hint

@@ -11,6 +11,9 @@ read, because SAN is read on a board.
 
 from __future__ import annotations
 
+from typing import Final
+
+from gcadj.about import is_gcadj_html
 from gcadj.adjudication.verdict import start_position
 from gcadj.errors import FenError, LogSyntaxError
 from gcadj.notation.language import is_pocket_file
@@ -18,48 +21,64 @@ from gcadj.notation.parse import parse_log
 from gcadj.notation.pgn import looks_like_pgn
 from gcadj.notation.records import GameLog
 from gcadj.notation.tags import tag_pair, tag_value_column
+from gcadj.sources.own import looks_like_own_json
+from gcadj.sources.pocket_files import parse_log_finding_pockets
 from gcadj.vocabulary import PocketFile
 
 GAME_COURIER = "gamecourier"
 HTML = "html"  # a saved or fetched Game Courier viewing page (gcadj.sources.pages)
 PGN = "pgn"  # PGN: tag pairs, then SAN movetext (gcadj.sources.pgn_reader)
+OWN_PAGE = "gcadj-page"  # an HTML page gcadj wrote: a viewer, a report (gcadj.sources.own)
+OWN_JSON = "gcadj-json"  # gcadj's JSON about a game: its export, or verdicts (sources.own)
+
+_HEAD: Final = 16384  # where a page's <head>, and gcadj's generator tag, are
 
 
 def detect_format(text: str) -> str:
     """The name of the format of normalised `text` (one of the module constants).
 
-    PGN needs a tag section and SAN moves (`gcadj.notation.pgn.looks_like_pgn`): tags alone
-    do not decide, as a Game Courier log may have them too; nor do SAN-looking moves
-    without tags: SAN typed into a Game Courier log must stay a syntax error there
-    (docs/rules.md §6.1), not be guessed at.
+    PGN needs SAN moves (`gcadj.notation.pgn.looks_like_pgn`): tags alone do not decide,
+    as a Game Courier log may have them too; nor does one SAN move alone on its line:
+    SAN typed into a Game Courier log must stay a syntax error there (docs/rules.md §6.1),
+    not be guessed at.
     """
-    if text.lstrip("\ufeff \t\r\n").startswith("<"):  # no log line can start with '<'
-        return HTML
+    head = text.lstrip("\ufeff \t\r\n")
+    if head.startswith("<"):  # no log line can start with '<'
+        return OWN_PAGE if is_gcadj_html(text[:_HEAD]) else HTML
+    if head.startswith("{") and looks_like_own_json(head):  # no log line starts with '{'
+        return OWN_JSON
     if looks_like_pgn(text):
         return PGN
     return GAME_COURIER
 
 
-def read_log_game(text: str, kind: str, source: str, pocket_file: PocketFile) -> GameLog:
+def game_name(source: str, number: int) -> str:
+    """How one game of a file of several is named: ``all.pgn#3`` (numbered from 1)."""
+    return f"{source}#{number}"
+
+
+def read_log_game(text: str, kind: str, source: str, pocket_file: PocketFile | None) -> GameLog:
     """The game of normalised text that is a Game Courier log (`GAME_COURIER`, a copied
     viewing page included) or a viewing page (`HTML`); raises `LogSyntaxError`.
 
     A ``[PocketFile "p"]`` tag in the header (written by ``gcadj fetch`` for the newer
-    preset) overrides `pocket_file`: it is a fact about this game, the argument a default.
+    preset) overrides `pocket_file`: it is a fact about this game, the argument the
+    user's. With neither, the squares the plies use say it
+    (`gcadj.sources.pocket_files`).
     """
     if kind == HTML:
         return _parse_page(text, source, pocket_file)
     return _parse_log(text, source, pocket_file)
 
 
-def _parse_page(html: str, source: str, pocket_file: PocketFile) -> GameLog:
+def _parse_page(html: str, source: str, pocket_file: PocketFile | None) -> GameLog:
     """A page's game; a syntax error in the log read from it points into the page itself
     (the line and column of the HTML source where the offending move stands)."""
     from gcadj.sources.pages.scrape import scrape_page
 
     game = scrape_page(html, source=source)
     try:
-        return _parse_made_log(game.log_text, source, pocket_file)
+        return _parse_text(game.log_text, source, pocket_file)  # a log gcadj made
     except LogSyntaxError as err:
         where = game.page_position(err.line)
         if where is None:
@@ -80,11 +99,10 @@ def _tagged(text: str, source: str) -> PocketFile | None:
     return PocketFile(tagged) if tagged else None
 
 
-def _parse_log(text: str, source: str, pocket_file: PocketFile) -> GameLog:
+def _parse_log(text: str, source: str, pocket_file: PocketFile | None) -> GameLog:
     """A Game Courier log (normalised), or a viewing page copied as text when it is none."""
-    pocket_file = _tagged(text, source) or pocket_file
     try:
-        return parse_log(text, source=source, pocket_file=pocket_file, normalised=True)
+        return _parse_text(text, source, pocket_file)
     except LogSyntaxError:
         from gcadj.sources.pages.copied import read_if_copied_page  # only for unreadable text
 
@@ -96,10 +114,12 @@ def _parse_log(text: str, source: str, pocket_file: PocketFile) -> GameLog:
         )
 
 
-def _parse_made_log(text: str, source: str, pocket_file: PocketFile) -> GameLog:
-    """A log that gcadj made from a page (`ScrapedGame.log_text`: tag lines, then the move
-    lines, each ending in ``\n``), so already in the grammar's form."""
+def _parse_text(text: str, source: str, pocket_file: PocketFile | None) -> GameLog:
+    """A log in the grammar's form (normalised) with the pockets on the file its tag names,
+    else `pocket_file`, else the one its plies use."""
     pocket_file = _tagged(text, source) or pocket_file
+    if pocket_file is None:
+        return parse_log_finding_pockets(text, source)
     return parse_log(text, source=source, pocket_file=pocket_file, normalised=True)
 
 

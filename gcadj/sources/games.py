@@ -26,10 +26,21 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Final
 
 from gcadj.adjudication.verdict import Verdict, failed_verdict, replay, replay_readable
-from gcadj.errors import LogSyntaxError, SourceError
+from gcadj.errors import LogSyntaxError, OwnFileError, SourceError
 from gcadj.notation.parse import normalise_text
-from gcadj.sources.formats import PGN, detect_format, fen_tag_error, read_log_game
+from gcadj.notation.pgn import without_forum_wrappers
+from gcadj.sources.formats import (
+    GAME_COURIER,
+    OWN_JSON,
+    OWN_PAGE,
+    PGN,
+    detect_format,
+    fen_tag_error,
+    game_name,
+    read_log_game,
+)
 from gcadj.sources.options import JudgeOptions
+from gcadj.sources.own import json_game, page_games
 from gcadj.sources.read import game_ref, read_source
 from gcadj.sources.urls import redact_url
 from gcadj.vocabulary import Status
@@ -122,34 +133,66 @@ def _text_verdicts(
     if is_blank(text):
         yield failed_verdict(name, Status.ERROR, f"{name}: empty")
         return
-    text = normalise_text(text)
+    text = without_forum_wrappers(normalise_text(text))
     kind = detect_format(text)
     if kind == PGN:
         from gcadj.sources.pgn_reader import pgn_verdicts  # only for PGN
 
         yield from pgn_verdicts(text, name, options, only=only)
         return
-    if only is not None and only != 1:
+    if kind == OWN_PAGE:
+        yield from _page_verdicts(text, name, options, only)
         return
+    if only is None or only == 1:
+        yield _verdict(text, kind, name, options)
+
+
+def _verdict(text: str, kind: str, name: str, options: JudgeOptions) -> Verdict:
+    """The verdict of normalised text holding one game: a log in any of its forms
+    (`read_log_game`), or gcadj's JSON export of a game (`json_game`)."""
     try:
-        game = read_log_game(text, kind, name, options.pocket_file)
+        if kind == OWN_JSON:
+            game = json_game(text, name)
+        else:
+            game = read_log_game(text, kind, name, options.pocket_file)
     except LogSyntaxError as err:
+        return _unreadable(err, name, options)
+    if options.fen is None and (bad := fen_tag_error(text, game)):
+        return failed_verdict(name, Status.SYNTAX_ERROR, str(bad))
+    return replay(game, fen=options.fen, all_findings=options.all_findings)
+
+
+def _page_verdicts(
+    html: str, name: str, options: JudgeOptions, only: int | None
+) -> Iterator[Verdict]:
+    """The games a page gcadj wrote carries (`page_games`), each judged as a log; an
+    "error" verdict for a page of gcadj's that carries none."""
+    try:
+        texts = page_games(html, name)
+    except OwnFileError as err:
         yield _unreadable(err, name, options)
         return
-    if options.fen is None and (bad := fen_tag_error(text, game)):
-        yield failed_verdict(name, Status.SYNTAX_ERROR, str(bad))
-        return
-    yield replay(game, fen=options.fen, all_findings=options.all_findings)
+    several = len(texts) > 1
+    for number, gc in enumerate(texts, 1):
+        if only is None or only == number:
+            title = game_name(name, number) if several else name
+            yield _verdict(normalise_text(gc), GAME_COURIER, title, options)
 
 
 def _count_games(text: str) -> int:
     """How many games a source's text holds, none judged (``all.pgn#9`` of a file of 3)."""
-    text = normalise_text(text)
-    if is_blank(text) or detect_format(text) != PGN:
-        return 1
-    from gcadj.sources.pgn_reader import count_games
+    text = without_forum_wrappers(normalise_text(text))
+    kind = "" if is_blank(text) else detect_format(text)
+    if kind == PGN:
+        from gcadj.sources.pgn_reader import count_games
 
-    return count_games(text)
+        return count_games(text)
+    if kind == OWN_PAGE:
+        try:
+            return len(page_games(text, ""))
+        except OwnFileError:
+            return 1
+    return 1
 
 
 def _unreadable(err: LogSyntaxError, name: str, options: JudgeOptions) -> Verdict:

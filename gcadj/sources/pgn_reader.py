@@ -39,24 +39,28 @@ from typing import Final
 
 from gcadj.adjudication.verdict import Replay, Verdict, failed_verdict
 from gcadj.engine.fen import STARTING_FEN
+from gcadj.engine.move import BOARD_MOVES, Move
 from gcadj.engine.pieces import KIND
 from gcadj.engine.position import Position
-from gcadj.engine.squares import WHITE
+from gcadj.engine.squares import WHITE, parse_square
 from gcadj.errors import FenError, LogSyntaxError, SanError
 from gcadj.notation.language import LogBuilder, check_pocket_file
 from gcadj.notation.parse import parse_log
 from gcadj.notation.pgn import (
     ANNOTATION,
     BRACE,
+    CASTLING,
     CLOSE_VAR,
     ESCAPE,
     GC_MARK,
     MOVE,
     NAG,
     NOTE_MARK,
+    NULL_MOVES,
     NUMBER,
     OPEN_BRACE,
     OPEN_VAR,
+    PROMOTION,
     RESULT,
     SEMI,
     TAG,
@@ -67,14 +71,21 @@ from gcadj.notation.pgn import (
     tokens,
 )
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub, PlaceSub, SubMove, UnreadText
-from gcadj.notation.san import SAN_EXAMPLES, gc_submoves, looks_like_san, parse_san
-from gcadj.notation.tags import starts_like_tag, tag_pair, tag_value_column
+from gcadj.notation.san import (
+    SAN_EXAMPLES,
+    LongMove,
+    gc_submoves,
+    long_algebraic,
+    looks_like_san,
+    parse_san,
+)
+from gcadj.notation.tags import starts_like_tag, tag_pairs
+from gcadj.sources.formats import game_name
 from gcadj.sources.options import JudgeOptions
-from gcadj.vocabulary import Status
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, Result, Status
 
 __all__ = [
     "count_games",
-    "game_name",
     "game_spans",
     "pgn_verdicts",
 ]
@@ -92,13 +103,16 @@ def game_spans(text: str, start: int = 0) -> Iterator[Span]:
     reported on its own. Text between games holding neither a tag nor a move (blank lines,
     a comment, a ``%`` line) is no game; text after a game's result token that starts no
     game (a stray ``[`` line, characters that are no move) belongs to that game, whose
-    reader then reports it. Started at the first offset of a game it found, it finds that
-    game and those after it again.
+    reader then reports it. One blank line inside a tag section does not end it (ChessBase
+    writes one; python-chess reads past one too); two do, and so does one after a broken
+    tag line, so that the broken game costs only itself. Started at the first offset of a
+    game it found, it finds that game and those after it again.
     """
     begin: int | None = None  # where the current game began
     last_end = 0  # the end of its last token
     moves = False  # has its movetext begun?
     counts = False  # does it hold a tag, a move or a stray character (else it is no game)?
+    broken = False  # does its tag section hold a line that is not whole tag pairs?
     depth = 0  # how deep in variations
     ended = False  # has it read its result token (and nothing but comments since)?
     for token in tokens(text, start):
@@ -119,14 +133,15 @@ def game_spans(text: str, start: int = 0) -> Iterator[Span]:
             ):
                 assert begin is not None
                 yield begin, last_end  # the next game begins here
-                begin, moves, counts, depth = None, False, False, 0
+                begin, moves, counts, broken, depth = None, False, False, False, 0
         if kind == TAG:
-            if begin is not None and tag_like and (moves or _after_blank_line(text, token.start)):
+            if begin is not None and tag_like and (moves or _ends_tags(text, token.start, broken)):
                 if counts:
                     yield begin, last_end
-                begin, moves, counts, depth = None, False, False, 0
+                begin, moves, counts, broken, depth = None, False, False, False, 0
             if begin is None:
                 begin = token.start
+            broken = broken or (not moves and tag_pairs(value) is None)
             last_end, counts = token.end, True
             continue
         if begin is None:
@@ -145,13 +160,18 @@ def game_spans(text: str, start: int = 0) -> Iterator[Span]:
         yield begin, last_end
 
 
-def _after_blank_line(text: str, offset: int) -> bool:
-    """Is the line before the one at `offset` blank (white space only)?"""
+def _ends_tags(text: str, offset: int, broken: bool) -> bool:
+    """Does a tag line at `offset`, in a tag section with no moves yet, begin a new game?
+    After two blank lines, or after one when the section holds a broken tag line."""
+    blank = 0
     end = text.rfind("\n", 0, offset)
-    if end < 0:
-        return False
-    start = text.rfind("\n", 0, end) + 1
-    return not text[start:end].strip()
+    while end >= 0 and blank < 2:
+        start = text.rfind("\n", 0, end) + 1
+        if text[start:end].strip():
+            break
+        blank += 1
+        end = start - 1
+    return blank >= 2 or (blank == 1 and broken)
 
 
 class _SpanIndex:
@@ -188,11 +208,6 @@ _index = _SpanIndex()
 
 
 # -- reading the games -----------------------------------------------------------------
-
-
-def game_name(source: str, number: int) -> str:
-    """How one game of a file of several is named: ``all.pgn#3`` (numbered from 1)."""
-    return f"{source}#{number}"
 
 
 def count_games(text: str) -> int:
@@ -238,8 +253,6 @@ def pgn_verdicts(
 
 # -- one game --------------------------------------------------------------------------
 
-_PROMOTION: Final = re.compile(r"([a-h](?:x[a-h])?[18])=?\(?([A-Z])\)?[+#]?[!?]{0,2}")
-_CASTLING: Final = re.compile(r"([O0]-[O0](?:-[O0])?)[+#]?[!?]{0,2}")
 _SPACES: Final = " \t\n\u00a0"
 
 
@@ -269,7 +282,8 @@ class _GameReader:
         self.line_starts = [begin] + [m.end() for m in re.finditer("\n", text[begin : span[1]])]
         for i in range(1, len(self.line_starts)):
             self.line_starts[i] += begin
-        self.log = LogBuilder(source, options.pocket_file)  # tags, records, leading comment
+        # tags, records, leading comment; the pocket file is the option's, or a tag's
+        self.log = LogBuilder(source, options.pocket_file or DEFAULT_POCKET_FILE)
         self.replay: Replay | None = None  # made once the tags are read (`start`)
         self.lost_at: int | None = None  # line of the illegal ply after which there is no board
         self.number: str | None = None  # a move number waiting for its ply
@@ -354,20 +368,21 @@ class _GameReader:
             )
 
     def tag_line(self, token: Token) -> None:
+        """A line of tag pairs: one, or several side by side as some programs write them."""
         line = self.text[token.start : token.end]
-        pair = tag_pair(line)
+        pairs = tag_pairs(line)
         at = token.start + (len(line) - len(line.lstrip(_SPACES + "\r")))
-        if pair is None:
+        if pairs is None:
             hint = (
                 'tag values are in double quotes; write \\" for a quote inside'
                 if starts_like_tag(line)
                 else "a line that starts with '[' is no tag pair"
             )
             raise self.error(at, 'a tag like [White "Alice"]', hint)
-        name, value = pair
-        if not is_unknown_roster_tag(name, value):  # [Event "?"] says nothing
-            self.log.tags.append(pair)
-        self.tag_offsets.setdefault(name.casefold(), token.start + tag_value_column(line))
+        for name, value, column in pairs:
+            if not is_unknown_roster_tag(name, value):  # [Event "?"] says nothing
+                self.log.tags.append((name, value))
+            self.tag_offsets.setdefault(name.casefold(), token.start + column)
 
     def tag(self, name: str) -> str | None:
         wanted = name.casefold()
@@ -462,7 +477,9 @@ class _GameReader:
         elif kind == SEMI:
             self.log.add_note(value[1:].strip())
         elif kind == RESULT:
-            self.result = value
+            result = Result.read(value)
+            assert result is not None  # a RESULT token is one of its spellings
+            self.result = result.value
         elif kind == NUMBER:
             if value[0].isdigit():
                 self.number, self.number_at = value, token.start
@@ -510,51 +527,106 @@ class _GameReader:
         self.play_record(record)
 
     def san(self, token: str, offset: int) -> None:
-        assert self.replay is not None  # the movetext comes after `start`
-        position = self.replay.board
-        if position is None:
+        """A move as PGN writes it, read on the board and played (`read_move`)."""
+        replay = self.replay
+        assert replay is not None  # the movetext comes after `start`
+        board = replay.board
+        if board is None:
             raise self.error(
                 offset,
                 "a ply written as {gc: <Game Courier text>}",
                 f"after the illegal ply on line {self.lost_at} Game Courier's board is no "
                 "position to read SAN in",
             )
-        castling = _CASTLING.fullmatch(token)
-        if castling is not None:
-            self.play_record(self.record(token, offset, _castling(position, castling[1])))
-            return
-        promotion = _PROMOTION.fullmatch(token)
         try:
-            if promotion is not None:
-                submoves = self.promotion(position, promotion[1], promotion[2], token)
-                self.play_record(self.record(token, offset, submoves))
-                return
-            move = parse_san(position, token)
+            submoves, move = self.read_move(board, token)
         except SanError as err:
-            if not looks_like_san(token) and promotion is None:
-                hint = err.reason
-                if "-" in token:
-                    hint += "; Game Courier notation goes inside {gc: ...}"
-                raise self.error(offset, f"a move like {SAN_EXAMPLES}", hint) from None
-            side = "White" if position.turn == WHITE else "Black"
-            raise self.error(offset, f"a legal move for {side}", err.reason) from None
-        record = self.record(token, offset, gc_submoves(position, move, self.log.pocket_file))
+            if err.named is None:
+                raise self.syntax_error(board, token, offset, err) from None
+            submoves, move = gc_submoves(board, err.named, self.log.pocket_file), None
+        record = self.record(token, offset, submoves, san=True)
+        if move is None:
+            self.play_record(record)  # judged as typed: castling, a promotion, a move in check
+            return
         self.log.records.append(record)
         self.number = None
-        self.replay.play_move(record, move)  # legal on the board: not judged again
+        replay.play_move(record, move)  # legal on the board: not judged again
+
+    def read_move(self, board: Position, token: str) -> tuple[tuple[SubMove, ...], Move | None]:
+        """The Game Courier sub-moves a PGN move stands for on `board`, and its move when it
+        is legal there; None for a move to judge as typed (castling, a promotion on arrival,
+        a null move, long algebraic that is no legal move). `SanError` when the text names
+        no move (with `SanError.named`, a move to judge: ``Kf7`` into check)."""
+        if token in NULL_MOVES:
+            return (), None  # a pass: the judge says why there is none
+        castling = CASTLING.fullmatch(token)
+        if castling is not None:
+            return _castling(board, castling[1]), None
+        promotion = PROMOTION.fullmatch(token)
+        if promotion is not None:
+            return self.promotion(board, promotion[1], promotion[2], token), None
+        long = None if looks_like_san(token) else long_algebraic(token)
+        if long is not None:
+            return self.long_move(board, long)
+        move = parse_san(board, token)
+        return gc_submoves(board, move, self.log.pocket_file), move
+
+    def syntax_error(
+        self, board: Position, token: str, offset: int, err: SanError
+    ) -> LogSyntaxError:
+        """The syntax error of a PGN move that names no move on the board."""
+        if not looks_like_san(token) and PROMOTION.fullmatch(token) is None:
+            hint = err.reason
+            if "-" in token:
+                hint += "; Game Courier notation goes inside {gc: ...}"
+            return self.error(offset, f"a move like {SAN_EXAMPLES}", hint)
+        side = "White" if board.turn == WHITE else "Black"
+        return self.error(offset, f"a legal move for {side}", err.reason)
 
     def promotion(
         self, position: Position, arrival: str, letter: str, token: str
     ) -> tuple[SubMove, ...]:
         """Chess's promotion: the pawn's move, then the new piece put on its square."""
-        move = parse_san(position, arrival)
+        try:
+            move = parse_san(position, arrival)
+        except SanError as err:
+            if err.named is None:
+                raise
+            move = err.named  # the one pawn that could arrive there: judged with the rest
         if KIND.get(letter) is None:
             raise SanError(token, position.fen(), f"{letter!r} is not a piece letter")
         piece = letter if position.turn == WHITE else letter.lower()
         target = arrival[-2:]
         return (*gc_submoves(position, move, self.log.pocket_file), PlaceSub(piece, target, "-"))
 
-    def record(self, text: str, offset: int, submoves: tuple[SubMove, ...]) -> MoveRecord:
+    def long_move(
+        self, position: Position, long: LongMove
+    ) -> tuple[tuple[SubMove, ...], Move | None]:
+        """Long algebraic (``e2e4``, ``Ng1-f3``, ``e7e8q``): the move from its origin to its
+        target, as a Game Courier player types it, judged unless it is legal as written."""
+        white = position.turn == WHITE
+        origin, target = parse_square(long.origin), parse_square(long.target)
+        piece = position.board[origin]
+        written = long.piece
+        if (
+            long.promotion is None
+            and piece is not None
+            and piece.color == position.turn
+            and (written is None or piece.kind.letter == written)
+        ):
+            move = BOARD_MOVES[origin][target]
+            if position.is_legal(move):
+                return gc_submoves(position, move, self.log.pocket_file), move
+        label = None if written is None else written if white else written.lower()
+        submoves: tuple[SubMove, ...] = (MoveSub(label, long.origin, long.target),)
+        if long.promotion is not None:
+            letter = long.promotion if white else long.promotion.lower()
+            submoves += (PlaceSub(letter, long.target, "-"),)
+        return submoves, None
+
+    def record(
+        self, text: str, offset: int, submoves: tuple[SubMove, ...], *, san: bool = False
+    ) -> MoveRecord:
         line, column, _ = self.where(offset)
         return MoveRecord(
             ply=len(self.log.records),
@@ -564,6 +636,7 @@ class _GameReader:
             line=line,
             column=column,
             number=self.number,
+            san=san,
         )
 
     def play_record(self, record: MoveRecord) -> None:

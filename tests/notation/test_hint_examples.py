@@ -97,7 +97,10 @@ CASES = {
     "missing hyphen, p preset": Case(
         "R h1-p1; I p1", (STANDARD_AFTER_1_E4_E5,), "'-' between", pocket_file="p"
     ),
-    "PGN movetext": Case("1. e4 e5", ("", "P e2-e4\n"), "PGN movetext"),
+    "PGN movetext": Case("e4 e5", ("", "P e2-e4\n"), "PGN movetext"),
+    "numbered PGN movetext in a log": Case(
+        "1. e4 e5", ("// a log\n", "// a log\nP e2-e4\n"), "PGN movetext"
+    ),
     "SAN": Case("Nf3", ("",), "looks like SAN"),
     "result": Case("1-0", ("P e2-e4\n",), "results are not moves"),
     "malformed tag": Case("[White Alice]", ("",), 'a tag is written [Name "value"]'),

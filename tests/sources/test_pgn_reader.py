@@ -52,16 +52,24 @@ def check(text: str, name: str = "db.pgn") -> list[Verdict]:
         (ROSTER + "// a note\n1. e4 e5\n", GAME_COURIER),
         ('[Variant "Pocket Mutation Chess"]\nP e2-e4\n', GAME_COURIER),
         (ROSTER, GAME_COURIER),  # tags and no ply: a log of no ply
-        ("1. e4 e5 2. Nf3 *\n", GAME_COURIER),  # no tags: SAN stays a log's syntax error
+        ("1. e4 e5 2. Nf3 *\n", PGN),  # no tags: PGN pasted from a forum
+        ("e4 e5\n", GAME_COURIER),  # no tags and no move number: a slip in a log
+        ("P e2 e4\n", GAME_COURIER),
+        ("1. e2e4 e7e5\n", PGN),  # long algebraic that is no Game Courier text
+        ("e4\n", GAME_COURIER),  # one SAN move alone: typed into a log
+        ("1-0\n", GAME_COURIER),  # a result alone, without tags: typed into a log
+        ("1. P e2-e4 p e7-e5\n", GAME_COURIER),  # two plies on a line: a slip in a log
+        ("1. e2-e4 e7-e5\n", GAME_COURIER),  # Game Courier's o-d twice: a slip in a log
         ("P e2-e4\n", GAME_COURIER),
     ],
 )
-def test_pgn_is_known_by_its_tags_then_its_moves(text: str, kind: str) -> None:
+def test_pgn_is_known_by_its_moves(text: str, kind: str) -> None:
     assert detect_format(text) == kind
     assert looks_like_pgn(text) == (kind == PGN)
 
 
 def test_san_typed_into_a_game_courier_log_stays_a_syntax_error() -> None:
+    """A SAN move among Game Courier plies is the log's syntax error, never guessed at."""
     verdict = check_text(ROSTER + "P e2-e4\n1... e5\n", "g.txt")
     assert verdict.status == "syntax-error" and verdict.partial
     assert verdict.error is not None and verdict.error.startswith("g.txt:6:")
