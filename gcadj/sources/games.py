@@ -101,6 +101,10 @@ class SourceGames:
             except SourceError as err:
                 yield failed_verdict(self.name, Status.ERROR, str(err))
                 return
+        if only == 0:
+            words = f"games are counted from 1 ({base}#1 is the first)"
+            yield failed_verdict(self.name, Status.ERROR, f"{self.name}: {words}")
+            return
         verdicts = (with_page_checks(v) for v in _text_verdicts(text, base, self.options, only))
         if only is None:
             yield from verdicts

@@ -29,6 +29,7 @@ from gcadj.about import GAMES_BLOCK_ID
 from gcadj.engine.fen import STARTING_FEN
 from gcadj.engine.position import Position
 from gcadj.errors import FenError, LogSyntaxError, OwnFileError
+from gcadj.notation.hints import is_game_courier_ply
 from gcadj.notation.parse import parse_log
 from gcadj.notation.records import GameLog, MoveRecord, UnreadText
 from gcadj.vocabulary import RECORDED_ENDINGS, PocketFile, Result
@@ -144,7 +145,7 @@ def _record(index: int, ply: Any, source: str, pocket_file: PocketFile) -> MoveR
         line=line,
         column=column,
         number=None,
-        san=not _is_game_courier(typed, pocket_file),
+        san=not is_game_courier_ply(typed, pocket_file),  # else typed as PGN writes moves
     )
 
 
@@ -184,14 +185,6 @@ def _recorded_result(document: Any, tags: list[tuple[str, str]]) -> str | None:
         return None
     result = Result.read(str(verdict.get("result", "")))
     return None if result is None else result.value
-
-
-def _is_game_courier(text: str, pocket_file: PocketFile) -> bool:
-    """Is `text` a ply typed in Game Courier text (else it was typed as PGN writes moves)?"""
-    try:
-        return len(parse_log(text, "<ply>", pocket_file).records) == 1
-    except LogSyntaxError:
-        return False
 
 
 def _is_verdict(document: object) -> bool:

@@ -179,13 +179,14 @@ def _read_fifo(spec: str, max_bytes: int, timeout: float) -> bytes:
         os.close(fd)
 
 
-_GAME_REF = re.compile(r"(.+)#([1-9][0-9]*)")
+_GAME_REF = re.compile(r"(.+)#([0-9]+)")
 
 
 def game_ref(spec: str) -> tuple[str, int] | None:
     """``all.pgn#3`` names the third game of all.pgn (as check and audit name the games of
     a file of several): the file's spec and the number, or None for a whole source. A file
-    whose own name ends like that is itself, not a game of another."""
+    whose own name ends like that is itself, not a game of another. Games count from 1:
+    ``all.pgn#0`` gives the number 0, which names no game (the caller says so)."""
     match = _GAME_REF.fullmatch(spec)
     if match is None or (not is_url(spec) and os.path.exists(spec)):
         return None

@@ -11,8 +11,9 @@ reading the list back gives the same verdict. ``--fix`` games carry a
 
 ``--to-pocket-file`` converts the game to the preset whose pockets are on that file (``p``:
 p1/p8, ``i``: i1/i8): every pocket square is rewritten, in the plies kept as typed and in
-the unread text too (outside its comments), and a ``PocketFile`` tag is written only for a
-file other than ``i``.
+the unread text too (outside its comments), and a ``PocketFile`` tag is written for a file
+other than ``i``, and for ``i`` when the unread text names another file's pocket squares
+(a reader would otherwise take the pocket file from them).
 """
 
 from __future__ import annotations
@@ -70,7 +71,9 @@ def _tags(game: JudgedGame) -> list[tuple[str, str]]:
     tags += _recorded_result_tags(game.verdict)
     if pocket_file != log.pocket_file:  # another preset: its own tag, or none for i1/i8
         tags = [(k, v) for k, v in tags if k.casefold() != "pocketfile"]
-    if pocket_file != "i" and not any(k.casefold() == "pocketfile" for k, _ in tags):
+    if (pocket_file != "i" or _names_other_pockets(game)) and not any(
+        k.casefold() == "pocketfile" for k, _ in tags
+    ):
         tags.append(("PocketFile", pocket_file))
     start = game.start_fen
     index = next((i for i, (k, _) in enumerate(tags) if k.casefold() == "fen"), None)
@@ -85,6 +88,23 @@ def _tags(game: JudgedGame) -> list[tuple[str, str]]:
     if start != STARTING_FEN:
         tags.insert(len(tags) if index is None else index, ("FEN", game.verdict.start_fen))
     return tags
+
+
+# A square of some file past h on a pocket rank: a pocket square of some preset.
+_POCKET_LIKE = re.compile(r"(?<![a-z0-9])([i-z])[18](?![0-9])")
+
+
+def _names_other_pockets(game: JudgedGame) -> bool:
+    """Does the text the reader could not read name pocket squares of another file than
+    the list's? Without a PocketFile tag the list's reader would take that file from it
+    (`gcadj.sources.pocket_files`) and read further than the original did. (The text is
+    written with the two files' squares swapped, `_swap_pocket_squares`: it names another
+    file than the list's where it names another than the log's.)"""
+    unread = game.unread
+    if unread is None:
+        return False
+    own = game.log.pocket_file
+    return any(found[1] != own for found in _POCKET_LIKE.finditer(unread.text))
 
 
 def _ply_lines(number: int, white: bool, text: str, comments: list[str]) -> list[str]:
