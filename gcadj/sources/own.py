@@ -100,6 +100,8 @@ def json_game(text: str, source: str) -> GameLog:
         raise OwnFileError(source, NO_GAME_VERDICTS)
     try:
         return _game(document, text, source)
+    except LogSyntaxError:
+        raise  # a ply's text, at the ply's line and column
     except (KeyError, TypeError, ValueError, FenError) as err:
         raise _json_error(text, source, 1, 1, f"not {EXPORT}: {_why(err)}") from None
 
@@ -124,9 +126,12 @@ def _game(document: Any, text: str, source: str) -> GameLog:
 
 
 def _record(index: int, ply: Any, source: str, pocket_file: PocketFile) -> MoveRecord:
-    """One ply of the export, its Game Courier text read by the parser."""
+    """One ply of the export, its Game Courier text read by the parser: the text typed,
+    if it was typed in Game Courier's notation (so the ply is judged as it was, warnings
+    included), else (a move typed as PGN writes it) the sub-moves the reader made of it."""
     typed = _text(ply["typed"], "typed")
-    gc = _text(ply["gc"], "gc")
+    san = not is_game_courier_ply(typed, pocket_file)
+    gc = _text(ply["gc"], "gc") if san else typed
     line, column = int(ply["line"]), int(ply["column"])
     comment = ply.get("comment")
     try:
@@ -145,7 +150,7 @@ def _record(index: int, ply: Any, source: str, pocket_file: PocketFile) -> MoveR
         line=line,
         column=column,
         number=None,
-        san=not is_game_courier_ply(typed, pocket_file),  # else typed as PGN writes moves
+        san=san,
     )
 
 
