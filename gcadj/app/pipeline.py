@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from gcadj.adjudication.verdict import Verdict, internal_error_verdict
-from gcadj.app.fetching import shared_fetcher
 from gcadj.errors import FenError, InjectedFault
 from gcadj.sources.games import STDIN_NAME, JudgeOptions, source_games, source_name
+
+if TYPE_CHECKING:
+    from gcadj.sources.fetch import Fetcher
 
 FAULT_ENV: Final = "GCADJ_INJECT_FAULT"
 
@@ -68,7 +70,7 @@ def iter_judge_source(
     one game ends the source there with an internal-error verdict, and the games before
     it keep theirs."""
     options = options or JudgeOptions()
-    source = source_games(spec, options, text=text, fetcher=shared_fetcher)
+    source = source_games(spec, options, text=text, fetcher=_fetcher)
     name = source.name
 
     def games() -> Iterator[Verdict]:
@@ -92,6 +94,14 @@ def iter_judge_source(
         yield verdict
         if verdict.internal:
             return  # the games after a bug are not read (the generator is spent)
+
+
+def _fetcher() -> Fetcher:
+    """The fetcher of the command's fetch settings (`gcadj.app.fetching`), loaded only
+    when a URL is read."""
+    from gcadj.app.fetching import shared_fetcher
+
+    return shared_fetcher()
 
 
 def _internal(name: str, err: Exception) -> Verdict:

@@ -29,7 +29,6 @@ from gcadj.about import GAMES_BLOCK_ID
 from gcadj.engine.fen import STARTING_FEN
 from gcadj.engine.position import Position
 from gcadj.errors import FenError, LogSyntaxError, OwnFileError
-from gcadj.notation.hints import is_game_courier_ply
 from gcadj.notation.parse import parse_log
 from gcadj.notation.records import GameLog, MoveRecord, UnreadText
 from gcadj.vocabulary import RECORDED_ENDINGS, PocketFile, Result
@@ -129,6 +128,8 @@ def _record(index: int, ply: Any, source: str, pocket_file: PocketFile) -> MoveR
     """One ply of the export, its Game Courier text read by the parser: the text typed,
     if it was typed in Game Courier's notation (so the ply is judged as it was, warnings
     included), else (a move typed as PGN writes it) the sub-moves the reader made of it."""
+    from gcadj.notation.hints import is_game_courier_ply  # only for gcadj's JSON
+
     typed = _text(ply["typed"], "typed")
     san = not is_game_courier_ply(typed, pocket_file)
     gc = _text(ply["gc"], "gc") if san else typed
