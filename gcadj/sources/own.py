@@ -4,7 +4,8 @@
   its pocket file and, ply by ply, the Game Courier text of each ply (``gc``: canonical for
   a legal ply, as typed for the others) with the text typed, the line and the column the
   ply had in its own source, so the game read back is judged as the original was, findings
-  pointing where they did (`json_game`). The result a record gave (a PGN's result token,
+  pointing where they did (`json_game`); only a warning about how a legal ply was typed
+  (``f3-f3`` moves nothing) is lost with the typing. The result a record gave (a PGN's result token,
   `gcadj.vocabulary.RECORDED_ENDINGS`) comes from the document's verdict, and the text the
   original reader could not read stays unread.
 * A **game viewer** (``export --to html``, an audit's viewers) carries its games as Game
@@ -125,14 +126,12 @@ def _game(document: Any, text: str, source: str) -> GameLog:
 
 
 def _record(index: int, ply: Any, source: str, pocket_file: PocketFile) -> MoveRecord:
-    """One ply of the export, its Game Courier text read by the parser: the text typed,
-    if it was typed in Game Courier's notation (so the ply is judged as it was, warnings
-    included), else (a move typed as PGN writes it) the sub-moves the reader made of it."""
-    from gcadj.notation.hints import is_game_courier_ply  # only for gcadj's JSON
-
+    """One ply of the export: its ``gc`` text read by the parser (canonical for a legal
+    ply, as typed for the others, or for a move typed as PGN writes it the sub-moves the
+    reader made of it: `JudgedPly.typed_gc`), with the text typed, its line and column."""
     typed = _text(ply["typed"], "typed")
-    san = not is_game_courier_ply(typed, pocket_file)
-    gc = _text(ply["gc"], "gc") if san else typed
+    gc = _text(ply["gc"], "gc")
+    san = ply.get("status") != "legal" and gc != typed  # a ply not legal, typed as PGN's
     line, column = int(ply["line"]), int(ply["column"])
     comment = ply.get("comment")
     try:

@@ -37,20 +37,25 @@ SOURCES = [
 
 
 @contextmanager
-def calls_on(texts: set[str], *functions: Callable[..., Any]) -> Iterator[Counter[str]]:
-    """How often each function runs inside the block on one of `texts` (its argument
-    ``text``), by a profiler hook: nothing is replaced. Other texts (a page's candidate
-    move lists, which the scraper has the parser judge) are not the source's."""
+def calls_of(
+    *functions: Callable[..., Any], texts: set[str] | None = None
+) -> Iterator[Counter[str]]:
+    """How often each function runs inside the block (by its qualified name), by a
+    profiler hook: nothing is replaced. With `texts`, only calls on one of them (the
+    function's argument ``text``) count: other texts (a page's candidate move lists, which
+    the scraper has the parser judge) are not the source's."""
     if not all(hasattr(function, "__code__") for function in functions):
         pytest.skip(
             "compiled (mypyc) functions run no Python frames to count; the pure-Python run "
             "of this test (CI runs both) checks the pipeline, which is the same code"
         )
-    codes = {function.__code__: function.__name__ for function in functions}
+    codes = {function.__code__: function.__qualname__ for function in functions}
     counts: Counter[str] = Counter()
 
     def hook(frame: FrameType, event: str, arg: object) -> None:
-        if event == "call" and frame.f_code in codes and frame.f_locals.get("text") in texts:
+        if event != "call" or frame.f_code not in codes:
+            return
+        if texts is None or frame.f_locals.get("text") in texts:
             counts[codes[frame.f_code]] += 1
 
     previous = sys.getprofile()
@@ -64,7 +69,8 @@ def calls_on(texts: set[str], *functions: Callable[..., Any]) -> Iterator[Counte
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_a_source_is_normalised_and_detected_once(path: Path) -> None:
     raw = decode_text(path.read_bytes())
-    with calls_on({raw, normalise_text(raw)}, normalise_text, detect_format) as counts:
+    texts = {raw, normalise_text(raw)}
+    with calls_of(normalise_text, detect_format, texts=texts) as counts:
         verdicts = judge_source(str(path))
     assert verdicts and all(v.source == str(path) for v in verdicts)
     assert counts == {"normalise_text": 1, "detect_format": 1}, counts
@@ -115,26 +121,6 @@ def test_a_bad_start_position_argument_is_the_callers_mistake() -> None:
     assert tag.status == "syntax-error" and tag.error is not None
     assert tag.error.startswith("bad.txt:1:")  # at the tag's own line
     assert not tag.internal
-
-
-@contextmanager
-def calls_of(*functions: Callable[..., Any]) -> Iterator[Counter[str]]:
-    """How often each function runs inside the block (a profiler hook: nothing replaced)."""
-    if not all(hasattr(function, "__code__") for function in functions):
-        pytest.skip("compiled (mypyc) functions run no Python frames to count")
-    codes = {function.__code__: function.__qualname__ for function in functions}
-    counts: Counter[str] = Counter()
-
-    def hook(frame: FrameType, event: str, arg: object) -> None:
-        if event == "call" and frame.f_code in codes:
-            counts[codes[frame.f_code]] += 1
-
-    previous = sys.getprofile()
-    sys.setprofile(hook)
-    try:
-        yield counts
-    finally:
-        sys.setprofile(previous)
 
 
 def test_a_pgn_game_is_judged_once_as_it_is_read() -> None:

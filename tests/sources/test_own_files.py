@@ -45,10 +45,16 @@ def test_the_viewer_of_a_game_gives_that_games_verdict(tmp_path: Path) -> None:
 
 def test_the_json_export_reads_back_to_the_very_same_verdict() -> None:
     """Each ply keeps the line and column it had in its source: the findings point where
-    they did, and the suggestions are the same."""
+    they did, and the suggestions are the same. Only a warning about how a legal ply was
+    typed goes with its typing (a legal ply is read back in its canonical form)."""
+    typed_oddly = {"same-square-submove.txt", "two-step-warning.txt"}
     for path in sorted(LOGS.glob("*/*.txt")):
         original = check_source(str(path))
         again = check_text(export_game(original, "json"), "g.json")
+        if path.name in typed_oddly:
+            assert original.warnings and not again.warnings
+            assert {**facts(again), "warnings": []} == {**facts(original), "warnings": []}
+            continue
         assert facts(again) == facts(original), path.name
 
 
