@@ -1,13 +1,24 @@
 """gcadj: adjudicate Game Courier games of Pocket Mutation Chess.
 
-The package is layered along the data flow (README, "How the code is laid out"), each
-sub-package importing only those below it: `engine` (the rules), `notation` (Game Courier
-text, SAN, position codes), `adjudication` (`replay`, the `Verdict`), `sources` (files,
-pages, PGN), `outputs` (reports and exports), `app` (whole jobs: `check_text`, audits)
-and `cli`. The public API below is imported lazily so `gcadj --help` starts fast.
+The package is layered along the data flow (docs/development.md, "How the code is laid
+out"), each sub-package importing only those below it: `engine` (the rules), `notation`
+(Game Courier text, SAN, position codes), `adjudication` (`replay`, the `Verdict`),
+`sources` (files, pages, PGN), `outputs` (reports and exports), `app` (whole jobs:
+`check_text`, audits) and `cli`. The public API below is imported lazily so `gcadj --help`
+starts fast.
 
 `judge_source` is the one way in (every game of a file, a page, a URL or a text, judged as
 ``gcadj check`` judges it); `check_text` and `check_source` give the first game's verdict.
+
+Examples:
+    >>> import gcadj
+    >>> verdict = gcadj.check_text('''P f2-f3
+    ... p e7-e5
+    ... P g2-g4
+    ... q d8-h4
+    ... ''', "fools-mate.txt")
+    >>> verdict.status, verdict.result, verdict.termination
+    (<Status.LEGAL: 'legal'>, <Result.BLACK_WINS: '0-1'>, <Termination.CHECKMATE: 'checkmate'>)
 """
 
 from __future__ import annotations

@@ -105,6 +105,20 @@ class LogSyntaxError(GcadjError, ValueError):
     at least one readable ply: the header and those plies, as a `GameLog`, so that the
     game can be judged up to the unreadable ply. It is None for an error in the header
     (tags, or the first ply), where there is no game to judge.
+
+    Examples:
+        >>> from gcadj import parse_log
+        >>> try:
+        ...     parse_log('''P e2-e4
+        ... p e7 e5
+        ... ''', "game.txt")
+        ... except LogSyntaxError as error:
+        ...     print(error.line, error.column, error.expected)
+        ...     print(error.hint)
+        ...     print(len(error.partial.records))
+        2 6 '-' and a square after the square e7
+        join the two squares with '-': write 'p e7-e5'
+        1
     """
 
     def __init__(
@@ -303,7 +317,9 @@ class CannotWrite(GcadjError, OSError):
 
     def __init__(self, target: str, err: OSError) -> None:
         reason = err.strerror or str(err) or type(err).__name__
-        super().__init__(err.errno, f"cannot write {visible(target)}: {reason}")
+        # As an OSError: its errno, its reason (strerror) and the file (filename), so code
+        # that words an OSError itself ("cannot write {filename}: {strerror}") says the same.
+        super().__init__(err.errno, reason, target)
         self.target = target
         self.reason = reason
 

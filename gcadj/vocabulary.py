@@ -70,7 +70,16 @@ class Category(Word):
 
 
 class Termination(Word):
-    """How a game ended: on the board (the engine's first six), or by the record."""
+    """How a game ended: on the board (the engine's first six), or by the record.
+
+    A member is its JSON text, and compares equal to it.
+
+    Examples:
+        >>> Termination("checkmate")
+        <Termination.CHECKMATE: 'checkmate'>
+        >>> Termination.FIFTY_MOVES == "fifty-move", Termination.RESIGNATION.value
+        (True, 'resignation')
+    """
 
     CHECKMATE = "checkmate"
     STALEMATE = "stalemate"

@@ -67,7 +67,25 @@ class Suggestion:
 @dataclass(frozen=True)
 class Finding:
     """An illegal ply: where it is, what was typed, why it is illegal, and what the player
-    probably meant (`suggestions`, best first, empty when no legal ply is close)."""
+    probably meant (`suggestions`, best first, empty when no legal ply is close).
+
+    Examples:
+        >>> from gcadj import check_text
+        >>> finding = check_text('''P e2-e4
+        ... p d7-d5
+        ... P e4-e5
+        ... p f7-f5
+        ... P e5-f6; e6-
+        ... ''').first_illegal
+        >>> finding.ply, finding.move_number, finding.side, finding.text
+        (5, 3, <Side.WHITE: 'white'>, 'P e5-f6; e6-')
+        >>> finding.category
+        <Category.EN_PASSANT_INCOMPLETE: 'en-passant-incomplete'>
+        >>> finding.reason
+        'en passant e5-f6 must remove the captured Pawn on f5, which was not removed'
+        >>> finding.suggestions
+        (Suggestion(text='P e5-f6; f5-', san='exf6', why='the en passant victim stands on f5'),)
+    """
 
     ply: int  # 1-based index of the ply in the log
     move_number: int
@@ -133,7 +151,26 @@ class MadeOnRead:
 @mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Verdict:
-    """What gcadj concludes about one game (the schema of `gcadj check --json`)."""
+    """What gcadj concludes about one game (the schema of `gcadj check --json`).
+
+    Examples:
+        >>> from gcadj import check_text
+        >>> verdict = check_text('''P f2-f3
+        ... p e7-e5
+        ... P g2-g4
+        ... q d8-h4
+        ... ''', "fools-mate.txt")
+        >>> verdict.status, verdict.plies
+        (<Status.LEGAL: 'legal'>, 4)
+        >>> verdict.result, verdict.termination
+        (<Result.BLACK_WINS: '0-1'>, <Termination.CHECKMATE: 'checkmate'>)
+        >>> verdict.final_fen
+        'rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR[] w - - 4 3'
+        >>> print(verdict.json_line())  # what gcadj check --json prints  # doctest: +ELLIPSIS
+        {"source": "fools-mate.txt", "status": "legal", "plies": 4, "legal_plies": 4, ...}
+        >>> list(verdict.to_json())[:5]
+        ['source', 'status', 'plies', 'legal_plies', 'result']
+    """
 
     source: str
     status: Status
@@ -248,6 +285,23 @@ def replay(
     unreadable: LogSyntaxError | None = None,
 ) -> Verdict:
     """Judge every ply of `log`; stop at the first illegal one unless `all_findings`.
+
+    Examples:
+        >>> from gcadj import parse_log
+        >>> log = parse_log('''P e2-e4
+        ... p e7-e5
+        ... N g1-g3
+        ... p d7-d5
+        ... B f1-a5
+        ... ''', "two-slips.txt")
+        >>> verdict = replay(log)
+        >>> verdict.status, verdict.first_illegal.ply, len(verdict.illegal)
+        (<Status.ILLEGAL: 'illegal'>, 3, 1)
+        >>> every = replay(log, all_findings=True)  # on from the board Game Courier showed
+        >>> [(finding.ply, finding.category.value) for finding in every.illegal]
+        [(3, 'illegal-piece-move'), (5, 'illegal-piece-move')]
+        >>> replay(parse_log("Q i1-b7"), fen="k7/8/1K6/8/8/8/8/8[Q] w - - 0 1").termination
+        <Termination.CHECKMATE: 'checkmate'>
 
     The start is `fen`, else the log's FEN tag, else the standard array (either may be
     Game Courier's own position code). A bad `fen` argument raises `FenError`: it is the

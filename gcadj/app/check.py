@@ -31,10 +31,36 @@ def check_text(
 ) -> Verdict:
     """Judge a game given as text (any format gcadj reads); never raises for bad input.
 
-    Text with no characters but white space is no game: an "error" verdict, "<source>:
-    empty" (a log with tags and no plies is a game, of 0 plies). A log that becomes
-    unreadable at a ply is judged up to that ply. A bad `fen` raises `FenError`. Without
-    `pocket_file` (and a PocketFile tag), the pockets are on the file the plies use.
+    Text with no characters but white space is no game: an "error" verdict,
+    ``<source>: empty`` (a log with tags and no plies is a game, of 0 plies). A log that
+    becomes unreadable at a ply is judged up to that ply. A bad `fen` raises `FenError`.
+    Without `pocket_file` (and a PocketFile tag), the pockets are on the file the plies
+    use.
+
+    Examples:
+        >>> verdict = check_text('''P e2-e4
+        ... p e7-e5
+        ... N g1-g3
+        ... ''', "slip.txt")
+        >>> verdict.status, verdict.plies, verdict.legal_plies
+        (<Status.ILLEGAL: 'illegal'>, 3, 2)
+        >>> verdict.first_illegal.reason
+        'a Knight cannot move from g1 to g3'
+        >>> [suggestion.text for suggestion in verdict.first_illegal.suggestions]
+        ['N g1-f3', 'N g1-h3']
+        >>> check_text("   ", "empty.txt").error
+        'empty.txt: empty'
+
+        A log that stops being readable is judged up to there (a partial verdict):
+
+        >>> partial = check_text('''P e2-e4
+        ... p e7-e5
+        ... P e4 e5
+        ... ''', "cut.txt")
+        >>> partial.status, partial.legal_plies, partial.partial
+        (<Status.SYNTAX_ERROR: 'syntax-error'>, 2, True)
+        >>> partial.error.splitlines()[0]
+        "cut.txt:3:6: syntax error: expected '-' and a square after the square e4"
     """
     options = JudgeOptions(fen=fen, pocket_file=pocket_file, all_findings=all_findings)
     return judge_source(source, options, text=text)[0]
@@ -49,7 +75,18 @@ def check_source(
 ) -> Verdict:
     """Read a source as the user named it ('-', a file, a URL, ``all.pgn#3``) and judge its
     first game; never raises for bad input: an unreadable source gives an "error" verdict
-    naming it."""
+    naming it.
+
+    Examples:
+        >>> verdict = check_source("fixtures/examples/ex5_syntax_variants.txt")
+        >>> verdict.status, verdict.first_illegal.ply, verdict.first_illegal.category
+        (<Status.ILLEGAL: 'illegal'>, 7, <Category.DROP_NOT_IN_POCKET: 'drop-not-in-pocket'>)
+        >>> best = verdict.first_illegal.suggestions[0]
+        >>> best.text, best.san, best.why
+        ('I i1-d5', 'I@d5', 'a drop takes the Nightrider out of the pocket i1')
+        >>> check_source("no-such-game.txt").error
+        'no-such-game.txt: no such file'
+    """
     options = JudgeOptions(fen=fen, pocket_file=pocket_file, all_findings=all_findings)
     return judge_source(spec, options)[0]
 

@@ -18,6 +18,7 @@ from typing import IO
 
 from gcadj.adjudication.verdict import Verdict, internal_error_verdict
 from gcadj.app.exit_codes import (
+    EXIT_CANNOT_WRITE,
     EXIT_INTERNAL,
     EXIT_OK,
     EXIT_UNREADABLE,
@@ -26,7 +27,7 @@ from gcadj.app.exit_codes import (
     exit_code_of,
 )
 from gcadj.app.pipeline import JudgeOptions, judge_source
-from gcadj.errors import ExportError
+from gcadj.errors import CannotWrite, ExportError
 from gcadj.outputs.files import atomic_text_file
 from gcadj.outputs.registry import (
     ExportGame,
@@ -86,6 +87,9 @@ def run_export(job: ExportJob, *, out: IO[str], say: Say) -> int:
     except ExportError as err:
         say(f"{PREFIX}{err}")
         return EXIT_USAGE
+    except CannotWrite as err:  # the -o file (a full disk): not a bug
+        say(f"{PREFIX}{err}")
+        return EXIT_CANNOT_WRITE
     except Exception as err:  # a bug while converting: exit 5, never a traceback
         problem = internal_error_verdict(verdicts[0].source, err).error
         say(f"{PREFIX}{problem}; {INTERNAL_ERROR_HINT}")
@@ -212,5 +216,3 @@ def _write(job: ExportJob, write_to: WriteTo, out: IO[str]) -> None:
             write_to(handle)
     except FileExistsError:
         raise ExportError(f"{job.output} exists; use --force to overwrite it") from None
-    except OSError as err:
-        raise ExportError(f"cannot write {job.output}: {err.strerror or err}") from None

@@ -55,6 +55,30 @@ def judge_source(
     source gives one "error" verdict; a bug of gcadj's on a source gives that source an
     internal-error verdict. A bad `options.fen` raises `FenError`: it is the caller's
     mistake (the CLI refuses it before reading anything).
+
+    Examples:
+        A PGN database gives one verdict per game, named by its number:
+
+        >>> pgn = '''[Event "First"]
+        ...
+        ... 1. e4 e5 2. Nf3 1-0
+        ...
+        ... [Event "Second"]
+        ...
+        ... 1. d4 Nf6 2. O-O *
+        ... '''
+        >>> for verdict in judge_source("club.pgn", text=pgn):
+        ...     print(verdict.source, verdict.status.value, verdict.result.value)
+        club.pgn#1 legal 1-0
+        club.pgn#2 illegal *
+        >>> judge_source("club.pgn#2", text=pgn)[0].first_illegal.category
+        <Category.CASTLING: 'castling'>
+
+        A file, as ``gcadj check`` names it:
+
+        >>> (verdict,) = judge_source("fixtures/examples/ex4_resignation.txt")
+        >>> verdict.result, verdict.termination
+        (<Result.WHITE_WINS: '1-0'>, <Termination.RESIGNATION: 'resignation'>)
     """
     return list(iter_judge_source(spec, options, text=text))
 

@@ -66,7 +66,8 @@ EXPORT_EPILOG_TAIL = (
     "several games for a one-game format, FILE exists without --force, FILE is a folder, "
     "-o naming a source without --force); 3 a game could not be parsed; 4 a source could "
     "not be read (or is empty); 5 gcadj failed on a source (an internal error: a bug, "
-    "please report it). Several games are written with the games that could be read, and "
+    "please report it); 6 the output could not be written (a full disk). Several games are "
+    "written with the games that could be read, and "
     "the exit code says some could not."
 )
 

@@ -39,7 +39,8 @@ FEN_EPILOG = (
     "'startpos'. --from-gc assumes what the "
     "code cannot say: the side to move from --turn (default w), no en passant, halfmove "
     "clock 0, move 1; a code followed by FEN fields ('CODE b - - 0 12') keeps them. "
-    "Exit codes: 0 converted; 2 usage or a bad code/FEN (the message names the column)."
+    "Exit codes: 0 converted; 2 usage or a bad code/FEN (the message names the column); "
+    "6 the output could not be written (a full disk)."
 )
 
 

@@ -23,7 +23,7 @@ from gcadj.cli.options import (
 FETCH_EPILOG = (
     "Exit codes: 0 the log was written; 2 usage (FILE exists without --force); 3 the page "
     "holds no move list; 4 the page could not be fetched; 5 gcadj failed on the page (an "
-    "internal error: a bug, please report it)."
+    "internal error: a bug, please report it); 6 the log could not be written (a full disk)."
 )
 
 

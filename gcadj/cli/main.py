@@ -151,9 +151,15 @@ def main() -> None:
     of defence: a bug that escapes a command (each already turns one on a source into
     that source's verdict) exits 5 with one line naming it, never 1 (which means "illegal
     move found") and never a traceback. Both streams are flushed here, not at interpreter
-    exit, so a reader gone by then still gives 141 and no "Exception ignored".
+    exit, so a reader gone by then still gives 141 and no "Exception ignored", and a
+    stream that cannot be written (a full disk) gives one line and exit 6.
     """
-    from gcadj.cli.streams import flush_standard_streams, guard_standard_streams, say
+    from gcadj.cli.streams import (
+        StreamFailed,
+        flush_standard_streams,
+        guard_standard_streams,
+        say,
+    )
 
     guard_standard_streams()
     try:
@@ -168,5 +174,9 @@ def main() -> None:
                 err=True,
             )
             raise SystemExit(EXIT_INTERNAL) from None
-    finally:
+        finally:
+            flush_standard_streams()
+    except StreamFailed as failed:  # said once, here: its stream is silenced by now
+        say(failed.message, err=True)
         flush_standard_streams()
+        raise

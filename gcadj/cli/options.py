@@ -11,6 +11,7 @@ from typing import IO, TYPE_CHECKING, Annotated, Any
 import typer
 
 from gcadj.app.exit_codes import (
+    EXIT_CANNOT_WRITE,
     EXIT_ILLEGAL,
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -22,6 +23,7 @@ from gcadj.app.exit_codes import (
     STATUS_EXIT,
 )
 from gcadj.cli.streams import say
+from gcadj.errors import CannotWrite
 from gcadj.vocabulary import PocketFile
 
 if TYPE_CHECKING:
@@ -54,7 +56,7 @@ QuietOption = Annotated[
     ),
 ]
 VerboseOption = Annotated[
-    bool, typer.Option("--verbose", "-v", help="Print more about each game (see the README).")
+    bool, typer.Option("--verbose", "-v", help="Print more about each game (see the manual).")
 ]
 
 
@@ -103,9 +105,9 @@ def number_option(
 EXIT_CODES_HELP = (
     "Exit codes: 0 every game legal; 1 some illegal move found; 3 some game could not be "
     "parsed; 4 some source could not be read (or is empty, or a folder holds no game); 5 "
-    "gcadj failed on some source (an internal error: a bug, please report it); 2 usage. "
-    "When several apply, the highest wins. 141: the reader of the output stopped before "
-    "gcadj finished (| head)."
+    "gcadj failed on some source (an internal error: a bug, please report it); 6 an output "
+    "could not be written (a full disk); 2 usage. When several apply, the highest wins. "
+    "141: the reader of the output stopped before gcadj finished (| head)."
 )
 
 
@@ -279,7 +281,8 @@ def report_problems(command: str, problems: list[str]) -> int:
 def write_output(
     command: str, path: str, content: str | Callable[[IO[str]], None], force: bool
 ) -> None:
-    """Write an output file the user named: atomically, replacing a file only with --force.
+    """Write an output file the user named: atomically, replacing a file only with --force;
+    one that cannot be written (a full disk) is one line and exit 6.
 
     `content` is the text, or a function that writes it to the open file (a long export
     is streamed, never held whole in memory)."""
@@ -296,8 +299,8 @@ def write_output(
                 content(handle)
     except FileExistsError:
         raise fail(command, f"{path} exists; use --force to overwrite it", EXIT_USAGE) from None
-    except OSError as err:
-        raise fail(command, f"cannot write {path}: {err.strerror or err}", EXIT_USAGE) from None
+    except CannotWrite as err:
+        raise fail(command, str(err), EXIT_CANNOT_WRITE) from None
 
 
 __all__ = [

@@ -1,130 +1,184 @@
-"""`gcadj serve`: the adjudicator in a browser (`gcadj.web`), with its limits as options.
+"""`gcadj serve`: the adjudicator as a local web app, with its limits as options.
 
 Starlette and uvicorn (the ``serve`` extra) are imported only when the command runs, so
 ``gcadj --help`` and every other command start without them; without the extra the
-command says how to install it and exits 2.
+command says how to install it and exits 2. Each option is declared once, as a typed
+value below, and `settings_of` turns them into the server's one `ServeSettings`.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from gcadj.cli.options import EXIT_USAGE, number_option
 from gcadj.cli.streams import say
 
+if TYPE_CHECKING:
+    from gcadj.web.limits import ServeSettings
+
 SERVE_EPILOG = (
     "Open the printed address in a browser: paste a log, give a game page's address or "
     "upload files (logs, saved pages, PGN databases, a .zip of an archive). POST /api/check "
-    "answers JSON lines, as gcadj check --json. On any --host but loopback, pages are fetched "
-    "from public addresses only. Needs the serve extra: pip install 'gcadj[serve]'."
+    "answers JSON lines, as gcadj check --json. Safe by default: pages are fetched from "
+    "public addresses only (--any-urls to fetch any), the server answers only to its own "
+    "address's names (--allowed-host for a reverse proxy's), forms posted from other sites "
+    "are refused, and slow clients are cut off. Needs the serve extra: "
+    "pip install 'gcadj[serve]'."
 )
 
 
+def megabytes(name: str, help: str) -> object:
+    """A size option, in MB (a number > 0)."""
+    return number_option(name, metavar="MB", minimum=0, whole=False, strict=True, help=help)
+
+
+def count(name: str, minimum: int, help: str) -> object:
+    """A whole-number option (at least `minimum`)."""
+    return number_option(name, metavar="N", minimum=minimum, help=help)
+
+
+def seconds(name: str, help: str) -> object:
+    """A duration option, in seconds (a number > 0)."""
+    return number_option(name, metavar="SECONDS", minimum=0, whole=False, strict=True, help=help)
+
+
+HostOption = Annotated[
+    str,
+    typer.Option("--host", metavar="ADDRESS", help="Address to listen on (0.0.0.0: every one)."),
+]
+PortOption = Annotated[
+    int, number_option("--port", metavar="N", minimum=0, help="Port (0: any free one).")
+]
+OpenOption = Annotated[bool, typer.Option("--open", help="Open the page in the default browser.")]
+MaxUploadOption = Annotated[
+    float, megabytes("--max-upload", "Largest request body (paste, files, zips together), in MB.")
+]
+ZipMaxOption = Annotated[
+    float, megabytes("--zip-max-mb", "Largest uncompressed size of a check's zips, in MB.")
+]
+ZipFilesOption = Annotated[int, count("--zip-max-files", 1, "Most files in a check's zips.")]
+ZipRatioOption = Annotated[
+    int,
+    count(
+        "--zip-max-ratio",
+        1,
+        "Most a zip, or a member, over 1 MB may expand (uncompressed / compressed).",
+    ),
+]
+WorkersOption = Annotated[
+    int, count("--workers", 0, "Checks judged at once, each in its own process (0: one per core).")
+]
+TimeoutOption = Annotated[
+    float, seconds("--timeout", "Deadline to judge one source (a file, a page, a zip member).")
+]
+JobTimeoutOption = Annotated[
+    float, seconds("--job-timeout", "Deadline for a whole check (a zip of thousands of games).")
+]
+KeepOption = Annotated[
+    float,
+    number_option(
+        "--keep",
+        metavar="MINUTES",
+        minimum=0,
+        whole=False,
+        help="How long a report and its viewers stay available.",
+    ),
+]
+PublicUrlsOption = Annotated[
+    bool,
+    typer.Option(
+        "--public-urls-only/--any-urls",
+        help="Refuse (the default) or allow fetching loopback, private, link-local and "
+        "metadata addresses, whatever --host is.",
+    ),
+]
+AllowedHostOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allowed-host",
+        metavar="NAME",
+        help="Also answer to this name in a request's Host (a reverse proxy's; may be "
+        "repeated; '*': any name). Default: the --host address's own names.",
+    ),
+]
+MaxBufferOption = Annotated[
+    float,
+    megabytes(
+        "--max-buffer",
+        "Most upload bytes held at once for all clients, in MB; past it a new upload is "
+        "answered 503 (busy) before it is read.",
+    ),
+]
+ClientTimeoutOption = Annotated[
+    float,
+    seconds(
+        "--client-timeout",
+        "Deadline for a client to send a request's headers (and to start its body).",
+    ),
+]
+MinRateOption = Annotated[
+    float,
+    number_option(
+        "--min-upload-rate",
+        metavar="KB",
+        minimum=0,
+        whole=False,
+        help="Slowest a request body may arrive once --client-timeout has passed, in KB a "
+        "second (0: no minimum).",
+    ),
+]
+
+
+def settings_of(values: dict[str, object]) -> ServeSettings:
+    """The server's settings from the command's options (its parameters by name, as
+    click parsed them: ``ctx.params``)."""
+    from gcadj.web.limits import KB, MB, ServeSettings
+
+    def number(name: str) -> float:
+        value = values[name]
+        assert isinstance(value, (int, float))
+        return float(value)
+
+    allowed = values["allowed_host"]
+    return ServeSettings(
+        host=str(values["host"]),
+        port=int(number("port")),
+        max_body=int(number("max_upload") * MB),
+        zip_max_total=int(number("zip_max_mb") * MB),
+        zip_max_files=int(number("zip_max_files")),
+        zip_max_ratio=int(number("zip_max_ratio")),
+        workers=int(number("workers")),
+        source_timeout=number("timeout"),
+        job_timeout=number("job_timeout"),
+        keep_minutes=number("keep"),
+        public_urls_only=bool(values["public_urls_only"]),
+        allowed_hosts=tuple(str(h) for h in allowed) if isinstance(allowed, (list, tuple)) else (),
+        max_buffer=int(number("max_buffer") * MB),
+        client_timeout=number("client_timeout"),
+        min_upload_rate=int(number("min_upload_rate") * KB),
+    )
+
+
 def serve(
-    host: Annotated[
-        str,
-        typer.Option(
-            "--host", metavar="ADDRESS", help="Address to listen on (0.0.0.0: every one)."
-        ),
-    ] = "127.0.0.1",
-    port: Annotated[
-        int,
-        number_option("--port", metavar="N", minimum=0, help="Port (0: any free one)."),
-    ] = 8000,
-    open_browser: Annotated[
-        bool, typer.Option("--open", help="Open the page in the default browser.")
-    ] = False,
-    max_upload: Annotated[
-        float,
-        number_option(
-            "--max-upload",
-            metavar="MB",
-            minimum=0,
-            whole=False,
-            strict=True,
-            help="Largest request body (paste, files, zips together), in MB.",
-        ),
-    ] = 20.0,
-    zip_max_mb: Annotated[
-        float,
-        number_option(
-            "--zip-max-mb",
-            metavar="MB",
-            minimum=0,
-            whole=False,
-            strict=True,
-            help="Largest uncompressed size of a zip's members together, in MB.",
-        ),
-    ] = 200.0,
-    zip_max_files: Annotated[
-        int,
-        number_option(
-            "--zip-max-files",
-            metavar="N",
-            minimum=1,
-            help="Most files in one zip.",
-        ),
-    ] = 10_000,
-    zip_max_ratio: Annotated[
-        int,
-        number_option(
-            "--zip-max-ratio",
-            metavar="N",
-            minimum=1,
-            help="Most a member over 1 MB may expand (uncompressed / compressed).",
-        ),
-    ] = 100,
-    workers: Annotated[
-        int,
-        number_option(
-            "--workers",
-            metavar="N",
-            minimum=0,
-            help="Checks judged at once, each in its own process (0: one per core).",
-        ),
-    ] = 0,
-    timeout: Annotated[
-        float,
-        number_option(
-            "--timeout",
-            metavar="SECONDS",
-            minimum=0,
-            whole=False,
-            strict=True,
-            help="Deadline to judge one source (a file, a page, a zip member).",
-        ),
-    ] = 60.0,
-    job_timeout: Annotated[
-        float,
-        number_option(
-            "--job-timeout",
-            metavar="SECONDS",
-            minimum=0,
-            whole=False,
-            strict=True,
-            help="Deadline for a whole check (a zip of thousands of games).",
-        ),
-    ] = 900.0,
-    keep: Annotated[
-        float,
-        number_option(
-            "--keep",
-            metavar="MINUTES",
-            minimum=0,
-            whole=False,
-            help="How long a report and its viewers stay available.",
-        ),
-    ] = 60.0,
-    public_urls_only: Annotated[
-        bool | None,
-        typer.Option(
-            "--public-urls-only/--any-urls",
-            help="Refuse (or allow) fetching loopback, private, link-local and metadata "
-            "addresses. Default: refused unless --host is loopback.",
-        ),
-    ] = None,
+    ctx: typer.Context,
+    host: HostOption = "127.0.0.1",
+    port: PortOption = 8000,
+    open_browser: OpenOption = False,
+    max_upload: MaxUploadOption = 20.0,
+    zip_max_mb: ZipMaxOption = 200.0,
+    zip_max_files: ZipFilesOption = 10_000,
+    zip_max_ratio: ZipRatioOption = 100,
+    workers: WorkersOption = 0,
+    timeout: TimeoutOption = 60.0,
+    job_timeout: JobTimeoutOption = 900.0,
+    keep: KeepOption = 60.0,
+    public_urls_only: PublicUrlsOption = True,
+    allowed_host: AllowedHostOption = None,
+    max_buffer: MaxBufferOption = 200.0,
+    client_timeout: ClientTimeoutOption = 10.0,
+    min_upload_rate: MinRateOption = 10.0,
 ) -> None:
     """Serve the adjudicator as a web page and a JSON API."""
     import importlib.util
@@ -141,23 +195,10 @@ def serve(
             err=True,
         )
         raise typer.Exit(EXIT_USAGE)
-    from gcadj.web.limits import MB, ServeSettings
     from gcadj.web.serve import ServeError
     from gcadj.web.serve import serve as run
 
-    settings = ServeSettings(
-        host=host,
-        port=int(port),
-        max_body=int(max_upload * MB),
-        zip_max_total=int(zip_max_mb * MB),
-        zip_max_files=int(zip_max_files),
-        zip_max_ratio=int(zip_max_ratio),
-        workers=int(workers),
-        source_timeout=float(timeout),
-        job_timeout=float(job_timeout),
-        keep_minutes=float(keep),
-        public_urls_only=public_urls_only,
-    )
+    settings = settings_of(ctx.params)
     if settings.port > 65535:
         say(f"gcadj serve: --port must be at most 65535, not {settings.port}", err=True)
         raise typer.Exit(EXIT_USAGE)

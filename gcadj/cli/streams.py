@@ -7,8 +7,12 @@
 * `guard_standard_streams` (called once, by the console script) makes a reader that
   stops early (``gcadj check DIR | head -1``) end gcadj as it ends a Unix filter: quietly,
   exit 141 (128 + SIGPIPE), whatever command or line was writing, never 1 (which would
-  mean "illegal move found") or 5 (an internal error). It also makes whatever is shown
-  on a terminal safe, data included: a PGN export printed on a terminal is for eyes.
+  mean "illegal move found") or 5 (an internal error). A stream that cannot be written
+  for another reason (a full disk: ``> /dev/full``, an I/O error) ends gcadj with one
+  line, "gcadj: cannot write standard output: No space left on device", and exit 6
+  (`gcadj.app.exit_codes.EXIT_CANNOT_WRITE`): the user's environment, not a bug. It also
+  makes whatever is shown on a terminal safe, data included: a PGN export printed on a
+  terminal is for eyes.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from typing import Final, TextIO
 
 import typer
 
+from gcadj.app.exit_codes import EXIT_CANNOT_WRITE
+from gcadj.errors import CannotWrite
 from gcadj.terminal import visible
 
 EXIT_READER_GONE: Final = 141  # 128 + SIGPIPE (13): what a shell reports for `yes | head -1`
@@ -42,10 +48,27 @@ class ReaderGone(SystemExit):
         super().__init__(EXIT_READER_GONE)
 
 
+class StreamFailed(SystemExit):
+    """A standard stream could not be written (not a reader gone: a full disk, an I/O
+    error): gcadj stops, exit 6, and `message` says why in one line.
+
+    A `SystemExit`, as `ReaderGone` is, for the same reasons; the console script prints
+    `message` on stderr (if stderr is the stream that failed, it goes nowhere)."""
+
+    def __init__(self, fd: int, err: OSError) -> None:
+        super().__init__(EXIT_CANNOT_WRITE)
+        name = STREAM_NAMES.get(fd, f"file descriptor {fd}")
+        self.message = f"gcadj: {CannotWrite(name, err)}"
+
+
+STREAM_NAMES: Final = {1: "standard output", 2: "standard error"}
+
+
 class _GuardedFile(io.FileIO):
     """The file under a standard stream: a write to a pipe whose reader has gone raises
-    `ReaderGone` after pointing the descriptor at /dev/null, so the writes still to come
-    (a `finally`'s last line, the final flush) go nowhere, quietly."""
+    `ReaderGone`, any other failure `StreamFailed`, after pointing the descriptor at
+    /dev/null, so the writes still to come (a `finally`'s last line, the final flush) go
+    nowhere, quietly."""
 
     def write(self, data: object) -> int:
         try:
@@ -53,6 +76,9 @@ class _GuardedFile(io.FileIO):
         except BrokenPipeError:
             silence(self.fileno())
             raise ReaderGone() from None
+        except OSError as err:
+            silence(self.fileno())
+            raise StreamFailed(self.fileno(), err) from None
 
 
 class _VisibleText(io.TextIOWrapper):
@@ -102,18 +128,23 @@ def guard_standard_streams() -> None:
 
 def flush_standard_streams() -> None:
     """Flush both streams now, inside the console script, rather than at interpreter exit
-    where a reader that has gone would be reported as "Exception ignored" and exit 120."""
+    where a reader that has gone (or a full disk) would be reported as "Exception ignored"
+    and exit 120."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except BrokenPipeError:  # a stream not guarded (there is none in the console script)
             silence(stream.fileno())
             raise ReaderGone() from None
+        except OSError as err:
+            silence(stream.fileno())
+            raise StreamFailed(stream.fileno(), err) from None
 
 
 __all__ = [
     "EXIT_READER_GONE",
     "ReaderGone",
+    "StreamFailed",
     "flush_standard_streams",
     "guard_standard_streams",
     "say",

@@ -18,7 +18,16 @@ from gcadj.engine.squares import POCKET, parse_square, square_name
 
 
 class Move(NamedTuple):
-    """`from_square`/`to_square` are 0..63 or `POCKET`; `kind` is the pocketed or dropped kind."""
+    """`from_square`/`to_square` are 0..63 or `POCKET`; `kind` is the pocketed or dropped kind.
+
+    Examples:
+        >>> move = Move.from_uci("e2e4")
+        >>> move.from_square, move.to_square, move.kind  # squares: a1 = 0 ... h8 = 63
+        (12, 28, None)
+        >>> pocketing = Move.from_uci("h1@I")
+        >>> pocketing.is_pocketing, pocketing.kind.name
+        (True, 'Nightrider')
+    """
 
     from_square: int
     to_square: int
@@ -33,6 +42,12 @@ class Move(NamedTuple):
         return self.from_square == POCKET
 
     def uci(self) -> str:
+        """The move's text: ``e2e4``, ``h1@I`` (pocketing) or ``I@c4`` (drop).
+
+        Examples:
+            >>> Move.from_uci("I@c4").uci(), str(Move.from_uci("I@c4"))
+            ('I@c4', 'I@c4')
+        """
         if self.to_square == POCKET:
             assert self.kind is not None
             return f"{square_name(self.from_square)}@{self.kind.letter}"
@@ -43,7 +58,16 @@ class Move(NamedTuple):
 
     @classmethod
     def from_uci(cls, text: str) -> Move:
-        """Parse ``e2e4``, ``h1@I`` or ``I@c4``; raises ValueError with the reason."""
+        """Parse ``e2e4``, ``h1@I`` or ``I@c4``; raises ValueError with the reason.
+
+        Examples:
+            >>> Move.from_uci("I@c4").is_drop
+            True
+            >>> Move.from_uci("e2-e4")
+            Traceback (most recent call last):
+            ...
+            ValueError: not a move: 'e2-e4' (expected e2e4, h1@I or I@c4)
+        """
         try:
             if len(text) == 4 and text[2] == "@" and text[3].upper() in KIND:
                 return cls(parse_square(text[:2]), POCKET, KIND[text[3].upper()])

@@ -61,6 +61,16 @@ from gcadj.vocabulary import Result, Termination
 
 @dataclass(frozen=True)
 class Outcome:
+    """How a game ended on the board, and who won (`winner`: WHITE, BLACK or None).
+
+    Examples:
+        >>> outcome = Outcome(Termination.CHECKMATE, BLACK)
+        >>> outcome.result()
+        <Result.BLACK_WINS: '0-1'>
+        >>> Outcome(Termination.STALEMATE, None).result()
+        <Result.DRAW: '1/2-1/2'>
+    """
+
     termination: Termination
     winner: int | None  # WHITE, BLACK, or None for a draw
 
@@ -215,6 +225,24 @@ class Position:
     """A position with its history. Create from a FEN (or ``"startpos"``); push and pop moves.
 
     `push` checks legality; `legal_moves`, `is_legal`, `is_check`, `outcome` answer questions.
+    A FEN is gcadj's: chess's fields, with the two pockets in brackets after the board
+    (White's letter upper case, Black's lower case; ``[]`` when both are empty).
+
+    Examples:
+        >>> from gcadj.engine.move import Move
+        >>> pos = Position()
+        >>> pos.push(Move.from_uci("e2e4"))  # a board move
+        >>> pos.push(Move.from_uci("g8@B"))  # Black pockets the g8 Knight, mutated into a Bishop
+        >>> pos.fen()
+        'rnbqkb1r/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[b] w - - 2 2'
+        >>> pos.push(Move.from_uci("d1h5"))
+        >>> pos.push(Move.from_uci("B@c5"))  # and drops it on c5
+        >>> pos.fen()
+        'rnbqkb1r/pppppppp/8/2b4Q/4P3/8/PPPP1PPP/RNB1KBNR[] w - - 4 3'
+        >>> len(pos.legal_moves()), pos.is_check(), pos.outcome()
+        (68, False, None)
+        >>> pos.pop(), pos.ply
+        (Move.from_uci('B@c5'), 3)
     """
 
     def __init__(self, fen: str = STARTING_FEN) -> None:
@@ -272,6 +300,14 @@ class Position:
         return self.board[sq]
 
     def fen(self) -> str:
+        """gcadj's FEN of the position; an en passant square only when the capture is legal.
+
+        Examples:
+            >>> Position("startpos").fen()
+            'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w - - 0 1'
+            >>> Position("k7/8/1K6/8/8/8/8/8[Q] w KQ - 0 1").fen()  # castling letters ignored
+            'k7/8/1K6/8/8/8/8/8[Q] w - - 0 1'
+        """
         ep = self.ep_square if self.ep_square is not None and self.has_legal_en_passant() else None
         return format_fen(
             self.board, self.pockets, self.turn, ep, self.halfmove_clock, self.fullmove_number
@@ -385,6 +421,12 @@ class Position:
         return sorted(found)
 
     def is_check(self) -> bool:
+        """Whether the side to move is in check.
+
+        Examples:
+            >>> Position("k7/8/1K6/8/8/8/8/R7[] b - - 0 1").is_check()
+            True
+        """
         return self._attacked(self.king_squares[self.turn], self.turn ^ 1)
 
     def checkers(self) -> list[int]:
@@ -439,7 +481,15 @@ class Position:
     # -- move generation ---------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move: board moves, en passant, pocketings (each choice) and drops."""
+        """Every legal move: board moves, en passant, pocketings (each choice) and drops.
+
+        Examples:
+            >>> len(Position().legal_moves())  # no pocketing on White's first ply
+            20
+            >>> endgame = Position("k7/8/1K6/8/8/8/8/8[Q] w - - 0 1")  # a Queen in the pocket
+            >>> sorted(str(move) for move in endgame.legal_moves())[:4]
+            ['Q@a1', 'Q@a2', 'Q@a3', 'Q@a4']
+        """
         us = self.turn
         them = us ^ 1
         board = self.board
@@ -677,7 +727,14 @@ class Position:
         return None
 
     def is_legal(self, move: Move) -> bool:
-        """A point check: pseudo-legal, and the mover's King is safe afterwards."""
+        """A point check: pseudo-legal, and the mover's King is safe afterwards.
+
+        Examples:
+            >>> from gcadj.engine.move import Move
+            >>> pos = Position()
+            >>> pos.is_legal(Move.from_uci("e2e4")), pos.is_legal(Move.from_uci("h1@I"))
+            (True, False)
+        """
         return self._is_legal(move)
 
     def legal_origins(self, piece: Piece, target: int) -> list[int]:
@@ -718,7 +775,18 @@ class Position:
     # -- push and pop ------------------------------------------------------------------
 
     def push(self, move: Move) -> None:
-        """Play a legal move; raises `IllegalMoveError` (and changes nothing) otherwise."""
+        """Play a legal move; raises `IllegalMoveError` (and changes nothing) otherwise.
+
+        Examples:
+            >>> from gcadj.engine.move import Move
+            >>> pos = Position()
+            >>> pos.push(Move.from_uci("e2e5"))
+            Traceback (most recent call last):
+            ...
+            gcadj.errors.IllegalMoveError: illegal move: 'e2e5' in rnbqkbnr/pppppppp/8/8/...
+            >>> pos.ply
+            0
+        """
         if not self.is_legal(move):
             raise IllegalMoveError(move, self.fen())
         self._push(move)
@@ -734,7 +802,17 @@ class Position:
         self._push(move)
 
     def pop(self) -> Move:
-        """Take back the last move and return it."""
+        """Take back the last move and return it.
+
+        Examples:
+            >>> from gcadj.engine.move import Move
+            >>> pos = Position()
+            >>> pos.push(Move.from_uci("g1f3"))
+            >>> pos.pop()
+            Move.from_uci('g1f3')
+            >>> pos.fen() == Position().fen()
+            True
+        """
         if not self._stack:
             raise IndexError("pop from a position with no moves played")
         return self._pop()
@@ -996,6 +1074,17 @@ class Position:
 
         Checkmate and stalemate come first: a mate on the ply that completes the hundred
         stands (docs/rules.md §4). With `claim_draw`, a threefold repetition also ends it.
+
+        Examples:
+            >>> from gcadj.engine.move import Move
+            >>> pos = Position("k7/8/1K6/8/8/8/8/8[Q] w - - 0 1")
+            >>> pos.outcome() is None
+            True
+            >>> pos.push(Move.from_uci("Q@b7"))  # a drop that mates
+            >>> pos.outcome()
+            Outcome(termination=<Termination.CHECKMATE: 'checkmate'>, winner=0)
+            >>> Position("8/8/8/8/8/8/8/K6k[] w - - 0 1").outcome().termination
+            <Termination.DEAD_POSITION: 'dead-position'>
         """
         if not self.has_legal_move():
             if self.is_check():
@@ -1021,6 +1110,12 @@ class Position:
 
         Without `pockets`, only board moves are counted (no pocketing, hence never a drop):
         the tree an orthodox chess engine walks from the same position, to compare with it.
+
+        Examples:
+            >>> Position().perft(1), Position().perft(2), Position().perft(3)
+            (20, 920, 44392)
+            >>> Position().perft(3, pockets=False)  # chess's count without castling
+            8902
         """
         if depth <= 0:
             return 1
@@ -1037,7 +1132,12 @@ class Position:
         return total
 
     def divide(self, depth: int) -> Iterator[tuple[Move, int]]:
-        """Each root move with the leaf count below it."""
+        """Each root move with the leaf count below it.
+
+        Examples:
+            >>> [(str(move), count) for move, count in Position().divide(2)][:3]
+            [('b1c3', 46), ('b1a3', 46), ('g1h3', 46)]
+        """
         for move in self.legal_moves():
             self._push(move)
             yield move, self.perft(depth - 1)

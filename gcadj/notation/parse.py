@@ -345,6 +345,32 @@ def parse_log(
     one): only its squares 1 and 8, the pockets, exist. Line ends may be LF,
     CRLF or CR; a leading BOM is ignored. `normalised` says the caller already made the
     text what the grammar reads (`normalise_text`: the pipeline does it once per source).
+
+    Examples:
+        >>> log = parse_log('''[White "Alice"]
+        ... 1. P e2-e4
+        ... 1... p e7-e5 // the reply
+        ... 2. P e4-e9
+        ... ''', "game.txt")
+        Traceback (most recent call last):
+        ...
+        gcadj.errors.LogSyntaxError: game.txt:4:9: syntax error: expected a square like e4 after '-'
+            2. P e4-e9
+                    ^
+        hint: e9 is not a square: ranks run from 1 to 8
+        >>> log = parse_log('''[White "Alice"]
+        ... 1. P e2-e4
+        ... 1... p e7-e5 // the reply
+        ... ''', "game.txt")
+        >>> log.tag("white"), len(log.records)
+        ('Alice', 2)
+        >>> log.records[1].text, log.records[1].comment, log.records[1].line
+        ('p e7-e5', 'the reply', 3)
+        >>> pocketing, mutation = parse_log("R h1-p1; I-p1", pocket_file="p").records[0].submoves
+        >>> pocketing
+        MoveSub(label='R', origin='h1', target='p1')
+        >>> mutation
+        PlaceSub(label='I', target='p1', operator='-')
     """
     check_pocket_file(pocket_file)
     if not normalised:

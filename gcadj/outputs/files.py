@@ -6,7 +6,8 @@ and moved into place only once complete, so an interrupted run never leaves half
 Without `overwrite`, the move is a hard link, which fails if the target exists (even if
 it appeared meanwhile): nothing the user had is lost. A new file gets the permissions the
 user's umask gives any new file (the temporary file's own 0600 would hide a shared report);
-a replaced file keeps its own.
+a replaced file keeps its own. A file that cannot be written (a full disk, no permission)
+is `gcadj.errors.CannotWrite`, naming the target, never the temporary file.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
+
+from gcadj.errors import CannotWrite
 
 
 def _mode_for(target: Path) -> int:
@@ -36,8 +39,9 @@ def atomic_text_file(
 ) -> Iterator[IO[str]]:
     """A UTF-8 text handle whose content becomes `target` when the block ends cleanly.
 
-    Raises FileExistsError when `target` exists and `overwrite` is false, and OSError
-    (naming `target`, not the temporary file) when the folder cannot be written.
+    Raises FileExistsError when `target` exists and `overwrite` is false, and
+    `CannotWrite` (naming `target`, not the temporary file) when it cannot be written:
+    the folder refuses, or the disk fills while the block writes.
     """
     if not overwrite and target.exists():
         raise FileExistsError(errno.EEXIST, "File exists", str(target))
@@ -45,7 +49,7 @@ def atomic_text_file(
     try:
         fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as err:
-        raise OSError(err.errno, err.strerror, str(target)) from None
+        raise CannotWrite(str(target), err) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as handle:
             yield handle
@@ -54,6 +58,10 @@ def atomic_text_file(
             os.replace(temp, target)
         else:
             _link_new(temp, target)
+    except (FileExistsError, CannotWrite):
+        raise
+    except OSError as err:
+        raise CannotWrite(str(target), err) from None
     finally:
         Path(temp).unlink(missing_ok=True)
 

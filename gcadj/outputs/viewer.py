@@ -60,6 +60,7 @@ from gcadj.urls import is_url
 from gcadj.vocabulary import PocketFile
 
 __all__ = [
+    "VIEWER_FILE",
     "ViewerAssets",
     "viewer_assets",
     "viewer_filename",
@@ -68,14 +69,27 @@ __all__ = [
 ]
 
 
+VIEWER_FILE: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,39}-[0-9a-f]{12}\.html")
+"""Every name `viewer_filename` gives, and nothing else: what a server may serve as a
+viewer (no path, no hidden file, no option-like leading ``-``)."""
+
+
 def viewer_filename(source: str) -> str:
     """The file name of a source's viewer in an audit's viewer folder: readable (the end of
-    the source's name) and unique (a digest of the whole name), so the audit's workers and
-    the report agree on it without sharing anything."""
+    the source's name, in letters, digits, ``._-``) and unique (a digest of the whole
+    name), so the audit's workers and the report agree on it without sharing anything.
+
+    Whatever the name (``-final.txt``, ``.hidden``, a name in any script), the result
+    matches `VIEWER_FILE`: it starts with a letter, a digit or ``_``.
+
+    >>> viewer_filename("games/-final.txt")
+    'final-a75ab2be800d.html'
+    """
     tail = re.split(r"[/\\?=&]", source.rstrip("/"))[-1]
     stem = re.sub(r"[^A-Za-z0-9._-]+", "_", tail.rsplit(".", 1)[0] if "." in tail else tail)
+    stem = stem[:40].lstrip(".-") or "game"
     digest = hashlib.sha1(source.encode("utf-8", "surrogatepass")).hexdigest()[:12]
-    return f"{stem[:40] or 'game'}-{digest}.html"
+    return f"{stem}-{digest}.html"
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,10 @@ same games in the same order, so the expansion lives here, once:
 - anything else (a file, a URL, ``-``, a missing path) is passed on as it is, so that
   reading it gives a verdict (an "error" one if it cannot be read), never a silent drop.
 
-What cannot be expanded (a folder with no game in it, a JSONL that is not an audit's, an
-index that cannot be fetched or lists no game of the variant) is a *problem*: the walker
-collects them in `problems`, and the command reports them and exits 4.
+What cannot be expanded (a folder with no game in it, a folder or an entry in it that
+cannot be read, a symbolic link in a loop, a JSONL that is not an audit's, an index that
+cannot be fetched or lists no game of the variant) is a *problem*: the walker collects
+them in `problems`, and the command reports them and exits 4; the walk goes on.
 """
 
 from __future__ import annotations
@@ -64,19 +65,33 @@ def is_walked(name: str, path: str | None = None) -> bool:
     return path is None or not is_own_output(path)
 
 
-def walk_folder(folder: str) -> Iterator[str]:
-    """The game files under `folder`, recursively, in sorted order (see the module docstring)."""
+def walk_folder(folder: str, problem: Callable[[str], None] | None = None) -> Iterator[str]:
+    """The game files under `folder`, recursively, in sorted order (see the module docstring).
+
+    What cannot be looked at costs only itself: a folder that cannot be listed, or an
+    entry whose kind cannot be told (a symbolic link in a loop, an entry that cannot be
+    examined), is told to `problem` (the walker reports it, exit 4) and the walk goes on.
+    A symbolic link to a folder is not followed (a loop could never end)."""
     try:
         with os.scandir(folder) as entries:
             listing = sorted(entries, key=lambda entry: entry.name)
-    except OSError:
-        return  # unreadable: nothing found there, which the walker reports for a named folder
+    except OSError as err:
+        if problem is not None:
+            problem(f"{folder}: cannot read this folder: {err.strerror or err}")
+        return
     for entry in listing:
         if entry.name.startswith("."):
             continue
-        if entry.is_dir(follow_symlinks=False):
-            yield from walk_folder(entry.path)
-        elif entry.is_file() and is_walked(entry.name, entry.path):
+        try:
+            is_folder = entry.is_dir(follow_symlinks=False)
+            is_file = not is_folder and entry.is_file()
+        except OSError as err:
+            if problem is not None:
+                problem(f"{entry.path}: cannot read: {err.strerror or err}")
+            continue
+        if is_folder:
+            yield from walk_folder(entry.path, problem)
+        elif is_file and is_walked(entry.name, entry.path):
             yield entry.path
 
 
@@ -157,12 +172,11 @@ class SourceWalker:
         """The sources one spec stands for."""
         if is_folder(spec):
             found = 0
-            for path in walk_folder(spec):
+            known = len(self.problems)
+            for path in walk_folder(spec, self._problem):
                 found += 1
                 yield path
-            if not found and not os.access(spec, os.R_OK | os.X_OK):
-                self._problem(f"{spec}: cannot read this folder")
-            elif not found:
+            if not found and len(self.problems) == known:
                 suffixes = " ".join(sorted(SOURCE_SUFFIXES))
                 self._problem(f"{spec}: no game file ({suffixes}) in this folder")
         elif not is_url(spec) and spec.lower().endswith(AUDIT_SUFFIX):

@@ -4,13 +4,21 @@ The layer above `gcadj.app` (below the CLI): it takes what a browser or ``curl``
 (pasted text, uploaded files, a ``.zip`` of an archive, a game page's address), hands
 each game to the one pipeline every caller uses (`gcadj.app.pipeline.judge_source`) in a
 bounded pool of worker processes, and answers with the viewer, the audit report or JSON
-lines. Only `gcadj.web.app` and `gcadj.web.serve` import Starlette and uvicorn (the
-``serve`` extra), and only when serving: ``gcadj --help`` never loads them.
+lines. Only this package imports Starlette, uvicorn and python-multipart (the ``serve``
+extra), and only when serving: ``gcadj --help`` never loads them.
 
-- `limits`: the server's settings and limits (body size, zips, deadlines, workers);
-- `uploads`: uploads and zips read in memory under those limits, never extracted;
+- `limits`: the server's settings and limits (body size, zips, deadlines, workers, the
+  names it answers to);
+- `protocol`: deadlines for slow and idle clients, where uvicorn reads the bytes;
+- `guard`: the front door of every request (security headers, ``Host`` and ``Origin``,
+  requests at once);
+- `receive` and `forms`: bodies read as they stream in, under the size limit and the
+  shared budget, large uploads spilled to a private file;
+- `uploads`: uploads and zips read under those limits, never extracted;
 - `worker`: what a worker process does with them (judge, write viewers);
 - `jobs`: the bounded pool, the deadlines, and each check's private folder;
 - `pages`: the HTML of the server's own pages and the Content-Security-Policy;
 - `app`: the Starlette routes; `serve`: uvicorn.
+
+What is guaranteed against hostile clients, and the options, is in ``docs/security.md``.
 """

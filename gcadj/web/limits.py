@@ -1,31 +1,54 @@
 """The settings of `gcadj serve`: where it listens, and every limit that keeps it safe.
 
 The defaults suit one player or director on their own machine and stay safe when the
-server is exposed: no upload or body over 20 MB, zips checked before anything is read
-from them, each source judged within a deadline in a bounded pool of worker processes,
-and (on any address but loopback) only public addresses fetched.
+server is reached through a reverse proxy or exposed: it answers only to the names of its
+listening address (`allowed_host_names`, plus ``--allowed-host``), refuses forms posted
+from other sites, fetches public addresses only (``--any-urls`` to fetch any), buffers at
+most `ServeSettings.max_buffer` bytes of uploads at once (larger uploads spill to a
+private file), gives a client `ServeSettings.client_timeout` seconds to send its request's
+headers and then a minimum rate for its body, takes no upload or body over 20 MB, checks
+zips before reading anything from them, and judges each source within a deadline in a
+bounded pool of worker processes.
 """
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
+import socket
 from dataclasses import dataclass
 from typing import Final
 
 MB: Final = 1000 * 1000
+KB: Final = 1000
 LOOPBACK_NAMES: Final = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+EVERY_ADDRESS: Final = frozenset({"0.0.0.0", "::", ""})
+ANY_HOST: Final = "*"  # --allowed-host '*': answer to any Host (the user's own risk)
+
+
+def host_name(host: str) -> str:
+    """A host as it is compared: without brackets, trailing dot or case ("[::1]" is "::1")."""
+    return host.strip().strip("[]").rstrip(".").lower()
 
 
 def is_loopback_host(host: str) -> bool:
     """Is this listening address reachable from this machine only (127.x, ::1, localhost)?"""
-    name = host.strip("[]").lower()
+    name = host_name(host)
     if name in LOOPBACK_NAMES:
         return True
     try:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
+
+
+def is_ip_literal(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host_name(host))
+    except ValueError:
+        return False
+    return True
 
 
 def default_workers() -> int:
@@ -40,10 +63,10 @@ class ServeSettings:
     host: str = "127.0.0.1"
     port: int = 8000
     max_body: int = 20 * MB  # one request: a paste, the files of one upload, a zip
-    zip_max_total: int = 200 * MB  # the uncompressed size of every member of a zip
-    zip_max_files: int = 10_000  # members of a zip (folders not counted)
-    zip_max_ratio: int = 100  # uncompressed / compressed, for a member over zip_ratio_floor
-    zip_ratio_floor: int = 1 * MB  # smaller members may compress well: text does
+    zip_max_total: int = 200 * MB  # the uncompressed size of every zip member of one request
+    zip_max_files: int = 10_000  # zip members of one request (folders not counted)
+    zip_max_ratio: int = 100  # uncompressed / compressed: a zip, and a member over the floor
+    zip_ratio_floor: int = 1 * MB  # smaller zips and members may compress well: text does
     workers: int = 0  # judging processes at once (0: one per core)
     queue: int = 32  # checks waiting for a worker before new ones are turned away
     source_timeout: float = 60.0  # seconds to judge one source (a file, a page, a member)
@@ -52,7 +75,14 @@ class ServeSettings:
     keep_minutes: float = 60.0  # how long a report and its viewers stay available
     fetch_bytes: int = 5 * MB  # a fetched page
     fetch_timeout: float = 30.0  # seconds for a fetched page, whole
-    public_urls_only: bool | None = None  # None: on unless host is loopback
+    public_urls_only: bool = True  # refuse loopback, private, link-local and metadata addresses
+    allowed_hosts: tuple[str, ...] = ()  # names a reverse proxy sends as Host ("*": any)
+    max_buffer: int = 200 * MB  # request bytes held at once (memory and spilled files)
+    spill_bytes: int = 2 * MB  # an upload past this goes to a private file, not memory
+    client_timeout: float = 10.0  # seconds to send a request's headers (and idle keep-alive)
+    min_upload_rate: int = 10 * KB  # bytes a second a body must keep up after client_timeout
+    max_requests: int = 200  # requests handled at once; more are answered 503 at once
+    max_connections: int = 1000  # open connections; more are closed at once
 
     @property
     def pool_size(self) -> int:
@@ -61,10 +91,9 @@ class ServeSettings:
     @property
     def guards_urls(self) -> bool:
         """Are loopback, private, link-local and metadata addresses refused when fetching?
-        Always when the server listens on another address than loopback, unless told."""
-        if self.public_urls_only is not None:
-            return self.public_urls_only
-        return not is_loopback_host(self.host)
+        Yes, on every listening address, unless ``--any-urls`` says otherwise: a server on
+        loopback behind a reverse proxy is as exposed as one listening on the network."""
+        return self.public_urls_only
 
     @property
     def url(self) -> str:
@@ -75,14 +104,52 @@ class ServeSettings:
             host = "127.0.0.1" if host == "0.0.0.0" else "[::1]"
         return f"http://{host}:{self.port}/"
 
+    @property
+    def listens_everywhere(self) -> bool:
+        return host_name(self.host) in EVERY_ADDRESS
+
+    @functools.cached_property
+    def allowed_host_names(self) -> frozenset[str]:
+        """The names this server answers to in a request's ``Host`` (see `host_allowed`):
+        its listening address, the loopback names when it listens on loopback (or on every
+        address), this machine's name when it listens beyond loopback, and
+        ``--allowed-host``'s."""
+        names = {host_name(self.host), *(host_name(h) for h in self.allowed_hosts)}
+        if is_loopback_host(self.host) or self.listens_everywhere:
+            names |= LOOPBACK_NAMES | {"127.0.0.1", "::1"}
+        if not is_loopback_host(self.host):
+            names.add(host_name(socket.gethostname()))
+        return frozenset(names - EVERY_ADDRESS)
+
+    def host_allowed(self, host: str) -> bool:
+        """May a request name `host` (its ``Host`` without the port)? One of
+        `allowed_host_names`; on every address (0.0.0.0, ::), any IP address too, since a
+        name is what DNS rebinding needs and an address cannot be rebound."""
+        if ANY_HOST in self.allowed_hosts:
+            return True
+        name = host_name(host)
+        if name in self.allowed_host_names:
+            return True
+        return self.listens_everywhere and is_ip_literal(name)
+
 
 def size_text(size: int) -> str:
     """A byte count as people read limits: "20 MB", "512 KB", "300 bytes"."""
-    if size >= MB and size % (MB // 10) == 0:
-        return f"{size / MB:g} MB"
+    if size >= MB:
+        return f"{size / MB:.1f}".removesuffix(".0") + " MB"
     if size >= 1000:
         return f"{size / 1000:.0f} KB" if size % 1000 == 0 else f"{size / 1000:.1f} KB"
     return f"{size} bytes"
 
 
-__all__ = ["MB", "ServeSettings", "default_workers", "is_loopback_host", "size_text"]
+__all__ = [
+    "ANY_HOST",
+    "KB",
+    "MB",
+    "ServeSettings",
+    "default_workers",
+    "host_name",
+    "is_ip_literal",
+    "is_loopback_host",
+    "size_text",
+]

@@ -90,7 +90,8 @@ def home(settings: ServeSettings, *, message: str | None = None) -> str:
         "Only public addresses are fetched (this server refuses loopback, private, "
         "link-local and cloud metadata addresses)."
         if settings.guards_urls
-        else "Addresses are fetched as given (this server listens on loopback only)."
+        else "Addresses are fetched as given, loopback and private ones too (this server "
+        "was started with --any-urls)."
     )
     body = f"""<h1>gcadj: is this game legal?</h1>
 <p>Paste a Game Courier log, give a game page's address, or upload files: logs, saved

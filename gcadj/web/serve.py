@@ -6,12 +6,14 @@ rather than a log of uvicorn's, and ``--port 0`` (any free port) prints the real
 
 from __future__ import annotations
 
+import logging
+import math
 import socket
 import sys
 import threading
 
 from gcadj.errors import ServeError
-from gcadj.web.limits import ServeSettings
+from gcadj.web.limits import ANY_HOST, ServeSettings, is_loopback_host
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -33,6 +35,38 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def startup_line(settings: ServeSettings, workers: int) -> str:
+    """What the server says when it starts: where, and what it guards, truthfully."""
+    fetches = (
+        "public addresses only"
+        if settings.guards_urls
+        else "any address, loopback and private ones too (--any-urls)"
+    )
+    if ANY_HOST in settings.allowed_hosts:
+        names = "any name (--allowed-host '*')"
+    elif settings.listens_everywhere:
+        names = "its IP addresses, " + ", ".join(sorted(settings.allowed_host_names))
+    else:
+        names = ", ".join(sorted(settings.allowed_host_names))
+    reach = "this machine only" if is_loopback_host(settings.host) else "the network"
+    return (
+        f"gcadj serve: {settings.url} (Ctrl-C to stop); {workers} workers; reachable from "
+        f"{reach}; answers to {names}; fetches {fetches}"
+    )
+
+
+def log_to_stderr() -> None:
+    """The server's own log (gcadj.web) on stderr, from info up: a client that hung up
+    or was too slow is one line, a bug its traceback."""
+    logger = logging.getLogger("gcadj.web")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("gcadj serve: %(levelname)s: %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+
+
 def serve(settings: ServeSettings, *, open_browser: bool = False) -> None:
     """Serve until Ctrl-C (or SIGTERM); prints the address first."""
     import dataclasses
@@ -40,27 +74,28 @@ def serve(settings: ServeSettings, *, open_browser: bool = False) -> None:
     import uvicorn
 
     from gcadj.web.app import create_app
+    from gcadj.web.protocol import ClientLimits, protocol_for
 
     sock = bind(settings.host, settings.port)
     port = int(sock.getsockname()[1])
     settings = dataclasses.replace(settings, port=port)
     app = create_app(settings)
+    limits = ClientLimits(
+        settings.client_timeout, settings.min_upload_rate, connection_cap(settings)
+    )
     config = uvicorn.Config(
         app,
+        http=protocol_for(limits),
+        lifespan="on",
         log_level="warning",
         server_header=False,
         date_header=False,
-        timeout_keep_alive=5,
-        limit_concurrency=200,
+        timeout_keep_alive=math.ceil(settings.client_timeout) + 1,  # ours closes first
         h11_max_incomplete_event_size=64 * 1024,
     )
     server = uvicorn.Server(config)
-    guard = "on" if settings.guards_urls else "off (loopback only)"
-    print(
-        f"gcadj serve: {settings.url} (Ctrl-C to stop); {settings.pool_size} workers; "
-        f"public addresses only: {guard}",
-        flush=True,
-    )
+    log_to_stderr()
+    print(startup_line(settings, settings.pool_size), flush=True)
     if open_browser:
         import webbrowser
 
@@ -72,4 +107,18 @@ def serve(settings: ServeSettings, *, open_browser: bool = False) -> None:
     sys.stdout.flush()
 
 
-__all__ = ["ServeError", "bind", "serve"]
+def connection_cap(settings: ServeSettings) -> int:
+    """`ServeSettings.max_connections`, and at most half the files this process may open
+    (the rest: the worker pipes, the reports, the spilled uploads)."""
+    try:
+        import resource
+
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, ValueError, OSError):
+        return settings.max_connections
+    if soft == resource.RLIM_INFINITY:
+        return settings.max_connections
+    return max(16, min(settings.max_connections, soft // 2))
+
+
+__all__ = ["ServeError", "bind", "connection_cap", "log_to_stderr", "serve", "startup_line"]

@@ -1,12 +1,21 @@
 """What a user sent, as sources to judge: uploads and the members of zips, read in memory.
 
 Nothing is ever extracted to disk: a zip's members are read one at a time from the
-uploaded bytes, so a member named ``../x`` or ``/etc/passwd`` is only a name shown in the
-results, never a path. Before any member is read, the zip is refused whole (one "error"
-verdict naming it and the limit) when it holds more files than `ZipLimits.max_files`,
-declares more uncompressed bytes than `ZipLimits.max_total`, or has a large member that
-expands more than `ZipLimits.max_ratio` times (a zip bomb). Reading then counts the bytes
-really produced, so a zip that lies about its sizes is stopped at the declared ones.
+uploaded bytes (or the private file a large upload spilled to), so a member named ``../x``
+or ``/etc/passwd`` is only a name shown in the results, never a path. Before any member is
+read, a zip is refused whole (one "error" verdict naming it and the limit) when:
+
+- two members have the same name, or two members' data overlap (many entries of the
+  central directory pointing at one compressed member: a zip bomb that passes every
+  per-member limit);
+- it expands more than `ZipLimits.max_ratio` times as a whole (once it declares more than
+  `ZipLimits.ratio_floor` bytes), or has a member over that floor that does;
+- with the zips before it in the same request, it would hold more files than
+  `ZipLimits.max_files` or more uncompressed bytes than `ZipLimits.max_total`: the
+  budget is a request's, so ten zips cost what one would.
+
+Reading then counts the bytes really produced, so a zip that lies about its sizes is
+stopped at the declared ones.
 
 A zip's game files are chosen as a folder walk chooses them (`gcadj.sources.walk`): the
 endings gcadj reads, hidden files and ``__MACOSX`` skipped. A member whose name is
@@ -17,12 +26,15 @@ Every other upload is one source, whatever its name: the user chose it.
 from __future__ import annotations
 
 import io
+import itertools
 import posixpath
+import struct
 import zipfile
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from pathlib import Path
+from typing import BinaryIO, Final
 
 from gcadj.errors import UploadRefused as Refused
 from gcadj.sources.walk import SOURCE_SUFFIXES
@@ -31,16 +43,29 @@ from gcadj.web.limits import size_text
 ZIP_MAGIC: Final = b"PK\x03\x04"
 EMPTY_ZIP_MAGIC: Final = b"PK\x05\x06"
 CHUNK: Final = 64 * 1024
+LOCAL_HEADER: Final = 30  # bytes of a member's local header before its name and extra field
 
 
 @dataclass(frozen=True)
 class Upload:
     """One thing sent: a file's upload name and bytes, a pasted text, a raw body, a
-    fetched page; `error` says why a source has no bytes (a page that was not fetched)."""
+    fetched page; `error` says why a source has no bytes (a page that was not fetched).
+    A large upload's bytes are in the private file `path` instead of `data`."""
 
     name: str
     data: bytes
     error: str | None = None
+    path: str | None = None
+
+    def content(self) -> bytes:
+        return self.data if self.path is None else Path(self.path).read_bytes()
+
+    def open(self) -> BinaryIO:
+        return io.BytesIO(self.data) if self.path is None else open(self.path, "rb")
+
+    def head(self, size: int) -> bytes:
+        with self.open() as handle:
+            return handle.read(size)
 
 
 @dataclass(frozen=True)
@@ -66,9 +91,7 @@ class Planned:
 
 def is_zip(upload: Upload) -> bool:
     """A zip archive: by its ending, or by its first bytes (an archive renamed)."""
-    return upload.name.lower().endswith(".zip") or upload.data.startswith(
-        (ZIP_MAGIC, EMPTY_ZIP_MAGIC)
-    )
+    return upload.name.lower().endswith(".zip") or upload.head(4) in (ZIP_MAGIC, EMPTY_ZIP_MAGIC)
 
 
 def unique_names(names: Sequence[str]) -> list[str]:
@@ -113,6 +136,48 @@ def unsafe_member(name: str) -> str | None:
     return None
 
 
+def archive_size(upload: Upload) -> int:
+    if upload.path is None:
+        return len(upload.data)
+    return Path(upload.path).stat().st_size
+
+
+def duplicate_member(infos: Sequence[zipfile.ZipInfo]) -> str | None:
+    """The first name that two members of a zip share, or None."""
+    seen: set[str] = set()
+    for info in infos:
+        if info.filename in seen:
+            return info.filename
+        seen.add(info.filename)
+    return None
+
+
+def member_extent(info: zipfile.ZipInfo, handle: BinaryIO) -> tuple[int, int]:
+    """Where a member lies in its zip: from its local header to the end of its data (the
+    name and extra-field lengths read from the local header itself, as a reader uses them;
+    a header that cannot be read counts as empty, the least the member can take)."""
+    start = info.header_offset
+    handle.seek(start)
+    header = handle.read(LOCAL_HEADER)
+    names = 0
+    if len(header) == LOCAL_HEADER and header.startswith(ZIP_MAGIC):
+        name_length, extra_length = struct.unpack("<HH", header[26:30])
+        names = name_length + extra_length
+    return start, start + LOCAL_HEADER + names + info.compress_size
+
+
+def overlapping_members(
+    infos: Sequence[zipfile.ZipInfo], handle: BinaryIO
+) -> tuple[str, str] | None:
+    """Two members of a zip whose bytes overlap (entries of the central directory that
+    point into one member), or None: in an honest zip, each member has bytes of its own."""
+    extents = sorted((member_extent(info, handle), info.filename) for info in infos)
+    for ((_, end), name), ((start, _), other) in itertools.pairwise(extents):
+        if start < end:
+            return name, other
+    return None
+
+
 class UploadReader:
     """The sources of a list of uploads (`plan`), and each one's bytes (`read`); the zips
     are opened once and kept open while the sources are read in order."""
@@ -121,6 +186,8 @@ class UploadReader:
         self.uploads = list(uploads)
         self.limits = limits
         self.skipped = 0  # members of zips that are not game files
+        self.spent_files = 0  # files of the zips planned so far: the request's budget
+        self.spent_bytes = 0  # and their uncompressed bytes
         self._zips: dict[int, zipfile.ZipFile] = {}
         self._read: dict[int, int] = {}  # bytes produced so far, per zip
 
@@ -155,37 +222,66 @@ class UploadReader:
         ]
 
     def _members(self, index: int) -> list[str]:
-        upload, limits = self.uploads[index], self.limits
+        upload = self.uploads[index]
         try:
-            archive = zipfile.ZipFile(io.BytesIO(upload.data))
+            archive = zipfile.ZipFile(upload.open())
             infos = archive.infolist()
         except (zipfile.BadZipFile, zlib.error, ValueError, EOFError, OSError) as err:
             raise Refused(f"{upload.name}: not a readable zip archive ({err})") from None
-        files = [info for info in infos if not info.is_dir()]
-        if len(files) > limits.max_files:
-            raise Refused(
-                f"{upload.name}: refused: {len(files)} files in the zip, more than the limit "
-                f"of {limits.max_files}"
-            )
-        total = sum(info.file_size for info in files)
-        if total > limits.max_total:
-            raise Refused(
-                f"{upload.name}: refused: the zip expands to {size_text(total)}, more than the "
-                f"limit of {size_text(limits.max_total)}"
-            )
-        for info in files:
-            ratio = info.file_size / max(1, info.compress_size)
-            if info.file_size > limits.ratio_floor and ratio > limits.max_ratio:
-                raise Refused(
-                    f"{upload.name}: refused: {info.filename} expands {ratio:.0f} times "
-                    f"({size_text(info.compress_size)} to {size_text(info.file_size)}), more "
-                    f"than the limit of {limits.max_ratio} times: a zip bomb?"
-                )
+        try:
+            self._check(upload, infos)
+        except Refused:
+            archive.close()
+            raise
         self._zips[index] = archive
         self._read[index] = 0
+        files = [info for info in infos if not info.is_dir()]
         games = [info.filename for info in files if is_game_member(info.filename)]
         self.skipped += len(files) - len(games)
         return games
+
+    def _check(self, upload: Upload, infos: list[zipfile.ZipInfo]) -> None:
+        """Refuse a zip (see the module docstring) before anything is read from it; count
+        what it costs against the request's budget when it passes."""
+        limits, name = self.limits, upload.name
+        repeated = duplicate_member(infos)
+        if repeated is not None:
+            raise Refused(f"{name}: refused: {repeated!r} is in the zip twice")
+        with upload.open() as handle:
+            shared = overlapping_members(infos, handle)
+        if shared is not None:
+            raise Refused(
+                f"{name}: refused: {shared[0]!r} and {shared[1]!r} share their data in the "
+                "zip, as only a zip bomb's members do"
+            )
+        files = [info for info in infos if not info.is_dir()]
+        total = sum(info.file_size for info in files)
+        before = "in the zip" if not self.spent_files else "in the zips of this check"
+        if self.spent_files + len(files) > limits.max_files:
+            raise Refused(
+                f"{name}: refused: {self.spent_files + len(files)} files {before}, more than "
+                f"the limit of {limits.max_files}"
+            )
+        if self.spent_bytes + total > limits.max_total:
+            what = "the zip expands" if not self.spent_bytes else "the zips of this check expand"
+            raise Refused(
+                f"{name}: refused: {what} to {size_text(self.spent_bytes + total)}, more than "
+                f"the limit of {size_text(limits.max_total)}"
+            )
+        size = archive_size(upload)
+        for label, packed, unpacked in [
+            *((info.filename, info.compress_size, info.file_size) for info in files),
+            ("the zip", size, total),
+        ]:
+            ratio = unpacked / max(1, packed)
+            if unpacked > limits.ratio_floor and ratio > limits.max_ratio:
+                raise Refused(
+                    f"{name}: refused: {label} expands {ratio:.0f} times ({size_text(packed)} "
+                    f"to {size_text(unpacked)}), more than the limit of {limits.max_ratio} "
+                    "times: a zip bomb?"
+                )
+        self.spent_files += len(files)
+        self.spent_bytes += total
 
     def read(self, item: Planned) -> bytes:
         """The bytes of one planned source; raises `Refused` (its refusal, an unreadable
@@ -194,7 +290,7 @@ class UploadReader:
             raise Refused(item.refusal)
         upload = self.uploads[item.upload]
         if item.member is None:
-            return upload.data
+            return upload.content()
         archive = self._zips[item.upload]
         info = archive.getinfo(item.member)
         if info.flag_bits & 0x1:
@@ -228,8 +324,12 @@ __all__ = [
     "Upload",
     "UploadReader",
     "ZipLimits",
+    "archive_size",
+    "duplicate_member",
     "is_game_member",
     "is_zip",
+    "member_extent",
+    "overlapping_members",
     "unique_names",
     "unsafe_member",
 ]

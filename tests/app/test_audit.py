@@ -605,7 +605,7 @@ def test_without_a_terminal_progress_is_a_plain_line_every_ten_seconds(
 def test_csv_cells_are_written_as_typed_even_when_they_look_like_formulas(
     tmp_path: Path,
 ) -> None:
-    # What write_csv's docstring and the README promise: no quoting or prefix is added.
+    # What write_csv's docstring and the manual (docs/audit.md) promise: no quoting or prefix.
     from gcadj.outputs.audit_report import write_csv
 
     log = tmp_path / "g.txt"

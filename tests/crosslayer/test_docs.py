@@ -1,14 +1,23 @@
-"""The project's own rules page: complete, in step with the engine, and nothing pointing outside."""
+"""The project's own documentation: the rules page complete and in step with the engine,
+the README a landing page whose links and commands hold, every page of the manual in its
+navigation, and nothing pointing outside the project."""
 
 from __future__ import annotations
 
 import re
+import shlex
+import subprocess
+import sys
+import unicodedata
 
+import pytest
 from conftest import ROOT
 
 from gcadj.engine.pieces import KINDS
 
-RULES = ROOT / "docs" / "rules.md"
+DOCS = ROOT / "docs"
+RULES = DOCS / "rules.md"
+README = ROOT / "README.md"
 # Spelled in parts so that this file does not name them itself.
 OUTSIDE = ("RULES" + ".md", "GAMECOURIER" + ".md", "STYLE" + ".md", "../" + "shared")
 
@@ -24,7 +33,7 @@ def test_the_piece_table_names_every_piece_with_its_letter_and_class() -> None:
 
 def test_nothing_in_the_project_points_at_files_outside_it() -> None:
     folders = ["gcadj", "tests", "bench", "docs", "fixtures", "grammars", ".ci"]
-    files = [ROOT / "README.md", ROOT / "pyproject.toml"]
+    files = [README, ROOT / "pyproject.toml", ROOT / "mkdocs.yml"]
     files += [p for folder in folders for p in (ROOT / folder).rglob("*") if p.is_file()]
     offenders = []
     for path in files:
@@ -36,4 +45,124 @@ def test_nothing_in_the_project_points_at_files_outside_it() -> None:
 
 
 def test_the_readme_links_the_rules_page() -> None:
-    assert "(docs/rules.md)" in (ROOT / "README.md").read_text()
+    assert "(docs/rules.md)" in README.read_text()
+
+
+def test_the_readme_is_a_landing_page() -> None:
+    assert len(README.read_text(encoding="utf-8").splitlines()) <= 350
+
+
+def nav_pages() -> list[str]:
+    """The pages the manual's navigation lists (mkdocs.yml; commented slots left out)."""
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = text[text.index("\nnav:") :]
+    return re.findall(r"^\s*- (?:[^:#\n]+: )?([\w./-]+\.md)\s*$", nav, re.M)
+
+
+def test_every_page_of_the_manual_is_in_its_navigation_once() -> None:
+    pages = nav_pages()
+    assert len(pages) == len(set(pages))
+    assert sorted(pages) == sorted(p.name for p in DOCS.glob("*.md"))
+
+
+def test_the_readme_links_every_page_of_the_manual() -> None:
+    linked = set(re.findall(r"\]\(docs/([\w.-]+\.md)(?:#[\w-]+)?\)", README.read_text()))
+    assert linked == set(nav_pages())
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor, as MkDocs' table of contents makes it (Python-Markdown's slugify)."""
+    text = unicodedata.normalize("NFKD", heading).encode("ascii", "ignore").decode("ascii")
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+def anchors(page: str) -> set[str]:
+    text = re.sub(r"^```.*?^```", "", (DOCS / page).read_text(encoding="utf-8"), flags=re.M | re.S)
+    return {slug(heading) for heading in re.findall(r"^#+ (.+)$", text, re.M)}
+
+
+def test_the_readmes_links_into_the_manual_resolve() -> None:
+    links = re.findall(r"\]\(docs/([^)#]+)(?:#([^)]+))?\)", README.read_text())
+    assert links
+    for target, anchor in links:
+        assert (DOCS / target).is_file(), target
+        if anchor:
+            assert anchor in anchors(target), (target, anchor)
+
+
+def test_the_readmes_two_commands_are_what_ci_runs_and_say_how_long_they_take() -> None:
+    readme = README.read_text(encoding="utf-8")
+    section = readme[
+        readme.index("## Two commands") : readme.index("\n## ", readme.index("## Two commands") + 1)
+    ]
+    commands = re.findall(r"```sh\n(.+?)\n```", section)
+    assert len(commands) == 2
+    install, tests = commands
+    assert install.startswith("python3 -m venv .venv && .venv/bin/pip install -q . && ")
+    assert "gcadj check fixtures/" in install
+    assert (ROOT / install.split("gcadj check ")[1]).is_file()
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    venv, pip, pytest = tests.split(" && ")
+    assert (
+        venv == "python3 -m venv .venv"
+        and pip in ci
+        and pytest.startswith(".venv/bin/python -m pytest")
+    )
+    for command in commands:  # the paragraph after each: its time, and the load it holds under
+        said = " ".join(section[section.index(command) + len(command) :].split("```")[1].split())
+        assert re.search(r"\d+ (?:min|s)\b", said) and "load" in said, said
+
+
+def console_sessions() -> list[tuple[str, str, str]]:
+    """Every `$ gcadj …` command shown in a console block of the README or the manual, with
+    the output shown under it: (where, command, output)."""
+    sessions = []
+    for path in [README, *sorted(DOCS.glob("*.md"))]:
+        for block in re.findall(r"^```console\n(.*?)^```", path.read_text("utf-8"), re.M | re.S):
+            for command, output in re.findall(r"^\$ (gcadj .*)\n((?:(?!\$ ).*\n)*)", block, re.M):
+                sessions.append((path.name, command, output))
+    return sessions
+
+
+@pytest.mark.parametrize(("where", "command", "shown"), console_sessions())
+def test_what_the_documentation_shows_a_command_print_is_what_it_prints(
+    where: str, command: str, shown: str
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", *shlex.split(command)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+        timeout=120,
+    )
+    assert done.stdout == shown, (where, command)
+
+
+def test_the_documentation_shows_console_sessions() -> None:
+    assert {where for where, _, _ in console_sessions()} >= {"README.md", "check.md"}
+
+
+def listed(page: str, lead: str) -> list[str]:
+    """The words in backquotes of the paragraph of `page` that starts with `lead`."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    paragraph = text[text.index(lead) :].split("\n\n", 1)[0]
+    return re.findall(r"`([a-z_-]+)`", paragraph)
+
+
+def test_the_manual_lists_every_category_and_every_ending() -> None:
+    from gcadj.vocabulary import Category, Termination
+
+    assert listed("check.md", "**Categories**") == [category.value for category in Category]
+    endings = [t.value for t in Termination if t is not Termination.THREEFOLD_REPETITION]
+    assert listed("check.md", "**Endings**") == endings  # threefold: a warning, not an end
+
+
+def test_the_manual_names_every_key_of_a_verdicts_json() -> None:
+    from gcadj import check_text
+
+    verdict = check_text("P e2-e4\np e7-e5\nN g1-g3\n").to_json()
+    finding = verdict["first_illegal"]
+    words = set(listed("check.md", "`--json` writes"))
+    assert set(verdict) | set(finding) | set(finding["suggestions"][0]) <= words

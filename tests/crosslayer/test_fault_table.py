@@ -1,8 +1,9 @@
-"""The README's table of HTTP faults says what the code does: each row's quoted message is
-what the fetcher gives when the real HTTP server on 127.0.0.1 plays that fault.
+"""The manual's table of HTTP faults (docs/audit.md) says what the code does: each row's
+quoted message is what the fetcher gives when the real HTTP server on 127.0.0.1 plays that
+fault.
 
-Numbers differ (the tests use short timeouts and one retry, the README the defaults), so
-every number is compared as "a number"; "…" in the README stands for any text."""
+Numbers differ (the tests use short timeouts and one retry, the manual the defaults), so
+every number is compared as "a number"; "…" in the manual stands for any text."""
 
 from __future__ import annotations
 
@@ -30,14 +31,14 @@ from httpserver import (
 
 from gcadj.sources.fetch import Fetcher, FetchError, FetchOptions
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGE = (ROOT / "docs" / "audit.md").read_text(encoding="utf-8")
 
 
 def fault_table() -> dict[str, str]:
-    """The rows of the README's fault table: fault -> outcome."""
-    start = README.index("| fault | outcome |")
+    """The rows of the manual's fault table: fault -> outcome."""
+    start = PAGE.index("| fault | outcome |")
     rows = {}
-    for line in README[start:].splitlines()[2:]:
+    for line in PAGE[start:].splitlines()[2:]:
         if not line.startswith("|"):
             break
         fault, outcome = (cell.strip() for cell in line.strip("|").split("|", 1))
@@ -127,7 +128,7 @@ def test_each_fault_of_the_readme_table_says_what_the_code_says(
     fault: str, server: FixtureServer, tmp_path: Path
 ) -> None:
     rows = {row: outcome for row, outcome in fault_table().items() if row.startswith(fault)}
-    assert len(rows) == 1, f"no row (or several) for {fault!r} in the README's fault table"
+    assert len(rows) == 1, f"no row (or several) for {fault!r} in the manual's fault table"
     ((row, outcome),) = rows.items()
     number = list(SCENARIOS).index(fault)
     url = (
@@ -140,16 +141,16 @@ def test_each_fault_of_the_readme_table_says_what_the_code_says(
     messages = quoted_messages(outcome)
     assert messages, f"the row {row!r} quotes no message"
     assert any(matches(message, caught.value.reason) for message in messages), (
-        f"README: {messages}; code: {caught.value.reason!r}"
+        f"manual: {messages}; code: {caught.value.reason!r}"
     )
     retried = outcome.startswith("retried")
     assert ("gave up after" in caught.value.reason) == retried, (row, caught.value.reason)
 
 
-def test_the_slow_trickle_limit_is_the_formula_the_readme_gives() -> None:
+def test_the_slow_trickle_limit_is_the_formula_the_manual_gives() -> None:
     from gcadj.app.fetching import FetchSettings
 
-    said = " ".join(README.split())  # the README's lines wrap anywhere
+    said = " ".join(PAGE.split())  # the manual's lines wrap anywhere
     assert "`max(4 × T, T + 10 s)`, 120 s by default, 12 s for `--timeout 2`" in said
     assert FetchSettings().fetch_options().total_timeout == 120.0
     for timeout, limit in ((30.0, 120.0), (2.0, 12.0), (0.5, 10.5)):

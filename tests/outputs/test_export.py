@@ -4,7 +4,8 @@ Regenerate the goldens after an intended change, then read the diff before commi
 
     GCADJ_REGEN=1 pytest tests/outputs/test_export.py
 
-That also re-renders the README picture (docs/ex5.png) from the ex5 diagram.
+That also re-renders the manual's picture (docs/ex5.png, on docs/convert.md) from the ex5
+diagram.
 """
 
 from __future__ import annotations
@@ -236,10 +237,10 @@ def test_svg_renders_to_a_png_with_the_board_pieces_and_marks() -> None:
         PICTURE.write_bytes(png)
 
 
-def test_readme_picture_is_a_rendered_diagram() -> None:
+def test_the_manuals_picture_is_a_rendered_diagram() -> None:
     width, height, _ = _png_pixels(PICTURE.read_bytes())
     assert (width, height) == diagram_size(48)
-    assert "docs/ex5.png" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "](ex5.png)" in (ROOT / "docs" / "convert.md").read_text(encoding="utf-8")
 
 
 # -- the command -----------------------------------------------------------------------
@@ -295,7 +296,7 @@ def test_cli_output_file_is_never_overwritten_without_force(tmp_path: Path) -> N
         (("export", EX1, "--to", "pgn", "--pocket-file", "pp"), 2, "one letter from i to z"),
         (("export", "fixtures/none.txt", "--to", "pgn"), 4, "no such file"),
         (("export", "fixtures/examples/README.md", "--to", "pgn"), 3, "syntax error"),
-        (("export", EX1, "--to", "pgn", "-o", "/nonexistent/dir/x.pgn"), 2, "cannot write"),
+        (("export", EX1, "--to", "pgn", "-o", "/nonexistent/dir/x.pgn"), 6, "cannot write"),
     ],
 )
 def test_cli_errors(args: tuple[str, ...], code: int, message: str) -> None:

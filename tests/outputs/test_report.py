@@ -253,7 +253,7 @@ def test_browser_keeps_the_header_in_view_and_fits_1280_pixels(
         for n in notes[:50]
     )
     assert right <= 1280  # long notes wrap inside the window
-    if os.environ.get("GCADJ_REGEN") == "1":  # the README's picture
+    if os.environ.get("GCADJ_REGEN") == "1":  # the manual's picture (docs/audit.md)
         browser.execute_script("arguments[0].scrollTop = 0;", scroller)
         browser.find_element(By.CSS_SELECTOR, '.chip[data-kind="s"][data-value="illegal"]').click()
         heading = browser.find_element(By.XPATH, "//h2[text()='Games']")
@@ -279,9 +279,9 @@ def test_browser_follows_a_row_to_its_viewer_at_the_illegal_ply(
     assert ply == record["first_illegal"]["ply"]
 
 
-def test_readme_shows_a_screenshot_of_the_report() -> None:
+def test_the_manual_shows_a_screenshot_of_the_report() -> None:
     assert SCREENSHOT.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "docs/report.png" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "](report.png)" in (ROOT / "docs" / "audit.md").read_text(encoding="utf-8")
 
 
 def test_browser_shows_about_15_rows_above_the_fold_on_a_desktop(

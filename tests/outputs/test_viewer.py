@@ -255,7 +255,7 @@ def test_browser_shows_the_illegal_ply_in_red(browser: WebDriver, tmp_path: Path
     colour = item.value_of_css_property("background-color")
     r, g, b = (int(v) for v in re.findall(r"\d+", colour)[:3])
     assert r - g > 40 and abs(g - b) < 10  # a red tint, not the yellow of other plies
-    if os.environ.get("GCADJ_REGEN") == "1":  # the README's picture
+    if os.environ.get("GCADJ_REGEN") == "1":  # the picture of the README and the manual
         browser.set_window_size(1280, 900)
         browser.save_screenshot(str(SCREENSHOT))
 
@@ -272,6 +272,7 @@ def test_browser_partial_verdict(browser: WebDriver, tmp_path: Path) -> None:
     assert "unreadable" in text and "syntax error" in text
 
 
-def test_readme_shows_a_screenshot_of_the_viewer() -> None:
+def test_the_readme_and_the_manual_show_a_screenshot_of_the_viewer() -> None:
     assert SCREENSHOT.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "docs/viewer.png" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "](docs/viewer.png)" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "](viewer.png)" in (ROOT / "docs" / "convert.md").read_text(encoding="utf-8")

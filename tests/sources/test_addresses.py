@@ -6,6 +6,9 @@ the connected-socket check is shown on the test's own server on 127.0.0.1.
 
 from __future__ import annotations
 
+import ipaddress
+from collections.abc import Callable
+
 import pytest
 import requests
 from httpserver import FixtureServer, page, redirect
@@ -91,3 +94,60 @@ def test_the_connected_socket_is_checked_too() -> None:
         with pytest.raises(AddressRefused, match=r"connected to 127\.0\.0\.1, a loopback address"):
             session.get(site.url("/x"), timeout=10)
         assert site.hits("/x") == []
+
+
+def six_to_four(ipv4: str) -> str:
+    """The 6to4 address (2002::/16) of an IPv4 address: its 32 bits after the prefix."""
+    return str(ipaddress.IPv6Address((0x2002 << 112) | (int(ipaddress.IPv4Address(ipv4)) << 80)))
+
+
+def nat64(ipv4: str) -> str:
+    """The well-known-prefix NAT64 address (64:ff9b::/96) of an IPv4 address."""
+    return str(ipaddress.IPv6Address((0x64FF9B << 96) | int(ipaddress.IPv4Address(ipv4))))
+
+
+def mapped(ipv4: str) -> str:
+    return f"::ffff:{ipv4}"
+
+
+@pytest.mark.parametrize("wrap", [six_to_four, nat64, mapped])
+@pytest.mark.parametrize(
+    "ipv4", ["127.0.0.1", "10.0.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0"]
+)
+def test_an_ipv6_address_carrying_a_refused_ipv4_one_is_refused_as_that_one(
+    wrap: Callable[[str], str], ipv4: str
+) -> None:
+    """2002:7f00:1:: (6to4), 64:ff9b::7f00:1 (NAT64) and ::ffff:127.0.0.1 reach 127.0.0.1."""
+    assert refused_address(ipv4) is not None
+    assert refused_address(wrap(ipv4)) == refused_address(ipv4)
+
+
+@pytest.mark.parametrize("wrap", [six_to_four, nat64, mapped])
+def test_an_ipv6_address_carrying_a_public_ipv4_one_is_public(
+    wrap: Callable[[str], str],
+) -> None:
+    assert refused_address("8.8.8.8") is None
+    assert refused_address(wrap("8.8.8.8")) is None
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "192.0.0.8",  # IPv4 dummy: global to Python before 3.11.10 / 3.12.4
+        "192.0.0.170",
+        "64:ff9b:1::808:808",  # local-use NAT64, whatever it carries
+        "2001:2::1",  # benchmarking
+        "2001:10::1",  # ORCHID
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo
+        "::127.0.0.1",  # IPv4-compatible (deprecated)
+    ],
+)
+def test_special_purpose_blocks_are_refused_whatever_the_python(address: str) -> None:
+    assert refused_address(address) is not None
+
+
+def test_the_issue_s_addresses_are_refused() -> None:
+    assert six_to_four("127.0.0.1") == "2002:7f00:1::"  # the issue's own examples
+    assert six_to_four("10.0.0.1") == "2002:a00:1::"
+    for address in ("2002:7f00:1::", "2002:a00:1::", "192.0.0.8"):
+        assert refused_address(address) is not None

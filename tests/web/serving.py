@@ -1,8 +1,10 @@
 """A real `gcadj serve` for the web tests: the CLI started as a process on a free port.
 
-Nothing is a test client: the tests talk HTTP to uvicorn over 127.0.0.1, with `requests`
-and with headless Chromium. The server's temporary folder (TMPDIR) is the test's own, so a
-test can look at what the server wrote there, and that it removed it.
+Nothing is a test client: the tests talk HTTP to uvicorn over 127.0.0.1, with `requests`,
+raw sockets and headless Chromium. The server's temporary folder (TMPDIR) is the test's
+own, so a test can look at what the server wrote there, and that it removed it. What the
+server prints after its first line (its log) is read as it comes into `Server.log`, so a
+test can read it and the server never blocks on a full pipe.
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ import io
 import os
 import subprocess
 import sys
+import threading
 import time
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from conftest import ROOT
@@ -26,6 +29,14 @@ class Server:
     url: str
     process: subprocess.Popen[str]
     tmp: Path
+    log: list[str] = field(default_factory=list)  # the lines it printed after the first
+
+    @property
+    def port(self) -> int:
+        return int(self.url.rstrip("/").rsplit(":", 1)[1])
+
+    def log_text(self) -> str:
+        return "".join(list(self.log))
 
 
 @contextmanager
@@ -46,9 +57,17 @@ def running_server(tmp: Path, *flags: str) -> Iterator[Server]:
     if "http://" not in line:
         process.kill()
         raise AssertionError(f"gcadj serve did not start: {line}{process.stdout.read()}")
-    url = line.split()[2]
+    server = Server(line.split()[2], process, tmp, [line])
+    output = process.stdout
+
+    def drain() -> None:  # ends when the server does
+        for printed in output:
+            server.log.append(printed)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
     try:
-        yield Server(url, process, tmp)
+        yield server
     finally:
         process.send_signal(2)
         try:
@@ -56,6 +75,7 @@ def running_server(tmp: Path, *flags: str) -> Iterator[Server]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(5)
+        reader.join(10)
 
 
 def zip_of(members: dict[str, bytes], *, level: int = 9) -> bytes:

@@ -146,7 +146,7 @@ def test_an_illegal_game_shows_the_red_ply_its_suggestion_and_downloads(
         href = links[label].get_attribute("href") or ""
         assert unquote(href.split(",", 1)[1]) == content
     no_sideways_scroll_and_at_top(desktop)
-    if REGEN:  # the README's pictures: the viewer as served, desktop then phone
+    if REGEN:  # the manual's pictures (docs/serve.md): the viewer as served, desktop then phone
         desktop.save_screenshot(str(DOCS / "serve-viewer.png"))
 
 

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import io
+import os
+import random
+import stat
+import struct
+import warnings
 import zipfile
+from pathlib import Path
 
 import pytest
 from serving import zip_of
 
-from gcadj.web.forms import FormError, parse_form
+from gcadj.web.forms import BodyReader, FormError, Spool, header_parameters, parse_form
 from gcadj.web.uploads import (
     Planned,
     Refused,
@@ -20,6 +26,7 @@ from gcadj.web.uploads import (
 )
 
 LIMITS = ZipLimits(max_total=1_000_000, max_files=50, max_ratio=100, ratio_floor=100_000)
+ROOMY = ZipLimits(max_total=200_000_000, max_files=10_000, max_ratio=100, ratio_floor=1_000_000)
 
 
 def test_repeated_names_are_made_distinct_in_order() -> None:
@@ -96,3 +103,118 @@ def test_a_multipart_form_is_parsed_in_memory_with_its_file_names() -> None:
         parse_form(body, "multipart/form-data")
     with pytest.raises(FormError, match="expected a form"):
         parse_form(body, "application/json")
+
+
+def central_entries_pointing_at_one(data: bytes, copies: int) -> bytes:
+    """A zip of one member whose central directory lists it `copies` times under other
+    names (the issue's 11 KB zip whose 190 entries share one 1 MB member)."""
+    central = data.rindex(b"PK\x01\x02")
+    end = data.rindex(b"PK\x05\x06")
+    entry = data[central:end]
+    name_length = struct.unpack("<H", entry[28:30])[0]
+    name = entry[46 : 46 + name_length]
+    entries = b"".join(
+        entry.replace(name, f"{i:0{name_length - 4}d}.txt".encode(), 1) for i in range(copies)
+    )
+    record = bytearray(data[end:])
+    struct.pack_into("<HHII", record, 8, copies, copies, len(entries), central)
+    return data[:central] + entries + bytes(record)
+
+
+def test_members_that_share_their_data_are_refused() -> None:
+    one = zip_of({"game.txt": b"P e2-e4\n" * 125_000})  # 1 MB in a few KB
+    amplified = central_entries_pointing_at_one(one, 190)
+    assert len(amplified) < 20_000
+    infos = zipfile.ZipFile(io.BytesIO(amplified)).infolist()
+    assert len(infos) == 190 and len({i.header_offset for i in infos}) == 1  # as built
+    (refused,) = UploadReader([Upload("amp.zip", amplified)], ROOMY).plan()
+    assert "share their data in the zip" in (refused.refusal or "")
+
+
+def test_a_name_twice_in_a_zip_is_refused() -> None:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns of the duplicate: that is the point
+        archive.writestr("a.txt", b"P e2-e4\n")
+        archive.writestr("a.txt", b"P d2-d4\n")
+    (refused,) = UploadReader([Upload("dup.zip", out.getvalue())], ROOMY).plan()
+    assert "'a.txt' is in the zip twice" in (refused.refusal or "")
+
+
+def test_the_ratio_is_checked_on_the_whole_archive() -> None:
+    """Each member under the floor (not checked alone), together far over the ratio."""
+    text = b"P e2-e4\np e7-e5\n" * 60_000  # 0.96 MB each
+    archive = zip_of({f"g{i}.txt": text for i in range(20)})
+    total = 20 * len(text)
+    assert len(text) < ROOMY.ratio_floor
+    assert total / len(archive) > ROOMY.max_ratio  # as built
+    (refused,) = UploadReader([Upload("m.zip", archive)], ROOMY).plan()
+    assert f"the zip expands {total / len(archive):.0f} times" in (refused.refusal or "")
+    noise = random.Random(29)
+    honest = zip_of({f"g{i}.txt": noise.randbytes(100_000) for i in range(20)})  # 2 MB, as is
+    assert all(p.refusal is None for p in UploadReader([Upload("h.zip", honest)], ROOMY).plan())
+
+
+def test_the_zips_of_one_request_share_one_budget() -> None:
+    limits = ZipLimits(max_total=1_000_000, max_files=5, max_ratio=1000, ratio_floor=10_000_000)
+    three = zip_of({f"g{i}.txt": b"P e2-e4\n" for i in range(3)})
+    first, *rest = UploadReader([Upload("a.zip", three), Upload("b.zip", three)], limits).plan()
+    assert first.refusal is None and rest[-1].name == "b.zip"
+    assert "6 files in the zips of this check, more than the limit of 5" in (rest[-1].refusal or "")
+    big = zip_of({"g.txt": b"P e2-e4\n" * 70_000})  # 560 KB
+    planned = UploadReader([Upload("a.zip", big), Upload("b.zip", big)], limits).plan()
+    assert planned[0].refusal is None
+    assert "the zips of this check expand to 1.1 MB, more than the limit of 1 MB" in (
+        planned[1].refusal or ""
+    )
+
+
+def test_a_zip_spilled_to_a_file_is_read_from_it(tmp_path: Path) -> None:
+    archive = zip_of({"a/1.txt": b"one", "b/2.txt": b"two"})
+    path = tmp_path / "upload"
+    path.write_bytes(archive)
+    reader = UploadReader([Upload("z.zip", b"", path=str(path))], LIMITS)
+    planned = reader.plan()
+    assert [reader.read(p) for p in planned] == [b"one", b"two"]
+    reader.close()
+
+
+@pytest.mark.parametrize(
+    ("header", "name", "filename"),
+    [
+        ('form-data; name="file"; filename="партия.txt"', "file", "партия.txt"),
+        ('form-data; name="file"; filename="a%22b%0D%0Ac.txt"', "file", 'a"b\r\nc.txt'),
+        ('form-data; name="file"; filename="C:\\x\\y.txt"', "file", "C:\\x\\y.txt"),
+        ("form-data; name=file; filename=plain.txt", "file", "plain.txt"),
+        (
+            'form-data; name="f"; filename="fallback.txt"; filename*=UTF-8\'\'caf%C3%A9.txt',
+            "f",
+            "café.txt",
+        ),
+        ("form-data; name=\"f\"; filename*=iso-8859-1''caf%E9.txt", "f", "café.txt"),
+        ('form-data; name="f"; filename="x.txt"; filename*=koi8-r\'\'%D0.txt', "f", "x.txt"),
+        ('form-data; name="text"', "text", None),
+    ],
+)
+def test_part_names_are_read_as_browsers_send_them(
+    header: str, name: str, filename: str | None
+) -> None:
+    options = header_parameters(header.encode("utf-8"))
+    assert options.get("name") == name and options.get("filename") == filename
+
+
+def test_a_large_part_spills_to_a_file_and_a_small_one_stays_in_memory(tmp_path: Path) -> None:
+    files: list[str] = []
+    big = b"P e2-e4\n" * 1000
+    body = (
+        b'--B\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\n\r\n'
+        + big
+        + b'\r\n--B\r\nContent-Disposition: form-data; name="text"\r\n\r\nP d2-d4\r\n--B--\r\n'
+    )
+    reader = BodyReader("multipart/form-data; boundary=B", lambda: Spool(tmp_path, 1000, files))
+    for start in range(0, len(body), 7):  # as a slow client sends it
+        reader.feed(body[start : start + 7])
+    spilled, small = reader.finish()
+    assert spilled.stored.path is not None and Path(spilled.stored.path).read_bytes() == big
+    assert files == [spilled.stored.path] and stat.S_IMODE(os.stat(files[0]).st_mode) == 0o600
+    assert (small.stored.path, small.data) == (None, b"P d2-d4")
