@@ -114,7 +114,7 @@ class AuditPlan:
     fetch: FetchSettings = field(default_factory=FetchSettings)
     limits: Limits = field(default_factory=Limits)
     resume: bool = False
-    force: bool = False  # replace --out, and a --csv or --report that gcadj did not write
+    force: bool = False  # replace --output, and a --csv or --report that gcadj did not write
     batch_size: int | None = None  # None: sized to about BATCH_SECONDS of work each
     viewers: Path | None = None  # a folder for the HTML viewers of the games...
     viewer_games: ViewerChoice = DEFAULT_VIEWERS  # ...that this names
@@ -123,9 +123,9 @@ class AuditPlan:
     failing_listed: int | None = 10
 
     def check_products(self, out: Path) -> None:
-        """`AuditError` if --out, --csv or --report would replace what they must not."""
+        """`AuditError` if --output, --csv or --report would replace what they must not."""
         if self.resume and self.out is None:
-            raise AuditError("--resume needs --out")
+            raise AuditError("--resume needs --output")
         products = [("--csv", self.csv, "csv"), ("--report", self.report, "html")]
         check_products(
             self.sources,

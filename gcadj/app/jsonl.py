@@ -1,6 +1,6 @@
 """The batch runner's JSONL file: whole lines only, in order, locked, resumable.
 
-`JsonlWriter` holds the file of an audit (``--out``) or of a server's check: it opens and
+`JsonlWriter` holds the file of an audit (``--output``) or of a server's check: it opens and
 locks it (`gcadj.app.audit_files`), appends complete lines, each call's with one
 `os.write`, and fsyncs about once a second (`FSYNC_SECONDS`), so a crash or Ctrl-C loses
 nothing already written. **It never leaves a torn last line of its own:** a write that
@@ -86,12 +86,12 @@ class JsonlWriter:
     Without `resume` or `force` the file is created exclusively; with `force` (and not
     `resume`) an existing file is emptied, but only once the lock is held, so an audit
     never truncates a file another audit is writing. `option` is how the messages name
-    the file's option (``--out``). Raises `AuditError` (the file cannot be used) and
+    the file's option (``--output``). Raises `AuditError` (the file cannot be used) and
     `CannotWrite` (it cannot be written).
     """
 
     def __init__(
-        self, path: Path, *, resume: bool = False, force: bool = False, option: str = "--out"
+        self, path: Path, *, resume: bool = False, force: bool = False, option: str = "--output"
     ) -> None:
         flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
         if not resume and not force:

@@ -3,7 +3,7 @@
 The command turns its options into an `AuditPlan`, runs it (`gcadj.app.audit.run_audit`)
 and prints what it gets back. What goes where:
 
-- stdout carries the audit's data: the JSON lines when there is no ``--out`` and no
+- stdout carries the audit's data: the JSON lines when there is no ``--output`` and no
   ``-q``; otherwise the failing games, one line each, exactly as ``check -q`` prints them
   (an unreadable source's line on stderr, as there);
 - stderr carries the rest: progress, the tables, notes, and the failing games' lines
@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 class _AuditProgress:
     """Progress on stderr: a rich bar on a terminal; without one (CI logs) a plain line
     every 10 seconds; nothing with --quiet. Each game as it is written: its JSON line on
-    stdout (`json_lines`: no --out), or with --quiet its line if it is not legal."""
+    stdout (`json_lines`: no --output), or with --quiet its line if it is not legal."""
 
     def __init__(self, quiet: bool, json_lines: bool) -> None:
         import sys
@@ -201,9 +201,9 @@ AUDIT_EPILOG = (
     "Sources: files, folders (searched recursively for .txt .log .pgn .html .htm, hidden "
     "files and gcadj's own reports skipped), http(s) URLs of viewing pages, an earlier "
     "audit's .jsonl (its sources), and --index log indexes; a PGN file of several games "
-    "gives one verdict per game (FILE#N). Every verdict is appended to --out as one JSON "
+    "gives one verdict per game (FILE#N). Every verdict is appended to --output as one JSON "
     "line (the schema of check --json), in the order of the sources whatever --jobs is; "
-    "without --out the lines go to stdout. --resume finishes an interrupted audit. The "
+    "without --output the lines go to stdout. --resume finishes an interrupted audit. The "
     "summary at the end names the first 10 failing games (-v: all) as check -q prints "
     "them; -q prints only those lines, as they come, exactly as check -q does. A source "
     "over --source-timeout or --memory, or whose worker dies, gets an error verdict; the "
@@ -211,8 +211,8 @@ AUDIT_EPILOG = (
     "Exit codes as check: 0 all legal; 1 some illegal; 3 some unparsable; 4 some "
     "unreadable or empty, no game found, a folder with no game, an index that could not be "
     "fetched or lists no game of --game; 5 gcadj failed on some source (an internal error: "
-    "a bug, please report it); 6 an output could not be written (a full disk: --out keeps "
-    "whole lines, finish with --resume); 2 usage (also: another audit holds --out, or "
+    "a bug, please report it); 6 an output could not be written (a full disk: --output keeps "
+    "whole lines, finish with --resume); 2 usage (also: another audit holds --output, or "
     "--csv/--report would replace a file gcadj did not write); 130 interrupted."
 )
 
@@ -250,17 +250,23 @@ SourceTimeoutOption = Annotated[float, source_timeout_option("none")]
 MemoryOption = Annotated[int, memory_option("no limit")]
 OutOption = Annotated[
     str | None,
-    typer.Option("--out", "-o", metavar="FILE.jsonl", help="Results, one JSON line per source."),
+    typer.Option(
+        "--output",
+        "-o",
+        "--out",  # its former name, kept: every command's output file is -o/--output
+        metavar="FILE.jsonl",
+        help="Results, one JSON line per source.",
+    ),
 ]
 ResumeOption = Annotated[
-    bool, typer.Option("--resume", help="Skip sources already in --out; judge the rest.")
+    bool, typer.Option("--resume", help="Skip sources already in --output; judge the rest.")
 ]
 ForceOption = Annotated[
     bool,
     typer.Option(
         "--force",
-        help="Replace an existing --out, and a --csv or --report file gcadj did not write "
-        "(never a source of the audit, nor --out by --csv or --report).",
+        help="Replace an existing --output, and a --csv or --report file gcadj did not write "
+        "(never a source of the audit, nor --output by --csv or --report).",
     ),
 ]
 CsvOption = Annotated[
@@ -323,7 +329,7 @@ def _files(
     """The output options, checked: never a folder, and viewers need a place."""
     from gcadj.app.products import DEFAULT_VIEWERS, ViewerChoice, viewer_folder
 
-    for option, path in (("--out", out), ("--csv", csv_file), ("--report", report)):
+    for option, path in (("--output", out), ("--csv", csv_file), ("--report", report)):
         refuse_folder("audit", option, path)
     report_path = Path(report) if report else None
     games = ViewerChoice(viewers or DEFAULT_VIEWERS)
@@ -358,7 +364,7 @@ def audit(
     verbose: VerboseOption = False,
     all_findings: AllOption = False,
     fen: FenOption = None,
-    pocket_file: PocketFileOption = "i",
+    pocket_file: PocketFileOption = None,
     cache: CacheOption = None,
     no_cache: NoCacheOption = False,
     delay: DelayOption = None,
@@ -433,4 +439,4 @@ def _interrupted(judged: int, out: Path | None, json_lines: bool) -> str:
     if out is not None:
         return f"{said}; every one is in {out}; finish with --resume"
     shown = "each was printed" if json_lines else "the failing ones were printed"
-    return f"{said}; {shown} on stdout; rerun with --out FILE to be able to resume"
+    return f"{said}; {shown} on stdout; rerun with --output FILE to be able to resume"

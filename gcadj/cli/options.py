@@ -41,12 +41,13 @@ FenOption = Annotated[
     ),
 ]
 PocketFileOption = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--pocket-file",
         metavar="LETTER",
         help="The file of the pockets: one letter from i to z: i on the 2009 preset (i1/i8), "
-        "p on the newer one (p1/p8). A PocketFile tag in a log overrides it.",
+        "p on the newer one (p1/p8). A PocketFile tag in a log overrides it. Default: the "
+        "file the log's plies use (p1 makes it p), else i.",
     ),
 ]
 QuietOption = Annotated[
@@ -284,12 +285,18 @@ def fail(command: str, message: str, code: int) -> typer.Exit:
     return typer.Exit(code)
 
 
-def check_options(command: str, pocket_file: str, fen: str | None = None) -> PocketFile:
-    """The --pocket-file as a `PocketFile` (either case: ``P`` is ``p``), checked with --fen
-    before any source is read; a usage error (exit 2) for a bad one."""
-    from gcadj.adjudication.verdict import start_position
-    from gcadj.errors import FenError
+def check_options(
+    command: str, pocket_file: str | None, fen: str | None = None
+) -> PocketFile | None:
+    """The --pocket-file as a `PocketFile` (either case: ``P`` is ``p``; None when it is
+    not given: the logs say), checked with --fen before any source is read; a usage error
+    (exit 2) for a bad one."""
+    from gcadj.vocabulary import DEFAULT_POCKET_FILE
 
+    if pocket_file is None:
+        if fen is not None:
+            check_fen(command, fen, DEFAULT_POCKET_FILE)
+        return None
     letter = PocketFile.read(pocket_file)
     if letter is None:
         message = (
@@ -298,11 +305,19 @@ def check_options(command: str, pocket_file: str, fen: str | None = None) -> Poc
         )
         raise fail(command, message, EXIT_USAGE)
     if fen is not None:
-        try:
-            start_position(fen, letter)
-        except FenError as err:
-            raise fail(command, f"--fen: {err}", EXIT_USAGE) from None
+        check_fen(command, fen, letter)
     return letter
+
+
+def check_fen(command: str, fen: str, pocket_file: PocketFile) -> None:
+    """A usage error (exit 2) for a --fen that is no start position."""
+    from gcadj.adjudication.verdict import start_position
+    from gcadj.errors import FenError
+
+    try:
+        start_position(fen, pocket_file)
+    except FenError as err:
+        raise fail(command, f"--fen: {err}", EXIT_USAGE) from None
 
 
 def refuse_folder(command: str, option: str, path: str | None) -> None:

@@ -384,7 +384,7 @@ def test_an_interrupted_audit_without_out_says_there_is_nothing_to_resume(
     assert process.returncode == 130
     message = stderr.decode()
     assert "the failing ones were printed on stdout" in message, message
-    assert "rerun with --out FILE" in message, message
+    assert "rerun with --output FILE" in message, message
     assert "--resume" not in message and "gcadj-audit-" not in message  # no vanished file
 
 

@@ -28,6 +28,7 @@ MODULES = (
     "gcadj",
     "gcadj.app.check",
     "gcadj.app.pipeline",
+    "gcadj.sources.options",
     "gcadj.adjudication.verdict",
     "gcadj.vocabulary",
     "gcadj.engine.position",
@@ -47,14 +48,13 @@ class Docstring:
 
 
 def source_file(module: str) -> Path:
-    """The module's source: beside the extension module in a compiled install."""
-    spec = importlib.util.find_spec(module)
-    assert spec is not None and spec.origin is not None, module
-    origin = Path(spec.origin)
-    if origin.suffix == ".py":
-        return origin
-    name = "__init__.py" if spec.submodule_search_locations else module.rsplit(".", 1)[-1] + ".py"
-    return origin.with_name(name)
+    """The module's source: beside the extension module in a compiled install. Found from
+    the package's own place (``gcadj/__init__.py`` is never compiled): a compiled module
+    imported by another compiled one first carries a wrong origin (``gcadj/gcadj/...``)."""
+    root = Path(gcadj.__file__).resolve().parent.parent
+    path = root.joinpath(*module.split("."))
+    package = path / "__init__.py"
+    return package if package.is_file() else path.with_suffix(".py")
 
 
 def docstrings(module: str) -> list[Docstring]:

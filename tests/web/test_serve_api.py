@@ -375,3 +375,17 @@ def test_a_long_check_shows_its_progress_and_can_be_deleted(server: Server) -> N
     assert deleted.status_code == 200 and "deleted" in deleted.text
     assert list(private.iterdir()) == []
     assert requests.get(where, timeout=30).status_code == 404
+
+
+def test_a_log_of_the_newer_preset_needs_no_pocket_file(server: Server) -> None:
+    """The pocket-file menu starts at "from the log", and the API without pocket_file
+    reads a p1/p8 log as the CLI does."""
+    log = (FIXTURES / "parse" / "pocket_p.txt").read_bytes()
+    (record,) = lines(requests.post(server.url + "api/check?name=p.txt", data=log, timeout=30))
+    (expected,) = judge_source("p.txt", text=log.decode("utf-8"))
+    assert record == expected.to_json() and record["status"] == "illegal"
+    given = requests.post(server.url + "api/check?pocket_file=i", data=log, timeout=30)
+    assert lines(given)[0]["status"] == "syntax-error"
+    form = requests.get(server.url, timeout=30).text
+    menu = form[form.index('<select name="pocket_file">') :]
+    assert menu.index('<option value="">from the log</option>') < menu.index('value="i"')
