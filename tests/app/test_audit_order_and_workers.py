@@ -163,8 +163,12 @@ def kill_each_stalled_worker(process: subprocess.Popen[str], count: int) -> list
     assert process.stderr is not None
     stalled = []
     for _ in range(count):
-        said = process.stderr.readline()  # the hook names the worker that stalls
-        found = re.fullmatch(rf"gcadj: {HANG_ENV}: worker (\d+) stalls on (.+)\n", said)
+        # the hook names the worker that stalls; the verdict lines of earlier kills (the
+        # audit reports a dead worker's source on stderr too) may come first
+        said = [process.stderr.readline()]
+        while not said[-1].startswith(f"gcadj: {HANG_ENV}:") and said[-1] and len(said) < 50:
+            said.append(process.stderr.readline())
+        found = re.fullmatch(rf"gcadj: {HANG_ENV}: worker (\d+) stalls on (.+)\n", said[-1])
         assert found is not None, said
         worker = int(found[1])
         assert worker != process.pid and os.getpgid(worker) == process.pid  # this audit's
