@@ -8,9 +8,8 @@ itself: the count of verdicts must equal the count of games).
 Each database is written to a temporary folder and read by a whole process, so that
 ``os.wait4`` gives its peak resident set (the largest RSS it reached) and its CPU seconds:
 
-* ``reader``: the games one at a time from `gcadj.sources.formats.iter_games`, each judged
-  (`replay`, or `replay_readable` for a game that cannot be read to its end) and dropped:
-  what streaming costs, whatever the caller keeps;
+* ``reader``: the games one at a time from `gcadj.sources.games.source_games`, each read
+  and judged in one pass, and dropped: what streaming costs, whatever the caller keeps;
 * ``gcadj check --json``: the command a user runs (its output goes to a file).
 
 Constant memory means the peak RSS at 10,000 games is about that at 1,000 (the text
@@ -37,14 +36,11 @@ PGN_DIR = BENCH_DIR / "data" / "pgn"
 
 READER = """
 import sys
-from gcadj.adjudication.verdict import replay, replay_readable
-from gcadj.notation.parse import LogSyntaxError
-from gcadj.sources.formats import iter_games
+from gcadj.sources.games import source_games
 
 text = open(sys.argv[1], encoding="utf-8").read()
 count = 0
-for name, game in iter_games(text, sys.argv[1]):
-    verdict = replay_readable(game) if isinstance(game, LogSyntaxError) else replay(game)
+for verdict in source_games(sys.argv[1], text=text):
     count += 1
 print(count)
 """

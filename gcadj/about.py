@@ -73,3 +73,8 @@ GENERATOR_META = '<meta name="generator" content="gcadj">'
 def is_gcadj_html(head: str) -> bool:
     """Is this the start (a few KiB) of an HTML page that gcadj wrote?"""
     return GENERATOR_META in head
+
+
+# The element of a game viewer that carries its games as Game Courier text (a JSON list in
+# ``<script type="application/json" id="...">``), which ``gcadj check viewer.html`` reads.
+GAMES_BLOCK_ID = "gcadj-games"

@@ -79,12 +79,18 @@ class GcCodeError(FenError):
 
 
 class SanError(GcadjError, ValueError):
-    """SAN text that is not a legal move in the position: the text, the FEN and why."""
+    """SAN text that is not a legal move in the position: the text, the FEN and why.
 
-    def __init__(self, san: str, fen: str, reason: str) -> None:
+    `named` is the move the text names when it names one piece that could go there but
+    the move is illegal (``Kf7`` into check, a pinned piece's move): a reader judges that
+    move as a ply, as it would be judged in a Game Courier log. None when the text names
+    no such move (no piece could go there, or several could)."""
+
+    def __init__(self, san: str, fen: str, reason: str, named: Move | None = None) -> None:
         self.san = san
         self.fen = fen
         self.reason = reason
+        self.named = named
         super().__init__(f"{san!r} is not a legal move in {fen}: {reason}")
 
 
@@ -276,6 +282,14 @@ class CopiedPageError(PageError):
     status = "error"
 
 
+class OwnFileError(PageError):
+    """A file gcadj wrote that holds no game (an audit report, the verdicts of ``check
+    --json``): no game to judge, so the verdict is an "error"; its text is never read as
+    moves."""
+
+    status = "error"
+
+
 class UnreadableCell(GcadjError):
     """A board cell whose content is not a piece we recognise: the page's board is then
     not compared with the replay. Never leaves `gcadj.sources.pages.board`."""
@@ -336,6 +350,11 @@ class CannotWrite(GcadjError, OSError):
         return f"cannot write {visible(self.target)}: {self.reason}"
 
 
+class RunStopped(GcadjError):
+    """The client of a batch run said to stop (a server's check cancelled). Never leaves
+    `gcadj.app.batch`: `run_batch` returns False."""
+
+
 class InjectedFault(GcadjError, RuntimeError):
     """The fault ``GCADJ_INJECT_FAULT`` asks for: stands for any bug while judging a source,
     so it is handled as an unexpected exception would be (an internal-error verdict)."""
@@ -387,9 +406,11 @@ __all__ = [
     "InjectedFault",
     "LogSyntaxError",
     "NoGame",
+    "OwnFileError",
     "PageError",
     "ParserDeclined",
     "RetryableFetch",
+    "RunStopped",
     "SanError",
     "ServeError",
     "ServerBusy",

@@ -13,6 +13,7 @@ how a game ends on the board) and the adjudicator (which knows the rest) share o
 from __future__ import annotations
 
 from enum import Enum
+from typing import Final
 
 
 class Word(str, Enum):
@@ -95,6 +96,20 @@ class Termination(Word):
     ONGOING = "ongoing"
 
 
+RECORDED_ENDINGS: Final = frozenset(
+    {
+        Termination.RECORDED,
+        Termination.RESIGNATION,
+        Termination.TIME_FORFEIT,
+        Termination.AGREEMENT,
+        Termination.ABANDONED,
+        Termination.ADJUDICATION,
+    }
+)
+"""The endings a record gives (a status line, a result token, a Termination tag), not the
+board: a writer keeps them in its output so that the game reads back with its result."""
+
+
 class Side(Word):
     """Who made a ply."""
 
@@ -109,6 +124,12 @@ class Result(Word):
     BLACK_WINS = "0-1"
     DRAW = "1/2-1/2"
     UNDECIDED = "*"
+
+    @classmethod
+    def read(cls, text: str) -> Result | None:
+        """The result a token or a Result tag names, as PGN writes it or as other programs
+        do (`RESULT_SPELLINGS`: ``½-½``, ``1–0`` with an en dash); None if it names none."""
+        return RESULT_SPELLINGS.get(text.strip())
 
 
 class AdjudicationClass(Word):
@@ -157,8 +178,28 @@ def is_pocket_letter(letter: str) -> bool:
 
 DEFAULT_POCKET_FILE = PocketFile("i")
 
+RESULT_SPELLINGS: Final = {
+    **{result.value: result for result in Result},
+    # A half, a dash other than '-', as word processors, forums and some programs write
+    # them: the same results.
+    **{
+        f"{white}{dash}{black}": result
+        for result, (white, black) in (
+            (Result.WHITE_WINS, ("1", "0")),
+            (Result.BLACK_WINS, ("0", "1")),
+            (Result.DRAW, ("½", "½")),
+            (Result.DRAW, ("1/2", "1/2")),
+            (Result.DRAW, ("0.5", "0.5")),
+        )
+        for dash in "-\u2013\u2014"  # hyphen, en dash, em dash
+    },
+}
+"""Every way a result is written that gcadj reads, and the result it names."""
+
 __all__ = [
     "DEFAULT_POCKET_FILE",
+    "RECORDED_ENDINGS",
+    "RESULT_SPELLINGS",
     "AdjudicationClass",
     "Category",
     "PocketFile",

@@ -21,6 +21,9 @@ from hypothesis import settings
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver
 
+    from gcadj.notation.records import GameLog
+    from gcadj.vocabulary import PocketFile
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 
@@ -37,6 +40,17 @@ FUZZ_SCALE = max(1, int(os.environ.get("GCADJ_FUZZ_SCALE", "1") or "1"))
 def budget(examples: int) -> int:
     """A property's number of examples: fixed in CI and by default, scaled by fuzz_long."""
     return examples * FUZZ_SCALE
+
+
+def read_log(path: Path, pocket_file: PocketFile | str = "i") -> GameLog:
+    """A log file's bytes decoded as gcadj decodes a source, and parsed: what the parser
+    makes of a fixture file (the pipeline's other steps left out)."""
+    from gcadj.notation.parse import parse_log
+    from gcadj.sources.decode import decode_text
+    from gcadj.vocabulary import PocketFile
+
+    text = decode_text(path.read_bytes())
+    return parse_log(text, source=str(path), pocket_file=PocketFile(pocket_file))
 
 
 @pytest.fixture

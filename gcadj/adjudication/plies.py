@@ -36,7 +36,7 @@ from gcadj.engine.squares import WHITE
 from gcadj.errors import NoGame, StaleVisit
 from gcadj.notation.pgn import NOTE_MARK
 from gcadj.notation.records import GameLog, MoveRecord, UnreadText
-from gcadj.notation.san import gc_text, move_san
+from gcadj.notation.san import gc_text, move_san, submoves_text
 from gcadj.vocabulary import PocketFile
 
 __all__ = [
@@ -150,6 +150,15 @@ class JudgedPly:
     def comments(self) -> list[str]:
         """The player's comment lines on this ply (`player_comment_lines`)."""
         return player_comment_lines(self.record.comment)
+
+    @property
+    def typed_gc(self) -> str:
+        """The ply as Game Courier text, as typed: its text, or for a ply typed as PGN
+        writes moves (``O-O``, ``Kf7``: `MoveRecord.san`) the sub-moves the reader made of
+        it (``K e1-g1; R h1-f1``; ``;`` for a null move, a ply of no sub-move). What a
+        Game Courier writer gives for a ply it keeps as typed, so that it reads back."""
+        record = self.record
+        return (submoves_text(record.submoves) or ";") if record.san else record.text
 
     # -- the position and what needs it
 

@@ -317,17 +317,18 @@ def replay(
     "syntax-error" whose `final_fen` is the position before the unreadable ply
     (`Verdict.partial`).
     """
-    if fen is not None:
-        start_fen, position = _starting(fen, log.pocket_file)
-    else:
-        try:
-            start_fen, position = _starting(log.tag("FEN") or STARTING_FEN, log.pocket_file)
-        except FenError as err:
-            return failed_verdict(
-                log.source, Status.SYNTAX_ERROR, f"{log.source}: [FEN] tag: {err}"
-            )
+    start = fen if fen is not None else log.tag("FEN") or STARTING_FEN
+    try:
+        game = Replay(start, log.pocket_file, all_findings=all_findings)
+    except FenError as err:
+        if fen is not None:
+            raise
+        return failed_verdict(log.source, Status.SYNTAX_ERROR, f"{log.source}: [FEN] tag: {err}")
+    for record in log.records:
+        if not game.play(record):
+            break
     stop = str(unreadable) if unreadable is not None else log.unread and log.unread.error
-    return _Replay(log, position, start_fen, all_findings).run(stop or None)
+    return game.verdict(log, stop or None)
 
 
 def replay_readable(
@@ -359,51 +360,108 @@ def _as_gcadj_fen(fen: str, pocket_file: PocketFile) -> str:
     return as_gcadj_fen(fen, pocket_file)
 
 
-class _Replay:
-    """The state of one replay; `run` walks the records once."""
+class Replay:
+    """One game judged ply by ply, in the order its reader reads the plies.
 
-    def __init__(
-        self, log: GameLog, position: Position, start_fen: str, all_findings: bool
-    ) -> None:
-        self.log = log
-        self.position = position
-        self.start_fen = start_fen
+    `replay` gives it the records of a parsed log. The PGN reader
+    (`gcadj.sources.pgn_reader`) gives it each ply as it reads it, since SAN is read on a
+    board: `board` is the one the next ply is read in. So a game from PGN is judged once,
+    while it is read, and `verdict` is its verdict.
+
+    A ply is `play`ed (judged as typed) or, when the reader has already found the legal
+    move it names, `play_move`d (played, not judged again). After the first illegal ply
+    (without `all_findings`) the verdict is settled and `play` says so; a reader that reads
+    on is then given the board Game Courier would show (the legal move of each ply, or its
+    literal board), so the plies after it are read and counted, not judged. `board` is
+    None once that board is no position.
+
+    `start` is a gcadj FEN or a Game Courier code; one that is no position raises
+    `FenError`.
+    """
+
+    def __init__(self, start: str, pocket_file: PocketFile, *, all_findings: bool = False) -> None:
+        self.start_fen, self.position = _starting(start, pocket_file)
+        self.pocket_file = pocket_file
         self.all_findings = all_findings
-        self.judge = PlyJudge(log.pocket_file)
+        self.judge = PlyJudge(pocket_file)
         self.findings: list[Finding] = []
         self.unlisted = 0  # illegal plies found past MAX_FINDINGS: counted, not kept
-        self.warnings: list[str] = list(log.warnings)  # what the reader noticed (PGN)
+        self.warnings: list[str] = []
         self.moves: list[Move] = []
         self.final_fen: str | None = None
         self.threefold_warned = False
+        self.judging = True  # False once the verdict is settled
+        self._board: Position | None = self.position
+        # Where judging stopped (the position and its illegal ply): the board after it is
+        # made only if a reader asks for it (`board`), which `replay` never does.
+        self._stopped_at: tuple[Position, MoveRecord] | None = None
 
-    def run(self, unreadable: str | None = None) -> Verdict:
-        for record in self.log.records:
-            if not self._judge_record(record):
-                break
+    @property
+    def board(self) -> Position | None:
+        """The board the next ply is read in: the game's position while it is judged, then
+        the board Game Courier would show; None when that is no position."""
+        if self._stopped_at is not None:
+            position, record = self._stopped_at
+            self._stopped_at = None
+            successor = self._literal_successor(position, record)
+            self._board = successor if isinstance(successor, Position) else None
+        return self._board
+
+    def play(self, record: MoveRecord) -> bool:
+        """Judge a ply as typed and play it; False when the verdict is settled (no further
+        ply changes it), True while the replay judges on."""
+        if not self.judging:
+            self._follow(record, None)
+            return False
+        return self._judge_record(record, None)
+
+    def play_move(self, record: MoveRecord, move: Move) -> bool:
+        """`play` for a ply whose move the reader found legal on `board` (SAN it resolved):
+        played without judging it again (the game may still have ended before it)."""
+        if not self.judging:
+            self._follow(record, move)
+            return False
+        return self._judge_record(record, move)
+
+    def _follow(self, record: MoveRecord, move: Move | None) -> None:
+        """A ply after the verdict is settled: the board moves on, nothing is judged."""
+        board = self.board
+        if board is None:
+            return
+        if move is not None:
+            board.push_trusted(move)  # legal on this board: the reader resolved it there
+            return
+        if isinstance(self.judge.play(board, record), IllegalPly):
+            successor = self._literal_successor(board, record)
+            self._board = successor if isinstance(successor, Position) else None
+
+    def verdict(self, log: GameLog, unreadable: str | None = None) -> Verdict:
+        """The verdict of `log`, whose plies were played: `unreadable` is the syntax error
+        that stopped its reader after them, if one did (see `replay`)."""
         if unreadable is not None:
-            return self._unreadable(unreadable)
+            return self._unreadable(log, unreadable)
         if self.findings:
-            return self._verdict(Status.ILLEGAL, Result.UNDECIDED, None)
+            return self._verdict(log, Status.ILLEGAL, Result.UNDECIDED, None)
         outcome = self.position.outcome()
-        result, termination = self._result(outcome)
-        return self._verdict(Status.LEGAL, result, termination)
+        result, termination = self._result(log, outcome)
+        return self._verdict(log, Status.LEGAL, result, termination)
 
-    def _unreadable(self, error: str) -> Verdict:
+    def _unreadable(self, log: GameLog, error: str) -> Verdict:
         """The verdict when the text could not be read past the log's last ply (`error`:
         the syntax error that stopped the reader)."""
-        ply = len(self.log.records) + 1
+        ply = len(log.records) + 1
         if self.findings:
             first_line = error.split("\n", 1)[0]
             self.warnings.append(
                 f"ply {ply} could not be read, so the replay stopped there: {first_line}"
             )
-            return self._verdict(Status.ILLEGAL, Result.UNDECIDED, None)
-        verdict = self._verdict(Status.SYNTAX_ERROR, Result.UNDECIDED, None)
+            return self._verdict(log, Status.ILLEGAL, Result.UNDECIDED, None)
+        verdict = self._verdict(log, Status.SYNTAX_ERROR, Result.UNDECIDED, None)
         return dataclasses.replace(verdict, error=error)
 
-    def _judge_record(self, record: MoveRecord) -> bool:
-        """Judge one ply and play it; False when the replay must stop."""
+    def _judge_record(self, record: MoveRecord, known: Move | None) -> bool:
+        """Judge one ply and play it (`known`: its legal move, already found); False when
+        the replay must stop."""
         position = self.position
         verdict: Move | IllegalPly
         ended = (  # `_automatic_end`'s test first: a call a ply saved
@@ -415,13 +473,16 @@ class _Replay:
         )
         if ended is not None:
             verdict = ended
+        elif known is not None:
+            position.push_trusted(known)
+            verdict = known
         else:
             verdict = self.judge.play(position, record)
             if isinstance(verdict, IllegalPly):
                 over = position.outcome()  # only now: a legal move proves the game went on
                 if over is not None:
                     verdict = _after_end(over)
-        if isinstance(verdict, Move):  # already played by the judge
+        if isinstance(verdict, Move):  # already played
             if not self.findings:
                 self.moves.append(verdict)
             if len(record.submoves) > 1 or (
@@ -431,6 +492,8 @@ class _Replay:
             return True
         self._add_finding(record, verdict)
         if not self.all_findings:
+            self.judging = False
+            self._board, self._stopped_at = None, (position, record)
             return False
         return self._continue_from_literal(record)
 
@@ -463,7 +526,7 @@ class _Replay:
 
             suggestions = tuple(
                 Suggestion(c.text, c.san, c.why)
-                for c in suggest(position, record, self.log.pocket_file)
+                for c in suggest(position, record, self.pocket_file)
             )
         self.findings.append(
             Finding(
@@ -508,15 +571,18 @@ class _Replay:
                 "but reaches it through more than one move"
             )
 
-    def _continue_from_literal(self, record: MoveRecord) -> bool:
-        """Go on from the board Game Courier showed after an illegal ply, if it is a position."""
-        position = self.position
+    def _literal_successor(self, position: Position, record: MoveRecord) -> Position | str:
+        """The board Game Courier shows after an illegal ply, as the next position: the
+        literal board (unchanged if the site would have refused the ply), the other side to
+        move, no en passant, the ply counted; or why that board is no position."""
         diff = self.judge.apply_literally(position, record)
         if isinstance(diff, IllegalPly):  # the site would have refused it: the board is unchanged
             board = [*position.board, *position.pockets]
         else:
             board = self.judge.literal_board(position, diff)
         problem = _pocket_problem(board[64], WHITE) or _pocket_problem(board[65], BLACK)
+        if problem is not None:
+            return problem
         fen = format_fen(
             board[:64],
             board[64:],
@@ -525,26 +591,33 @@ class _Replay:
             position.halfmove_clock + 1,
             position.fullmove_number + (1 if position.turn == BLACK else 0),
         )
-        if problem is None:
-            try:
-                self.position = Position(fen)
-                return True
-            except FenError as err:
-                problem = err.message
+        try:
+            return Position(fen)
+        except FenError as err:
+            return err.message
+
+    def _continue_from_literal(self, record: MoveRecord) -> bool:
+        """Go on from the board Game Courier showed after an illegal ply, if it is a position."""
+        successor = self._literal_successor(self.position, record)
+        if isinstance(successor, Position):
+            self.position = self._board = successor
+            return True
         self.warnings.append(
-            f"stopped after ply {record.ply + 1}: the board it leaves is not a position ({problem})"
+            f"stopped after ply {record.ply + 1}: the board it leaves is not a position "
+            f"({successor})"
         )
+        self.judging = False
+        self._board = None
         return False
 
-    def _result(self, outcome: Outcome | None) -> tuple[Result, Termination]:
+    def _result(self, log: GameLog, outcome: Outcome | None) -> tuple[Result, Termination]:
         """The result: the board's ending if it shows one, else the record's (the Status
         line, then PGN's Result tag or result token, with its Termination tag); each
         place where the record contradicts the board, or itself, is a warning."""
-        log = self.log
         status = log.tag("Status")
         from_status = _status_result(status, log.tag("White"), log.tag("Black"))
-        recorded = self._recorded_result()
-        self._check_claims(outcome)
+        recorded = self._recorded_result(log)
+        self._check_claims(log, outcome)
         if outcome is not None:
             board = outcome.result()
             ending = f"{outcome.termination.value} ({board})"
@@ -572,39 +645,37 @@ class _Replay:
             )
         return recorded or (Result.UNDECIDED, Termination.ONGOING)
 
-    def _recorded_result(self) -> tuple[Result, Termination] | None:
+    def _recorded_result(self, log: GameLog) -> tuple[Result, Termination] | None:
         """(result, termination) from a PGN record: the Result tag, else the result token,
         with how the Termination tag says it ended; None when neither gives a result. A
         Result tag that is no result, or disagrees with the result token, is a warning."""
-        log = self.log
         tag = log.tag("Result")
-        if tag is not None and tag.strip() not in _RESULTS:
+        tagged = None if tag is None else Result.read(tag)
+        if tag is not None and tagged is None:
             self.warnings.append(
                 f"the Result tag {tag!r} is not a result (1-0, 0-1, 1/2-1/2 or *); it is not taken"
             )
-            tag = None
-        tag = tag.strip() if tag is not None else None
         token = log.result_token
-        if tag is not None and token is not None and tag != token:
+        if tagged is not None and token is not None and tagged.value != token:
             self.warnings.append(
-                f"the Result tag says {tag} but the moves end with the result {token}; "
+                f"the Result tag says {tagged} but the moves end with the result {token}; "
                 "the tag is taken"
             )
-        result = _RESULTS.get(tag or token or "*", Result.UNDECIDED)
+        result = tagged or Result.read(token or "*") or Result.UNDECIDED
         if result is Result.UNDECIDED:
             return None
         return result, _recorded_termination(log.tag("Termination"), result)
 
-    def _check_claims(self, outcome: Outcome | None) -> None:
+    def _check_claims(self, log: GameLog, outcome: Outcome | None) -> None:
         """Warn where the record claims an ending on the board that the board does not
         show: a Termination tag saying checkmate (or stalemate, ...), a last move marked
         '#'."""
         shown = None if outcome is None else outcome.termination
-        claimed = _board_claim(self.log.tag("Termination"))
+        claimed = _board_claim(log.tag("Termination"))
         if claimed is not None and claimed is not shown:
             board = "the game has not ended" if shown is None else f"the board shows {shown}"
             self.warnings.append(f"the Termination tag says {claimed}, but {board}")
-        records = self.log.records
+        records = log.records
         if records and records[-1].text.endswith("#") and shown is not Termination.CHECKMATE:
             last = records[-1]
             self.warnings.append(
@@ -612,7 +683,9 @@ class _Replay:
                 "but the position after it is not checkmate"
             )
 
-    def _verdict(self, status: Status, result: Result, termination: Termination | None) -> Verdict:
+    def _verdict(
+        self, log: GameLog, status: Status, result: Result, termination: Termination | None
+    ) -> Verdict:
         findings = tuple(self.findings)
         if self.unlisted:
             self.warnings.append(
@@ -621,19 +694,19 @@ class _Replay:
                 f"{MAX_FINDINGS:,})"
             )
         return Verdict(
-            source=self.log.source,
+            source=log.source,
             status=status,
-            plies=len(self.log.records),
+            plies=len(log.records),
             legal_plies=len(self.moves),
             result=result,
             termination=termination,
             final_fen=self.final_fen or self.position.fen_later(),
             first_illegal=findings[0] if findings else None,
             illegal=findings if self.all_findings else findings[:1],
-            warnings=tuple(self.warnings),
+            warnings=(*log.warnings, *self.warnings),
             start_fen=self.start_fen,
             moves=tuple(self.moves),
-            log=self.log,
+            log=log,
         )
 
 
@@ -655,8 +728,6 @@ def _pocket_problem(piece: Piece | None, owner: int) -> str | None:
         return f"{COLOR_NAMES[piece.color]}'s {piece.kind.name} in {COLOR_NAMES[owner]}'s pocket"
     return None
 
-
-_RESULTS: Final = {result.value: result for result in Result}
 
 _DECIDED: Final = (Result.WHITE_WINS, Result.BLACK_WINS)
 # The Termination tag's words (PGN's, lichess's, gcadj's own) for endings that leave the
@@ -737,6 +808,7 @@ __all__ = [
     "INTERNAL_ERROR",
     "OUTCOMES",
     "Finding",
+    "Replay",
     "Suggestion",
     "Verdict",
     "failed_verdict",

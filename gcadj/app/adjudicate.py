@@ -33,7 +33,7 @@ from gcadj.app.check import CheckPlan, run_check
 from gcadj.app.exit_codes import EXIT_INTERNAL, EXIT_INTERRUPTED, exit_code_of
 from gcadj.app.fetching import FetchSettings
 from gcadj.app.pipeline import JudgeOptions, judge_source
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, AdjudicationClass, PocketFile, Result
+from gcadj.vocabulary import AdjudicationClass, PocketFile, Result
 
 FEN_SOURCE: Final = "<fen>"
 """How the position of ``--fen`` with no source is named, as standard input is "<stdin>"."""
@@ -156,7 +156,7 @@ def adjudicate(
     *,
     text: str | None = None,
     fen: str | None = None,
-    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    pocket_file: PocketFile | None = None,
     mate_depth: int = DEFAULT_MATE_DEPTH,
     budget: float | None = DEFAULT_BUDGET,
     node_limit: int | None = None,
@@ -166,7 +166,8 @@ def adjudicate(
     """Judge every game of a source, as `gcadj.judge_source` does, and adjudicate each.
 
     `source` names the source (a file, '-', a URL, ``all.pgn#3``); with `text`, that is
-    its text and `source` only its name. `fen` starts every game there. The search looks
+    its text and `source` only its name. `fen` starts every game there; `pocket_file` as for
+    `gcadj.check_text` (None: the file the log's plies use). The search looks
     for mates of up to `mate_depth` moves of the winner, for at most `budget` seconds and
     `node_limit` nodes a game (None: no limit); `evidence_margin` is the lead in class
     units that counts as evidence. Never raises for bad input; a bug of gcadj's on a game

@@ -1,16 +1,16 @@
 """The user's files are safe from an audit: which files it reads, and which it may replace.
 
-An audit reads games and writes three products: the JSONL (``--out``), a CSV and an HTML
+An audit reads games and writes three products: the JSONL (``--output``), a CSV and an HTML
 report. The rules, all checked before the first game is judged:
 
 - A folder is walked as `gcadj.sources.walk.is_walked` says (game files, hidden entries
   and HTML pages that gcadj wrote skipped); the checks below ask the same rule.
 - ``--csv`` and ``--report`` never replace a source of the audit (a file named, or one the
-  walk reads) nor the ``--out`` file, nor each other, even with ``--force``: files are
+  walk reads) nor the ``--output`` file, nor each other, even with ``--force``: files are
   compared by what they are (same inode, else the same resolved path), not by spelling.
 - Without ``--force`` they replace only a CSV or report that gcadj wrote, recognised by
   content: the exact header row of gcadj's CSV, the generator tag of its HTML.
-- ``--out`` is never a source either. It is created exclusively (unless ``--resume`` or
+- ``--output`` is never a source either. It is created exclusively (unless ``--resume`` or
   ``--force``) and locked (`fcntl.flock`, not blocking) as long as the audit holds it, so
   a second audit on the same file stops at once and says why, instead of interleaving.
 - ``--resume`` knows a source by `source_key`: its resolved path (or its URL), so
@@ -96,12 +96,12 @@ def check_products(
     """
     specs = tuple(sources)
     if is_source(out, specs):
-        raise AuditError(f"--out {out} is a source of this audit; gcadj never replaces a game")
+        raise AuditError(f"--output {out} is a source of this audit; gcadj never replaces a game")
     seen: list[tuple[str, Path]] = []
     for option, path, kind in products:
         if same_file(path, out):
             raise AuditError(
-                f"{option} {path} is the --out file: writing it would destroy the audit"
+                f"{option} {path} is the --output file: writing it would destroy the audit"
             )
         if is_source(path, specs):
             raise AuditError(

@@ -18,7 +18,7 @@ from gcadj.app.exit_codes import EXIT_OK, EXIT_UNREADABLE, exit_code_of
 from gcadj.app.fetching import FetchSettings, fetch_settings
 from gcadj.app.pipeline import FAULT_ENV, JudgeOptions, iter_judge_source, judge_source
 from gcadj.errors import InjectedFault
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+from gcadj.vocabulary import PocketFile
 
 
 def check_text(
@@ -26,7 +26,7 @@ def check_text(
     source: str = "<string>",
     *,
     fen: str | None = None,
-    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    pocket_file: PocketFile | None = None,
     all_findings: bool = False,
 ) -> Verdict:
     """Judge a game given as text (any format gcadj reads); never raises for bad input.
@@ -34,6 +34,8 @@ def check_text(
     Text with no characters but white space is no game: an "error" verdict,
     ``<source>: empty`` (a log with tags and no plies is a game, of 0 plies). A log that
     becomes unreadable at a ply is judged up to that ply. A bad `fen` raises `FenError`.
+    Without `pocket_file` (and a PocketFile tag), the pockets are on the file the plies
+    use.
 
     Examples:
         >>> verdict = check_text('''P e2-e4
@@ -68,7 +70,7 @@ def check_source(
     spec: str,
     *,
     fen: str | None = None,
-    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    pocket_file: PocketFile | None = None,
     all_findings: bool = False,
 ) -> Verdict:
     """Read a source as the user named it ('-', a file, a URL, ``all.pgn#3``) and judge its

@@ -147,7 +147,7 @@ def adjudicate(
     nodes: NodesOption = None,
     evidence_margin: EvidenceMarginOption = 3,
     fen: FenOption = None,
-    pocket_file: PocketFileOption = "i",
+    pocket_file: PocketFileOption = None,
     quiet: QuietLinesOption = False,
     verbose: VerboseOption = False,
     cache: CacheOption = None,

@@ -3,7 +3,7 @@
 The command turns its options into an `AuditPlan`, runs it (`gcadj.app.audit.run_audit`)
 and prints what it gets back. What goes where:
 
-- stdout carries the audit's data: the JSON lines when there is no ``--out`` and no
+- stdout carries the audit's data: the JSON lines when there is no ``--output`` and no
   ``-q``; otherwise the failing games, one line each, exactly as ``check -q`` prints them
   (an unreadable source's line on stderr, as there);
 - stderr carries the rest: progress, the tables, notes, and the failing games' lines
@@ -16,19 +16,21 @@ without it the summary at the end lists the first 10 (``-v``: all).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
 
 from gcadj.cli import output
 from gcadj.cli.options import (
     DEFAULT_MAX_BYTES,
+    EXIT_CANNOT_WRITE,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
     INTERNAL_ERROR_HINT,
     CacheOption,
     DelayOption,
     FenOption,
+    JobsOption,
     MaxBytesOption,
     MaxSizeOption,
     NoCacheOption,
@@ -38,23 +40,27 @@ from gcadj.cli.options import (
     VerboseOption,
     check_options,
     fetch_settings_of,
-    number_option,
+    limits_of,
+    memory_option,
     refuse_folder,
     report_problems,
+    source_timeout_option,
 )
 from gcadj.cli.streams import say
 from gcadj.vocabulary import VerdictKind
 from gcadj.words import plural
 
 if TYPE_CHECKING:
-    from gcadj.app.audit import AuditPlan, AuditRun, Judged
+    from gcadj.app.audit import AuditPlan, AuditRun
+    from gcadj.app.judging import Judged
+    from gcadj.app.products import ViewerChoice
     from gcadj.outputs.audit_report import Summary
 
 
 class _AuditProgress:
     """Progress on stderr: a rich bar on a terminal; without one (CI logs) a plain line
     every 10 seconds; nothing with --quiet. Each game as it is written: its JSON line on
-    stdout (`json_lines`: no --out), or with --quiet its line if it is not legal."""
+    stdout (`json_lines`: no --output), or with --quiet its line if it is not legal."""
 
     def __init__(self, quiet: bool, json_lines: bool) -> None:
         import sys
@@ -195,24 +201,26 @@ AUDIT_EPILOG = (
     "Sources: files, folders (searched recursively for .txt .log .pgn .html .htm, hidden "
     "files and gcadj's own reports skipped), http(s) URLs of viewing pages, an earlier "
     "audit's .jsonl (its sources), and --index log indexes; a PGN file of several games "
-    "gives one verdict per game (FILE#N). Every verdict is appended to --out as one JSON "
+    "gives one verdict per game (FILE#N). Every verdict is appended to --output as one JSON "
     "line (the schema of check --json), in the order of the sources whatever --jobs is; "
-    "without --out the lines go to stdout. --resume finishes an interrupted audit. The "
+    "without --output the lines go to stdout. --resume finishes an interrupted audit. The "
     "summary at the end names the first 10 failing games (-v: all) as check -q prints "
-    "them; -q prints only those lines, as they come, exactly as check -q does. A worker "
-    "that dies costs only the source it was judging (an error verdict). "
+    "them; -q prints only those lines, as they come, exactly as check -q does. A source "
+    "over --source-timeout or --memory, or whose worker dies, gets an error verdict; the "
+    "others keep theirs. "
     "Exit codes as check: 0 all legal; 1 some illegal; 3 some unparsable; 4 some "
     "unreadable or empty, no game found, a folder with no game, an index that could not be "
     "fetched or lists no game of --game; 5 gcadj failed on some source (an internal error: "
-    "a bug, please report it); 2 usage (also: another audit holds --out, or --csv/--report "
-    "would replace a file gcadj did not write); 130 interrupted."
+    "a bug, please report it); 6 an output could not be written (a full disk: --output keeps "
+    "whole lines, finish with --resume); 2 usage (also: another audit holds --output, or "
+    "--csv/--report would replace a file gcadj did not write); 130 interrupted."
 )
 
 
 def viewer_choice(value: str) -> str:
     """``--viewers``' check: one of `ViewerChoice`'s names, in either case (exit 2 naming
     them otherwise)."""
-    from gcadj.app.audit import ViewerChoice
+    from gcadj.app.products import ViewerChoice
 
     names = [choice.value for choice in ViewerChoice]
     if value.lower() not in names:
@@ -222,94 +230,141 @@ def viewer_choice(value: str) -> str:
 
 def viewer_choices(incomplete: str) -> list[str]:
     """Shell completion for ``--viewers``."""
-    from gcadj.app.audit import ViewerChoice
+    from gcadj.app.products import ViewerChoice
 
     return [choice.value for choice in ViewerChoice if choice.value.startswith(incomplete)]
 
 
+SourcesArgument = Annotated[
+    list[str] | None,
+    typer.Argument(
+        metavar="SOURCES...", help="Files, folders, URLs and audits' .jsonl files to judge."
+    ),
+]
+IndexOption = Annotated[
+    list[str] | None,
+    typer.Option("--index", metavar="URL", help="A logs.php index; its games are judged."),
+]
+GameOption = Annotated[str, typer.Option("--game", help="Which game's logs to take from an index.")]
+SourceTimeoutOption = Annotated[float, source_timeout_option("none")]
+MemoryOption = Annotated[int, memory_option("no limit")]
+OutOption = Annotated[
+    str | None,
+    typer.Option(
+        "--output",
+        "-o",
+        "--out",  # its former name, kept: every command's output file is -o/--output
+        metavar="FILE.jsonl",
+        help="Results, one JSON line per source.",
+    ),
+]
+ResumeOption = Annotated[
+    bool, typer.Option("--resume", help="Skip sources already in --output; judge the rest.")
+]
+ForceOption = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Replace an existing --output, and a --csv or --report file gcadj did not write "
+        "(never a source of the audit, nor --output by --csv or --report).",
+    ),
+]
+CsvOption = Annotated[
+    str | None, typer.Option("--csv", metavar="FILE", help="One CSV row per game.")
+]
+ReportOption = Annotated[
+    str | None,
+    typer.Option("--report", metavar="FILE.html", help="A self-contained HTML report."),
+]
+ViewersOption = Annotated[
+    str | None,
+    typer.Option(
+        "--viewers",
+        parser=viewer_choice,
+        metavar="failing|all|none",
+        autocompletion=viewer_choices,
+        help="Which games get an HTML viewer page, which the report links: the failing "
+        "ones (default), all, or none.",
+    ),
+]
+ViewerDirOption = Annotated[
+    str | None,
+    typer.Option(
+        "--viewer-dir",
+        metavar="DIR",
+        help="Where the viewers go (default with --report: the folder REPORT-viewers "
+        "beside it). The pages share one style and one script file there.",
+    ),
+]
+AuditQuietOption = Annotated[
+    bool,
+    typer.Option(
+        "--quiet",
+        "-q",
+        help="No progress, tables or JSON: only the failing games, as check -q prints them.",
+    ),
+]
+AllOption = Annotated[
+    bool, typer.Option("--all", help="Report every illegal ply, not just the first.")
+]
+
+
+class _Files(NamedTuple):
+    """What an audit writes, as the options name it, checked together."""
+
+    out: Path | None
+    csv: Path | None
+    report: Path | None
+    viewers: Path | None
+    viewer_games: ViewerChoice
+
+
+def _files(
+    out: str | None,
+    csv_file: str | None,
+    report: str | None,
+    viewers: str | None,
+    viewer_dir: str | None,
+) -> _Files:
+    """The output options, checked: never a folder, and viewers need a place."""
+    from gcadj.app.products import DEFAULT_VIEWERS, ViewerChoice, viewer_folder
+
+    for option, path in (("--output", out), ("--csv", csv_file), ("--report", report)):
+        refuse_folder("audit", option, path)
+    report_path = Path(report) if report else None
+    games = ViewerChoice(viewers or DEFAULT_VIEWERS)
+    if viewers is not None and report is None and viewer_dir is None:
+        raise _usage("--viewers needs --report or --viewer-dir (where would they go?)")
+    if viewer_dir is not None and games is ViewerChoice.NONE:
+        raise _usage("--viewer-dir and --viewers none contradict each other")
+    return _Files(
+        Path(out) if out else None,
+        Path(csv_file) if csv_file else None,
+        report_path,
+        viewer_folder(report_path, Path(viewer_dir) if viewer_dir else None),
+        games,
+    )
+
+
 def audit(
-    sources: Annotated[
-        list[str] | None,
-        typer.Argument(
-            metavar="SOURCES...",
-            help="Files, folders, URLs and audits' .jsonl files to judge.",
-        ),
-    ] = None,
-    index: Annotated[
-        list[str] | None,
-        typer.Option("--index", metavar="URL", help="A logs.php index; its games are judged."),
-    ] = None,
-    game: Annotated[
-        str, typer.Option("--game", help="Which game's logs to take from an index.")
-    ] = "Pocket Mutation Chess",
-    jobs: Annotated[
-        int | None,
-        number_option(
-            "--jobs",
-            "-j",
-            metavar="N",
-            minimum=1,
-            help="Worker processes (default: one per core).",
-        ),
-    ] = None,
-    out: Annotated[
-        str | None,
-        typer.Option(
-            "--out", "-o", metavar="FILE.jsonl", help="Results, one JSON line per source."
-        ),
-    ] = None,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Skip sources already in --out; judge the rest.")
-    ] = False,
-    force: Annotated[
-        bool,
-        typer.Option(
-            "--force",
-            help="Replace an existing --out, and a --csv or --report file gcadj did not write "
-            "(never a source of the audit, nor --out by --csv or --report).",
-        ),
-    ] = False,
-    csv_file: Annotated[
-        str | None, typer.Option("--csv", metavar="FILE", help="One CSV row per game.")
-    ] = None,
-    report: Annotated[
-        str | None,
-        typer.Option("--report", metavar="FILE.html", help="A self-contained HTML report."),
-    ] = None,
-    viewers: Annotated[
-        str | None,
-        typer.Option(
-            "--viewers",
-            parser=viewer_choice,
-            metavar="failing|all|none",
-            autocompletion=viewer_choices,
-            help="Which games get an HTML viewer page, which the report links: the failing "
-            "ones (default), all, or none.",
-        ),
-    ] = None,
-    viewer_dir: Annotated[
-        str | None,
-        typer.Option(
-            "--viewer-dir",
-            metavar="DIR",
-            help="Where the viewers go (default with --report: the folder REPORT-viewers "
-            "beside it). The pages share one style and one script file there.",
-        ),
-    ] = None,
-    quiet: Annotated[
-        bool,
-        typer.Option(
-            "--quiet",
-            "-q",
-            help="No progress, tables or JSON: only the failing games, as check -q prints them.",
-        ),
-    ] = False,
+    sources: SourcesArgument = None,
+    index: IndexOption = None,
+    game: GameOption = "Pocket Mutation Chess",
+    jobs: JobsOption = None,
+    source_timeout: SourceTimeoutOption = 0.0,
+    memory: MemoryOption = 0,
+    out: OutOption = None,
+    resume: ResumeOption = False,
+    force: ForceOption = False,
+    csv_file: CsvOption = None,
+    report: ReportOption = None,
+    viewers: ViewersOption = None,
+    viewer_dir: ViewerDirOption = None,
+    quiet: AuditQuietOption = False,
     verbose: VerboseOption = False,
-    all_findings: Annotated[
-        bool, typer.Option("--all", help="Report every illegal ply, not just the first.")
-    ] = False,
+    all_findings: AllOption = False,
     fen: FenOption = None,
-    pocket_file: PocketFileOption = "i",
+    pocket_file: PocketFileOption = None,
     cache: CacheOption = None,
     no_cache: NoCacheOption = False,
     delay: DelayOption = None,
@@ -319,16 +374,7 @@ def audit(
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Judge a whole archive in parallel: resumable JSONL, summary, CSV and HTML report."""
-    from gcadj.app.audit import (
-        DEFAULT_VIEWERS,
-        AuditError,
-        AuditInterrupted,
-        AuditPlan,
-        ViewerChoice,
-        default_jobs,
-        run_audit,
-        viewer_folder,
-    )
+    from gcadj.app.audit import AuditPlan
     from gcadj.app.pipeline import JudgeOptions
 
     specs = tuple(sources or ())
@@ -337,33 +383,34 @@ def audit(
     if "-" in specs:
         raise _usage("standard input is not an audit source; use check")
     letter = check_options("audit", pocket_file, fen)
-    for option, path in (("--out", out), ("--csv", csv_file), ("--report", report)):
-        refuse_folder("audit", option, path)
-    report_path = Path(report) if report else None
-    viewer_games = ViewerChoice(viewers or DEFAULT_VIEWERS)
-    if viewers is not None and report is None and viewer_dir is None:
-        raise _usage("--viewers needs --report or --viewer-dir (where would they go?)")
-    if viewer_dir is not None and viewer_games is ViewerChoice.NONE:
-        raise _usage("--viewer-dir and --viewers none contradict each other")
+    files = _files(out, csv_file, report, viewers, viewer_dir)
     plan = AuditPlan(
         sources=specs,
-        out=Path(out) if out else None,
+        out=files.out,
         index_urls=tuple(index or ()),
         game=game,
         judge=JudgeOptions(
             fen=fen, pocket_file=letter, all_findings=all_findings, max_bytes=max_bytes
         ),
         fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
-        jobs=jobs or default_jobs(),
+        limits=limits_of(jobs, source_timeout, memory),
         resume=resume,
         force=force,
-        viewers=viewer_folder(report_path, Path(viewer_dir) if viewer_dir else None),
-        viewer_games=viewer_games,
-        csv=Path(csv_file) if csv_file else None,
-        report=report_path,
+        viewers=files.viewers,
+        viewer_games=files.viewer_games,
+        csv=files.csv,
+        report=files.report,
         failing_listed=None if verbose else 10,
     )
-    json_lines = out is None and not quiet
+    _run(plan, quiet)
+
+
+def _run(plan: AuditPlan, quiet: bool) -> None:
+    """Run the audit, show it, and exit with its code (see the epilog)."""
+    from gcadj.app.audit import AuditError, AuditInterrupted, run_audit
+    from gcadj.errors import CannotWrite
+
+    json_lines = plan.out is None and not quiet
     progress = _AuditProgress(quiet, json_lines)
     try:
         try:
@@ -372,6 +419,9 @@ def audit(
             progress.stop()
     except AuditError as err:
         raise _usage(str(err)) from None
+    except CannotWrite as err:
+        output.note("audit", str(err))
+        raise typer.Exit(EXIT_CANNOT_WRITE) from None
     except AuditInterrupted as err:
         output.note("audit", _interrupted(err.judged, plan.out, json_lines))
         raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -389,4 +439,4 @@ def _interrupted(judged: int, out: Path | None, json_lines: bool) -> str:
     if out is not None:
         return f"{said}; every one is in {out}; finish with --resume"
     shown = "each was printed" if json_lines else "the failing ones were printed"
-    return f"{said}; {shown} on stdout; rerun with --out FILE to be able to resume"
+    return f"{said}; {shown} on stdout; rerun with --output FILE to be able to resume"

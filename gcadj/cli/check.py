@@ -50,7 +50,7 @@ def check(
         typer.Option("--all", help="Go on after an illegal ply and report every one."),
     ] = False,
     fen: FenOption = None,
-    pocket_file: PocketFileOption = "i",
+    pocket_file: PocketFileOption = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
     cache: CacheOption = None,

@@ -130,7 +130,7 @@ def export(
         ),
     ] = False,
     fen: FenOption = None,
-    pocket_file: PocketFileOption = "i",
+    pocket_file: PocketFileOption = None,
     to_pocket_file: Annotated[
         str | None,
         typer.Option(

@@ -73,10 +73,11 @@ def fen_command(
     """Convert between gcadj's FEN and Game Courier's position code."""
     from gcadj.errors import FenError
     from gcadj.notation.gccode import fen_to_gc_code, gc_code_to_fen
+    from gcadj.vocabulary import DEFAULT_POCKET_FILE
 
     if (from_gc is None) == (to_gc is None):
         raise fail("fen", "give exactly one of --from-gc CODE and --to-gc FEN", EXIT_USAGE)
-    letter = check_options("fen", pocket_file)
+    letter = check_options("fen", pocket_file) or DEFAULT_POCKET_FILE
     try:
         if from_gc is not None:
             result = gc_code_to_fen(from_gc, turn=(turn or Turn.w).value, pocket_file=letter)

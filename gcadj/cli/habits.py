@@ -11,7 +11,9 @@
 * A negative number where a count is expected is refused in words: ``perft startpos -1``
   says that DEPTH needs a whole number ≥ 0, not "No such option: -1" (`is_negative_number`).
 * An unknown option is answered with a suggestion only when one is close
-  (`close_options`): ``--verbos`` gets ``--verbose``; ``--bogus`` gets none.
+  (`close_options`): ``--verbos`` gets ``--verbose``; ``--bogus`` gets none; an option
+  of another command is said to be that command's (``check --to`` is export's:
+  `owners_of`).
 """
 
 from __future__ import annotations
@@ -145,6 +147,20 @@ def close_options(typed: str, options: Iterable[str]) -> list[str]:
     return [names[name] for name in [*close, *begun]]
 
 
+def owners_of(typed: str, options: dict[str, list[str]]) -> list[str]:
+    """The commands that have the option `typed` (``--to`` is export's): where the user
+    probably meant to give it (`options`: each command's options, by its name)."""
+    return sorted(name for name, names in options.items() if typed in names)
+
+
+def owners_words(typed: str, owners: list[str]) -> str:
+    """What the error of an option another command has adds: ``check --to`` is told that
+    ``--to`` is export's."""
+    commands = " and ".join(f"gcadj {name}" for name in owners)
+    example = f"gcadj {owners[0]} {typed} ..." if len(owners) == 1 else ""
+    return f"; {typed} is an option of {commands}" + (f" ({example})" if example else "")
+
+
 __all__ = [
     "CONTRADICTIONS",
     "FEN_IS_INPUT",
@@ -155,5 +171,7 @@ __all__ = [
     "contradiction",
     "is_negative_number",
     "no_such_option_error",
+    "owners_of",
+    "owners_words",
     "stdin_is_terminal",
 ]

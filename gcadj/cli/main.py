@@ -44,6 +44,10 @@ class Command(TyperCommand):
             else:  # the same error, with sensible suggestions (or none)
                 options = [name for param in self.params for name in param.opts]
                 err.possibilities = habits.close_options(name, [*options, "--help"])  # type: ignore[attr-defined]
+                if not err.possibilities:  # type: ignore[attr-defined]
+                    owners = habits.owners_of(name, _sibling_options(ctx))
+                    if owners:
+                        err.message += habits.owners_words(name, owners)  # type: ignore[attr-defined]
                 raise
         if not ctx.resilient_parsing:  # shell completion parses too: it reads no stdin
             habits.apply_habits(ctx.info_name or self.name or "gcadj", self.params, ctx.params)
@@ -57,6 +61,17 @@ class Command(TyperCommand):
             self.epilog = make()
         help_text: str = super().get_help(ctx)
         return help_text
+
+
+def _sibling_options(ctx: typer.Context) -> dict[str, list[str]]:
+    """The options of every gcadj command, by command name (from the group's context)."""
+    parent = ctx.parent
+    group = getattr(parent, "command", None) if parent is not None else None
+    commands = getattr(group, "commands", {}) or {}
+    return {
+        name: [opt for param in command.params for opt in param.opts]
+        for name, command in commands.items()
+    }
 
 
 LATE_EPILOGS = {"export": export.export_epilog}

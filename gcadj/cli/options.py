@@ -27,6 +27,7 @@ from gcadj.errors import CannotWrite
 from gcadj.vocabulary import PocketFile
 
 if TYPE_CHECKING:
+    from gcadj.app.batch import Limits
     from gcadj.app.fetching import FetchSettings
 
 # Options shared by every command that reads games (check, export, audit): one wording.
@@ -40,12 +41,13 @@ FenOption = Annotated[
     ),
 ]
 PocketFileOption = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--pocket-file",
         metavar="LETTER",
         help="The file of the pockets: one letter from i to z: i on the 2009 preset (i1/i8), "
-        "p on the newer one (p1/p8). A PocketFile tag in a log overrides it.",
+        "p on the newer one (p1/p8). A PocketFile tag in a log overrides it. Default: the "
+        "file the log's plies use (p1 makes it p), else i.",
     ),
 ]
 QuietOption = Annotated[
@@ -93,11 +95,68 @@ def number_option(
     help: str,
     whole: bool = True,
     strict: bool = False,
+    show_default: bool = True,
 ) -> Any:
     """A typer option taking a number, checked by `number_parser` (which names the option
-    by its first name): the one shape of every number option of every command."""
+    by its first name): the one shape of every number option of every command.
+    `show_default` false: the help says the default in its own words."""
     parser = number_parser(names[0], minimum, whole=whole, strict=strict)
-    return typer.Option(*names, metavar=metavar, parser=parser, help=help)
+    return typer.Option(
+        *names, metavar=metavar, parser=parser, help=help, show_default=show_default
+    )
+
+
+# The batch runner's limits (gcadj.app.batch.Limits): options of audit and serve alike,
+# each named and worded once here; a command says its own default (serve faces strangers).
+MB = 1000 * 1000  # as the sizes of every other option (serve's --max-upload)
+JobsOption = Annotated[
+    int | None,
+    number_option(
+        "--jobs",
+        "-j",
+        metavar="N",
+        minimum=1,
+        help="Worker processes judging at once (default: one per core).",
+    ),
+]
+
+
+def source_timeout_option(default: str) -> Any:
+    """``--source-timeout``, with the command's `default` in words."""
+    return number_option(
+        "--source-timeout",
+        metavar="SECONDS",
+        minimum=0,
+        whole=False,
+        help="Deadline to judge one source (a file, a page, a zip member): past it the source "
+        f"gets an error verdict and its worker is replaced; 0: none (default: {default}).",
+        show_default=False,
+    )
+
+
+def memory_option(default: str) -> Any:
+    """``--memory``, with the command's `default` in words."""
+    return number_option(
+        "--memory",
+        metavar="MB",
+        minimum=0,
+        help="Memory (address space) each worker process may use, in MB: a source that needs "
+        f"more gets an error verdict; 0: no limit (default: {default}).",
+        show_default=False,
+    )
+
+
+def limits_of(jobs: int | None, source_timeout: float, memory: int, **more: float) -> Limits:
+    """The limit options of a command as the batch runner's `Limits` (`jobs` None: one
+    per core; MB as the other sizes, 1,000,000 bytes)."""
+    from gcadj.app.batch import Limits, default_jobs
+
+    return Limits(
+        jobs=int(jobs) if jobs else default_jobs(),
+        source_seconds=float(source_timeout),
+        memory=int(memory) * MB,
+        **more,
+    )
 
 
 # The exit codes of the commands that judge games, for their --help epilogs.
@@ -226,12 +285,18 @@ def fail(command: str, message: str, code: int) -> typer.Exit:
     return typer.Exit(code)
 
 
-def check_options(command: str, pocket_file: str, fen: str | None = None) -> PocketFile:
-    """The --pocket-file as a `PocketFile` (either case: ``P`` is ``p``), checked with --fen
-    before any source is read; a usage error (exit 2) for a bad one."""
-    from gcadj.adjudication.verdict import start_position
-    from gcadj.errors import FenError
+def check_options(
+    command: str, pocket_file: str | None, fen: str | None = None
+) -> PocketFile | None:
+    """The --pocket-file as a `PocketFile` (either case: ``P`` is ``p``; None when it is
+    not given: the logs say), checked with --fen before any source is read; a usage error
+    (exit 2) for a bad one."""
+    from gcadj.vocabulary import DEFAULT_POCKET_FILE
 
+    if pocket_file is None:
+        if fen is not None:
+            check_fen(command, fen, DEFAULT_POCKET_FILE)
+        return None
     letter = PocketFile.read(pocket_file)
     if letter is None:
         message = (
@@ -240,11 +305,19 @@ def check_options(command: str, pocket_file: str, fen: str | None = None) -> Poc
         )
         raise fail(command, message, EXIT_USAGE)
     if fen is not None:
-        try:
-            start_position(fen, letter)
-        except FenError as err:
-            raise fail(command, f"--fen: {err}", EXIT_USAGE) from None
+        check_fen(command, fen, letter)
     return letter
+
+
+def check_fen(command: str, fen: str, pocket_file: PocketFile) -> None:
+    """A usage error (exit 2) for a --fen that is no start position."""
+    from gcadj.adjudication.verdict import start_position
+    from gcadj.errors import FenError
+
+    try:
+        start_position(fen, pocket_file)
+    except FenError as err:
+        raise fail(command, f"--fen: {err}", EXIT_USAGE) from None
 
 
 def refuse_folder(command: str, option: str, path: str | None) -> None:
@@ -289,6 +362,7 @@ def write_output(
 
 
 __all__ = [
+    "EXIT_CANNOT_WRITE",
     "EXIT_ILLEGAL",
     "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
@@ -298,12 +372,16 @@ __all__ = [
     "EXIT_USAGE",
     "INTERNAL_ERROR_HINT",
     "STATUS_EXIT",
+    "JobsOption",
     "check_options",
     "fail",
     "fetch_settings_of",
+    "limits_of",
+    "memory_option",
     "number_option",
     "number_parser",
     "refuse_folder",
     "report_problems",
+    "source_timeout_option",
     "write_output",
 ]

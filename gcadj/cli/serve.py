@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gcadj.cli.options import EXIT_USAGE, number_option
+from gcadj.cli.options import (
+    EXIT_USAGE,
+    JobsOption,
+    limits_of,
+    memory_option,
+    number_option,
+    source_timeout_option,
+)
 from gcadj.cli.streams import say
 
 if TYPE_CHECKING:
@@ -67,12 +74,8 @@ ZipRatioOption = Annotated[
         "Most a zip, or a member, over 1 MB may expand (uncompressed / compressed).",
     ),
 ]
-WorkersOption = Annotated[
-    int, count("--workers", 0, "Checks judged at once, each in its own process (0: one per core).")
-]
-TimeoutOption = Annotated[
-    float, seconds("--timeout", "Deadline to judge one source (a file, a page, a zip member).")
-]
+SourceTimeoutOption = Annotated[float, source_timeout_option("60 s, as the server faces strangers")]
+MemoryOption = Annotated[int, memory_option("2048 MB, as the server faces strangers")]
 JobTimeoutOption = Annotated[
     float, seconds("--job-timeout", "Deadline for a whole check (a zip of thousands of games).")
 ]
@@ -142,6 +145,10 @@ def settings_of(values: dict[str, object]) -> ServeSettings:
         return float(value)
 
     allowed = values["allowed_host"]
+    jobs = values["jobs"]
+    limits = limits_of(
+        jobs if isinstance(jobs, int) else None, number("source_timeout"), int(number("memory"))
+    )
     return ServeSettings(
         host=str(values["host"]),
         port=int(number("port")),
@@ -149,8 +156,9 @@ def settings_of(values: dict[str, object]) -> ServeSettings:
         zip_max_total=int(number("zip_max_mb") * MB),
         zip_max_files=int(number("zip_max_files")),
         zip_max_ratio=int(number("zip_max_ratio")),
-        workers=int(number("workers")),
-        source_timeout=number("timeout"),
+        workers=limits.jobs,
+        source_timeout=limits.source_seconds,
+        worker_memory=limits.memory,
         job_timeout=number("job_timeout"),
         keep_minutes=number("keep"),
         public_urls_only=bool(values["public_urls_only"]),
@@ -170,8 +178,9 @@ def serve(
     zip_max_mb: ZipMaxOption = 200.0,
     zip_max_files: ZipFilesOption = 10_000,
     zip_max_ratio: ZipRatioOption = 100,
-    workers: WorkersOption = 0,
-    timeout: TimeoutOption = 60.0,
+    jobs: JobsOption = None,
+    source_timeout: SourceTimeoutOption = 60.0,
+    memory: MemoryOption = 2048,
     job_timeout: JobTimeoutOption = 900.0,
     keep: KeepOption = 60.0,
     public_urls_only: PublicUrlsOption = True,

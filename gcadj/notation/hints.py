@@ -1,7 +1,8 @@
 """The hints of a syntax error: what the player typed, and what Game Courier text means it.
 
 A hint names the notation it recognises (SAN, PGN movetext and drops, ``x``, ``=Q``,
-``O-O``, ``+``/``#``, ``#`` comment lines, UCI, a missing hyphen, a bad square) and,
+``O-O``, ``+``/``#``, ``#`` comment lines, UCI, a missing hyphen, a dash that only looks
+like one, two plies on a line, a bad square) and,
 where it can, shows the ply rewritten as Game Courier text. The rule every hint keeps
 (issue 19.5): **text a hint shows as a way to write a move is text the judge accepts** --
 typed in the same position, it parses and is judged legal whenever the move the player
@@ -64,6 +65,16 @@ _SAN_PROMOTION = re.compile(r"([a-h])?[x:]?([a-h])([18])=?([A-Za-z])[+#!?]*")
 # A label and a square with the '-' between them missing ("I i1" for "I-i1").
 _LABEL_SPACE_SQUARE = re.compile(rf"{_WS}([A-Za-z]){WS_CLASS}+({_ANY_SQUARE}){_WS}")
 _TAG_LIKE = re.compile(r"([A-Za-z][A-Za-z0-9_]*)\s*[:=]\s*(\S.*)")
+# Dashes that are not Game Courier's '-', as web pages and word processors write them: their
+# names, for the hint.
+_DASHES: Final = {
+    "\u2010": "a hyphen (U+2010)",
+    "\u2011": "a non-breaking hyphen",
+    "\u2012": "a figure dash",
+    "\u2013": "an en dash",
+    "\u2014": "an em dash",
+    "\u2212": "a minus sign",
+}
 
 
 def words(text: str) -> Iterator[str]:
@@ -299,6 +310,46 @@ def _hash_hint(ply_text: str, pocket_file: PocketFile) -> str | None:
     return hint
 
 
+def _dash_hint(ply_text: str, pocket_file: PocketFile) -> str | None:
+    """A dash that only looks like '-' (``P e2–e4``, pasted from a forum)."""
+    dash = next((char for char in ply_text if char in _DASHES), None)
+    if dash is None:
+        return None
+    fixed = "".join("-" if char in _DASHES else char for char in ply_text)
+    example = _rewritten(fixed, pocket_file) if len(ply_text) <= EXAMPLE_LIMIT else None
+    return (
+        f"'{dash}' is {_DASHES[dash]}, as web pages and word processors write it, not "
+        f"Game Courier's '-'{_write(example)}"
+    )
+
+
+def _two_plies_hint(ply_text: str, pocket_file: PocketFile) -> str | None:
+    """Two plies typed on one line (``P e2-e4 p e7-e5``): one ply per line."""
+    if len(ply_text) > EXAMPLE_LIMIT or ";" in ply_text:
+        return None
+    for gap in re.finditer(rf"{WS_CLASS}+", ply_text.strip(WS_CHARS)):
+        text = ply_text.strip(WS_CHARS)
+        first, second = text[: gap.start()], text[gap.end() :]
+        if is_game_courier_ply(first, pocket_file) and is_game_courier_ply(second, pocket_file):
+            return (
+                f"Game Courier takes one ply per line: write '{first}', and '{second}' on "
+                "the next line (the sub-moves of one ply are joined by ';')"
+            )
+    return None
+
+
+def _uci_hint(ply_text: str, word: str, pocket_file: PocketFile) -> str | None:
+    """Two squares without '-' (``P e2e4``, ``g1f3``): the ply with '-' put between them,
+    its label kept."""
+    uci = _UCI.fullmatch(word)
+    if uci is None:
+        return None
+    example = f"{uci[1]}-{uci[2]}"
+    if len(ply_text) <= EXAMPLE_LIMIT:
+        example = _rewritten(ply_text.replace(word, example, 1), pocket_file) or example
+    return f"put '-' between the squares (the piece's label may come first): write '{example}'"
+
+
 def foreign_notation_hint(ply_text: str, word: str, pocket_file: PocketFile) -> str | None:
     """Recognise notations from other programs by their shape; None if nothing fits.
 
@@ -306,6 +357,9 @@ def foreign_notation_hint(ply_text: str, word: str, pocket_file: PocketFile) -> 
     """
     if ply_text.lstrip(WS_CHARS).startswith("#"):
         return _hash_hint(ply_text, pocket_file)
+    dash = _dash_hint(ply_text, pocket_file)
+    if dash is not None:
+        return dash
     if word in _RESULTS or any(w in _RESULTS for w in words(ply_text)):
         return (
             "results are not moves in Game Courier; a finished game shows a status line, "
@@ -316,6 +370,9 @@ def foreign_notation_hint(ply_text: str, word: str, pocket_file: PocketFile) -> 
             "Game Courier has no 'O-O', and Pocket Mutation Chess has no castling: "
             "the King and the Rook each move on a turn of their own"
         )
+    two = _two_plies_hint(ply_text, pocket_file)
+    if two is not None:
+        return two
     spaced = _SPACED_MOVE.fullmatch(ply_text.strip(WS_CHARS))
     if spaced:
         label, origin, target = spaced.groups()
@@ -361,12 +418,9 @@ def foreign_notation_hint(ply_text: str, word: str, pocket_file: PocketFile) -> 
             "Game Courier has no 'x': moving onto an occupied square captures, "
             f"so write '{example}'"
         )
-    uci = _UCI.fullmatch(word)
-    if uci:
-        return (
-            f"put '-' between the squares (the piece's label may come first): "
-            f"write '{uci[1]}-{uci[2]}'"
-        )
+    uci = _uci_hint(ply_text, word, pocket_file)
+    if uci is not None:
+        return uci
     if _SAN.fullmatch(word):
         return (
             "this looks like SAN; Game Courier names the piece, its square and its target, "
@@ -385,7 +439,11 @@ def bad_square_hint(square: str, pocket_file: PocketFile) -> str:
         return f"squares are written in lower case: {square.lower()}"
     if file in BOARD_FILES:
         return f"{square} is not a square: ranks run from 1 to 8"
-    return (
-        f"{square} is not a square: files run from a to h, "
-        f"plus {pocket_file} for the pockets {pockets}"
-    )
+    hint = f"{square} is not a square: files run from a to h, plus {pocket_file} for the "
+    hint += f"pockets {pockets}"
+    if "i" <= file <= "z" and square[1:] in ("1", "8"):  # another preset's pocket square
+        hint += (
+            f"; a log whose pockets are on file {file} (the newer preset's are p1 and p8) is "
+            f"read so without --pocket-file, or with --pocket-file {file}"
+        )
+    return hint

@@ -40,15 +40,18 @@ import re
 from collections.abc import Iterator
 from typing import Final, NamedTuple
 
-from gcadj.notation.san import looks_like_san
-from gcadj.notation.tags import TAG_NAME, TAG_START, starts_like_tag, tag_pair
+from gcadj.notation.san import long_algebraic, looks_like_san
+from gcadj.notation.tags import TAG_NAME, TAG_START, starts_like_tag, tag_pairs
+from gcadj.vocabulary import RESULT_SPELLINGS, Result
 
 __all__ = [
+    "CASTLING",
     "GAME_COURIER",
     "GC_MARK",
     "NOTE_MARK",
+    "NULL_MOVES",
     "PGN",
-    "RESULTS",
+    "PROMOTION",
     "ROSTER_UNKNOWN",
     "VARIANT",
     "Token",
@@ -60,12 +63,19 @@ __all__ = [
     "looks_like_pgn",
     "movetext_kind",
     "tokens",
+    "without_forum_wrappers",
 ]
 
 VARIANT: Final = "Pocket Mutation Chess"
 GC_MARK: Final = "gc:"
 NOTE_MARK: Final = "gcadj:"
-RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
+NULL_MOVES: Final = frozenset({"--", "Z0"})
+"""A null move (a pass), as ChessBase and pgn-extract write it: no move of this variant, so
+an illegal ply."""
+CASTLING: Final = re.compile(r"([O0]-[O0](?:-[O0])?)(?:\+\+?|#)?[!?]{0,2}")
+"""Chess's castling (group 1: the move without its marks)."""
+PROMOTION: Final = re.compile(r"([a-h](?:x[a-h])?[18])=?\(?([A-Z])\)?(?:\+\+?|#)?[!?]{0,2}")
+"""Chess's promotion in SAN (group 1: the pawn's arrival, group 2: the new piece's letter)."""
 
 
 # The six roster tags gcadj writes from the log (Result comes from the verdict), each with
@@ -125,10 +135,13 @@ class Token(NamedTuple):
 
 _DELIMITER: Final = r"\s{};()\[\]"
 _SPACE: Final = re.compile(r"\s+")
+_RESULT_TOKENS: Final = "|".join(
+    re.escape(word) for word in sorted(RESULT_SPELLINGS, key=len)[::-1]
+)
 _NEXT: Final = re.compile(
     rf"""
       (?P<{SEMI}>;[^\n]*)
-    | (?P<{RESULT}>(?:1-0|0-1|1/2-1/2|\*)(?![^{_DELIMITER}]))
+    | (?P<{RESULT}>(?:{_RESULT_TOKENS})(?![^{_DELIMITER}]))
     | (?P<castling>[O0]-[O0](?:-[O0])?[^{_DELIMITER}$]*)
     | (?P<{NUMBER}>[0-9]+\.*|\.+)
     | (?P<{NAG}>\$[0-9]+)
@@ -244,25 +257,27 @@ _GC_LINE: Final = re.compile(
     )""",
     re.VERBOSE,
 )
-_PROMOTION: Final = re.compile(r"[a-h](?:x[a-h])?[18]=?\(?[A-Z]\)?[+#]?[!?]{0,2}")
-_CASTLING: Final = re.compile(r"[O0]-[O0](?:-[O0])?[+#]?[!?]{0,2}")
 _SAMPLE: Final = 1 << 16  # how much movetext `movetext_kind` reads at most
 
 
 def is_san_move(word: str) -> bool:
-    """Is `word` a move written in SAN (this variant's, or chess's castling and ``=Q``)?"""
-    return bool(looks_like_san(word) or _CASTLING.fullmatch(word) or _PROMOTION.fullmatch(word))
+    """Is `word` a move written as PGN writes moves: SAN (this variant's, or chess's
+    castling and ``=Q``), or long algebraic that is no Game Courier text (``e2e4``,
+    ``Bb5xc6``; ``e2-e4`` is a Game Courier ply too, so it is no sign of PGN)?"""
+    if looks_like_san(word) or CASTLING.fullmatch(word) or PROMOTION.fullmatch(word):
+        return True
+    return long_algebraic(word) is not None and "-" not in word
 
 
-def movetext_kind(text: str, start: int = 0) -> str | None:
+def movetext_kind(text: str, start: int = 0, *, moves_only: bool = False) -> str | None:
     """`PGN` or `GAME_COURIER`, by the moves that follow `start` (the end of a header), or
     None when they say neither (no moves, or only text that is no move at all).
 
     A line that is a whole Game Courier ply (or a ``//`` comment line) decides for Game
-    Courier, wherever it stands; numbered SAN moves (``1. e4``), two SAN moves on a line
-    or a result token, with no such line, decide for PGN. Comments in braces are passed
-    over, and only the first game's moves, at most 64 KB of them, are read: this runs for
-    every source.
+    Courier, wherever it stands; numbered SAN moves (``1. e4``), and unless `moves_only`
+    two SAN moves on a line or a result token, with no such line, decide for PGN.
+    Comments in braces are passed over, and only the first game's moves, at most 64 KB of
+    them, are read: this runs for every source.
     """
     sample = text[start : start + _SAMPLE]
     in_brace = False
@@ -280,7 +295,7 @@ def movetext_kind(text: str, start: int = 0) -> str | None:
         if whole and _GC_LINE.fullmatch(line.rstrip("\r")):
             return GAME_COURIER
         words = bare.split(";", 1)[0].split()
-        pgn = pgn or _pgn_line(words)
+        pgn = pgn or _pgn_line(words, moves_only)
     return PGN if pgn else None
 
 
@@ -308,15 +323,19 @@ def _outside_braces(line: str, in_brace: bool) -> tuple[str, bool]:
 _NUMBERED: Final = re.compile(r"[0-9]+\.+(.*)")
 
 
-def _pgn_line(words: list[str]) -> bool:
-    """Does a line of movetext hold what only PGN has: a result token, a numbered SAN
-    move (``1. e4``, ``12...Nf6``), or two SAN moves? One SAN move alone on a line is
-    what a player types into a Game Courier log by mistake: not evidence of PGN."""
+def _pgn_line(words: list[str], moves_only: bool) -> bool:
+    """Does a line of movetext hold what only PGN has: a numbered SAN move (``1. e4``,
+    ``12...Nf6``), or (unless `moves_only`) a result token or two SAN moves? One SAN move
+    alone on a line is what a player types into a Game Courier log by mistake: not
+    evidence of PGN; nor, without tags, is ``P e2 e4`` (two squares that are SAN)."""
     sans = 0
     numbered = False  # the word before was a move number
     for word in words:
-        if word in RESULTS:
-            return True
+        if Result.read(word) is not None:
+            if not moves_only:
+                return True
+            numbered = False
+            continue
         if not word.strip("."):
             continue  # "1. ... e5"
         number = _NUMBERED.fullmatch(word)
@@ -330,7 +349,7 @@ def _pgn_line(words: list[str]) -> bool:
                 return True
             sans += 1
         numbered = False
-    return sans >= 2
+    return sans >= 2 and not moves_only
 
 
 # One line of a header: blank, a ``%`` line, or one that starts like a tag pair (its name
@@ -352,10 +371,12 @@ def header_end(text: str) -> tuple[int, bool, bool]:
         name = line[1]
         if name is not None:
             tags = True
-            if name.casefold() == "variant":  # only a Variant tag is read whole here
-                pair = tag_pair(line[0].rstrip("\r\n"))
-                if pair is not None:
-                    variant = variant or is_variant_name(pair[1])
+            if "variant" in line[0].casefold():  # only a Variant tag is read whole here
+                pairs = tag_pairs(line[0].rstrip("\r\n")) or ()
+                variant = variant or any(
+                    key.casefold() == "variant" and is_variant_name(value)
+                    for key, value, _ in pairs
+                )
         offset = line.end()
     return min(offset, size), tags, variant
 
@@ -363,13 +384,24 @@ def header_end(text: str) -> tuple[int, bool, bool]:
 def looks_like_pgn(text: str) -> bool:
     """Is this text PGN rather than a Game Courier log (module docstring)?
 
-    It needs a tag section first (``[Event "..."]``-style lines; a text without tags is a
-    Game Courier log, whatever its moves look like). Then its moves decide
-    (`movetext_kind`); when they say nothing, a ``[Variant "Pocket Mutation Chess"]`` tag
-    (gcadj's own PGN) does.
+    Its moves decide (`movetext_kind`), after its tag section if it has one; when they say
+    nothing, a ``[Variant "Pocket Mutation Chess"]`` tag (gcadj's own PGN) does. Without
+    tags (PGN pasted from a forum, ``1. e4 e5 2. Nf3``) it takes numbered SAN moves: a
+    result token or SAN without a move number is what a player types into a Game Courier
+    log by mistake.
     """
     end, tags, variant = header_end(text)
-    if not tags:
-        return False
-    kind = movetext_kind(text, end)
+    kind = movetext_kind(text, end, moves_only=not tags)
     return kind == PGN or (kind is None and variant)
+
+
+_FORUM_WRAPPER: Final = re.compile(r"\[/?pgn\]", re.IGNORECASE)
+
+
+def without_forum_wrappers(text: str) -> str:
+    """PGN as forums wrap it (``[pgn]...[/pgn]``) with the wrappers blanked out (spaces of
+    the same length, so lines and columns stay where they were); other text as it is."""
+    lowered = text.casefold()
+    if "[pgn]" not in lowered or "[/pgn]" not in lowered:
+        return text
+    return _FORUM_WRAPPER.sub(lambda match: " " * len(match[0]), text)

@@ -25,6 +25,7 @@ __all__ = [
     "RemoveSpaceSub",
     "SubMove",
     "UnreadText",
+    "submove_squares",
 ]
 
 
@@ -86,6 +87,19 @@ class RemoveSpaceSub:
 SubMove: TypeAlias = MoveSub | PlaceSub | ClearSub | CaptureSub | RemoveSpaceSub
 
 
+def submove_squares(sub: SubMove) -> tuple[str, ...]:
+    """The squares a sub-move names, in the order they are typed."""
+    if isinstance(sub, MoveSub):
+        return (sub.origin, sub.target)
+    if isinstance(sub, PlaceSub):
+        return (sub.target,)
+    if isinstance(sub, ClearSub):
+        return (sub.square,)
+    if isinstance(sub, CaptureSub):
+        return sub.squares
+    return (sub.target,)
+
+
 @dataclass(frozen=True, slots=True)
 class MoveRecord:
     """One ply of the log, with where it was typed.
@@ -98,6 +112,10 @@ class MoveRecord:
     1-based and point at the start of ``text``. ``comment`` is the text after
     ``//``, stripped; comment-only lines below the ply are appended to it, one
     per line, joined by newlines.
+
+    ``san`` is True for a ply typed as PGN writes moves (SAN, long algebraic, a null
+    move): ``text`` is then not Game Courier text, and ``submoves`` are the Game Courier
+    sub-moves the reader made of it on its board (``O-O`` is ``K e1-g1; R h1-f1``).
     """
 
     ply: int
@@ -107,6 +125,7 @@ class MoveRecord:
     line: int
     column: int
     number: str | None
+    san: bool = False
 
     @property
     def white(self) -> bool:

@@ -13,7 +13,8 @@ do. The notation, for this variant:
   becomes if that differs: ``Rh1@`` (kept), ``Rh1@=I`` (mutated), ``Pg8@=B`` (promoted);
 * ``+`` check, ``#`` checkmate, after any of the above (``Rh1@+`` is a discovered check).
 
-Reading accepts the same text; check marks and ``!``/``?`` are ignored, as python-chess does.
+Reading accepts the same text; check marks (``++`` too) and ``!``/``?`` are ignored, as
+python-chess does, and so is long algebraic (`long_algebraic`: ``e2e4``, ``Ng1-f3``).
 
 The Game Courier side (`gc_submoves`, `gc_text`) writes the canonical ply a player would
 type for a legal move, every piece labelled: ``P e2-e4``, en passant ``P c5-d6; d5-``,
@@ -23,6 +24,7 @@ pocketing ``R h1-i1`` / ``R h1-i1; I-i1``, drop ``I i1-c4``.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from gcadj.engine.move import BOARD_MOVES, Move
 from gcadj.engine.pieces import KIND, PIECES, Piece, PieceKind
@@ -40,9 +42,11 @@ from gcadj.notation.records import (
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 __all__ = [
+    "LongMove",
     "SanError",
     "gc_submoves",
     "gc_text",
+    "long_algebraic",
     "looks_like_san",
     "move_san",
     "parse_san",
@@ -111,10 +115,39 @@ _SAN = re.compile(
       | (?P<piece>[A-Z])(?P<from_file>[a-h])?(?P<from_rank>[1-8])?x?(?P<to>[a-h][1-8])
       | (?P<pawn_file>[a-h])(?:x(?P<pawn_to>[a-h][1-8])|(?P<push_rank>[1-8]))
     )
-    [+#]?(?:[!?]{1,2})?
+    (?:\+\+?|\#)?(?:[!?]{1,2})?
     """,
     re.VERBOSE,
 )
+
+# Long algebraic, as some programs write moves: the origin and the target (``e2e4``,
+# ``Ng1-f3``, ``Bb5xc6``, ``e7e8q``); python-chess reads it too.
+_LONG = re.compile(
+    r"(?P<piece>[A-Z])?(?P<origin>[a-h][1-8])[-x:]?(?P<target>[a-h][1-8])"
+    r"(?:=?\(?(?P<promotion>[A-Za-z])\)?)?(?:\+\+?|\#)?(?:[!?]{1,2})?"
+)
+
+
+class LongMove(NamedTuple):
+    """A move in long algebraic: the piece letter (None for a Pawn's ``e2e4``), its origin,
+    its target, and the letter of a promotion suffix (``e7e8q``), upper case."""
+
+    piece: str | None
+    origin: str
+    target: str
+    promotion: str | None
+
+
+def long_algebraic(text: str) -> LongMove | None:
+    """The move `text` names in long algebraic, or None when it is not written so."""
+    match = _LONG.fullmatch(text)
+    if match is None:
+        return None
+    promotion = match["promotion"]
+    return LongMove(
+        match["piece"], match["origin"], match["target"], promotion and promotion.upper()
+    )
+
 
 SAN_EXAMPLES = "Nf3, exd5, I@c4, Rh1@ or Rh1@=I"
 
@@ -167,11 +200,13 @@ def _pick(
 ) -> Move:
     """The one legal board move of a `kind` piece to `target` matching the origin hints.
 
-    `same_file` is True for a pawn push, False for a pawn capture, None for pieces.
+    `same_file` is True for a pawn push, False for a pawn capture, None for pieces. When
+    none is legal, the `SanError` names the move of the one such piece that could go
+    there were it not for check (`SanError.named`), if there is exactly one.
     """
     t = parse_square(target)
     board = position.board
-    found = []
+    candidates = []
     # A point check of each piece of that kind (not the whole move list): the board moves
     # to `target` of the legal moves, as `PlyJudge` checks a typed ply.
     for f in tuple(position.occupied[position.turn]):  # in legal_moves order; is_legal moves them
@@ -184,9 +219,8 @@ def _pick(
             continue
         if same_file is not None and ((f & 7) == (t & 7)) != same_file:
             continue
-        m = BOARD_MOVES[f][t]
-        if position.is_legal(m):
-            found.append(m)
+        candidates.append(BOARD_MOVES[f][t])
+    found = [m for m in candidates if position.is_legal(m)]
     side = COLOR_NAMES[position.turn]
     if not found:
         hint = ""
@@ -194,7 +228,10 @@ def _pick(
             hint = f" from {'the ' + from_file + '-file' if from_file else ''}"
             hint += f"{' on ' if from_file and from_rank else ''}"
             hint += f"{'rank ' + from_rank if from_rank else ''}"
-        raise SanError(text, position.fen(), f"no {side} {kind.name}{hint} can move to {target}")
+        reachable = [m for m in candidates if position.is_pseudo_legal(m)]
+        named = reachable[0] if len(reachable) == 1 else None
+        reason = f"no {side} {kind.name}{hint} can move to {target}"
+        raise SanError(text, position.fen(), reason, named)
     if len(found) > 1:
         options = " or ".join(_san_body(position, m) for m in found)
         raise SanError(text, position.fen(), f"ambiguous: it could be {options}")
@@ -219,7 +256,8 @@ def _parse_drop(position: Position, text: str, letter: str, target: str) -> Move
         reason = f"{side} may not drop on its own rank 8"
     else:
         reason = f"dropping on {target} leaves {side}'s King in check"
-    raise SanError(text, position.fen(), reason)
+    named = move if held is not None and held.kind is kind else None
+    raise SanError(text, position.fen(), reason, named)
 
 
 def _parse_pocketing(
@@ -249,7 +287,7 @@ def _parse_pocketing(
         reason = f"a {piece.kind.name} pocketed from {origin} cannot become a {kind.name}"
     else:
         reason = f"pocketing the {piece.kind.name} on {origin} leaves {side}'s King in check"
-    raise SanError(text, position.fen(), reason)
+    raise SanError(text, position.fen(), reason, move)
 
 
 # -- Game Courier text of a legal move -------------------------------------------------

@@ -25,6 +25,7 @@ __all__ = [
     "TAG_START",
     "starts_like_tag",
     "tag_pair",
+    "tag_pairs",
     "tag_value_column",
     "unescape_tag_value",
 ]
@@ -46,6 +47,23 @@ def tag_pair(line: str) -> tuple[str, str] | None:
     """(name, value) of a whole tag line like ``[White "Alice"]``, value unescaped; else None."""
     match = _TAG_PAIR.fullmatch(line)
     return None if match is None else (match[1], unescape_tag_value(match[2]))
+
+
+def tag_pairs(line: str) -> list[tuple[str, str, int]] | None:
+    """Every tag pair of a line that holds one or more of them, side by side
+    (``[Event "x"] [Site "y"]``, as some PGN writers put them): (name, value unescaped,
+    0-based index of the value's text in the line) of each; None when the line is not
+    made of whole tag pairs. A Game Courier log has one tag a line (its grammar); PGN
+    readers take several."""
+    pairs = []
+    offset = 0
+    while offset < len(line):
+        match = _TAG_PAIR.match(line, offset)
+        if match is None or match.end() == offset:
+            return None
+        pairs.append((match[1], unescape_tag_value(match[2]), match.start(2) + 1))
+        offset = match.end()
+    return pairs or None
 
 
 def tag_value_column(line: str) -> int:

@@ -28,7 +28,10 @@ header, facts and moves are swapped in when it is chosen.
 
 Everything taken from the log (tags, moves as typed, comments, reasons quoting them) is
 HTML-escaped; the game data travels as JSON in a non-executed script element with ``<``
-escaped, so no log text can close it.
+escaped, so no log text can close it. So does each game itself, as Game Courier text
+(``export --to gc``'s) in the ``gcadj-games`` element (`gcadj.about.GAMES_BLOCK_ID`):
+``gcadj check viewer.html`` reads it back and gives the game's verdict
+(`gcadj.sources.own`).
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from gcadj.about import GENERATOR_META
+from gcadj.about import GAMES_BLOCK_ID, GENERATOR_META
 from gcadj.adjudication.plies import JudgedGame, JudgedPly
 from gcadj.adjudication.verdict import Finding, Verdict
 from gcadj.engine.pieces import PIECE
@@ -52,6 +55,7 @@ from gcadj.notation.records import GameLog, UnreadText
 from gcadj.outputs.html_text import breakable
 from gcadj.outputs.legend import piece_legend
 from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, marks
+from gcadj.outputs.writers.gc import write_gc
 from gcadj.urls import is_url
 from gcadj.vocabulary import PocketFile
 
@@ -112,6 +116,7 @@ class _GameView:
     facts: str
     items: list[str]
     label: str  # its entry in the game list
+    gc: str  # the game as Game Courier text (`write_gc`): what `gcadj check` reads back
 
 
 def _e(value: object) -> str:
@@ -182,6 +187,7 @@ def _game_view(verdict: Verdict, size: int) -> _GameView:
         facts=_facts_html(verdict, log),
         items=items,
         label=f"{title} ({verdict.status})" if white or black else f"{title}: {verdict.status}",
+        gc=write_gc(verdict),
     )
 
 
@@ -513,6 +519,8 @@ def _page(games: list[_GameView], size: int, assets: ViewerAssets | None) -> str
         f"Add <code>{address}</code> to the address to open a position.</p>\n"
         f"{_game_templates(games)}"
         f'<script type="application/json" id="game-data">{_json_for_script(data)}</script>\n'
+        f'<script type="application/json" id="{GAMES_BLOCK_ID}">'
+        f"{_json_for_script({'games': [{'gc': game.gc} for game in games]})}</script>\n"
         f"{code}\n</body></html>\n"
     )
 

@@ -1,82 +1,84 @@
-"""Which kind of text a source holds, and the reader that turns it into a `GameLog`.
+"""Which kind of text a source holds, and the reader of a Game Courier log in any of its
+forms (a log, a viewing page, a copied page).
 
 gcadj reads Game Courier move lists (its main input), and also its own exports and
 saved pages, so that a converted game can be read back and checked again. Detection
 looks at the text only, never at a file name, so standard input works the same way.
 Each format's reader is imported only when that format is seen (start-up stays fast).
+PGN is read elsewhere (`gcadj.sources.pgn_reader`): its games are judged as they are
+read, because SAN is read on a board.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from typing import Final
 
-from gcadj.errors import LogSyntaxError
+from gcadj.about import is_gcadj_html
+from gcadj.adjudication.verdict import start_position
+from gcadj.errors import FenError, LogSyntaxError
 from gcadj.notation.language import is_pocket_file
-from gcadj.notation.parse import normalise_text, parse_log
-from gcadj.notation.pgn import looks_like_pgn as pgn_text
+from gcadj.notation.parse import parse_log
+from gcadj.notation.pgn import looks_like_pgn
 from gcadj.notation.records import GameLog
 from gcadj.notation.tags import tag_pair, tag_value_column
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+from gcadj.sources.own import looks_like_own_json
+from gcadj.sources.pocket_files import parse_log_finding_pockets
+from gcadj.vocabulary import PocketFile
 
 GAME_COURIER = "gamecourier"
 HTML = "html"  # a saved or fetched Game Courier viewing page (gcadj.sources.pages)
 PGN = "pgn"  # PGN: tag pairs, then SAN movetext (gcadj.sources.pgn_reader)
+OWN_PAGE = "gcadj-page"  # an HTML page gcadj wrote: a viewer, a report (gcadj.sources.own)
+OWN_JSON = "gcadj-json"  # gcadj's JSON about a game: its export, or verdicts (sources.own)
+
+_HEAD: Final = 16384  # where a page's <head>, and gcadj's generator tag, are
 
 
 def detect_format(text: str) -> str:
-    """The name of the format of `text` (one of the module constants)."""
-    if text.lstrip("\ufeff \t\r\n").startswith("<"):  # no log line can start with '<'
-        return HTML
+    """The name of the format of normalised `text` (one of the module constants).
+
+    PGN needs SAN moves (`gcadj.notation.pgn.looks_like_pgn`): tags alone do not decide,
+    as a Game Courier log may have them too; nor does one SAN move alone on its line:
+    SAN typed into a Game Courier log must stay a syntax error there (docs/rules.md §6.1),
+    not be guessed at.
+    """
+    head = text.lstrip("\ufeff \t\r\n")
+    if head.startswith("<"):  # no log line can start with '<'
+        return OWN_PAGE if is_gcadj_html(text[:_HEAD]) else HTML
+    if head.startswith("{") and looks_like_own_json(head):  # no log line starts with '{'
+        return OWN_JSON
     if looks_like_pgn(text):
         return PGN
     return GAME_COURIER
 
 
-def looks_like_pgn(text: str) -> bool:
-    """Is this PGN rather than a Game Courier log? A tag section, then SAN moves or a
-    result token and no Game Courier ply (`gcadj.notation.pgn.looks_like_pgn`).
-
-    Tags alone do not decide, as a Game Courier log may have them too; nor do SAN-looking
-    moves without tags: SAN typed into a Game Courier log must stay a syntax error there
-    (docs/rules.md §6.1), not be guessed at.
-    """
-    return pgn_text(text)
+def game_name(source: str, number: int) -> str:
+    """How one game of a file of several is named: ``all.pgn#3`` (numbered from 1)."""
+    return f"{source}#{number}"
 
 
-def parse_game_text(
-    text: str, source: str = "<string>", pocket_file: PocketFile = DEFAULT_POCKET_FILE
-) -> GameLog:
-    """Read a game in any supported format; raises `LogSyntaxError` for text that is none.
+def read_log_game(text: str, kind: str, source: str, pocket_file: PocketFile | None) -> GameLog:
+    """The game of normalised text that is a Game Courier log (`GAME_COURIER`, a copied
+    viewing page included) or a viewing page (`HTML`); raises `LogSyntaxError`.
 
     A ``[PocketFile "p"]`` tag in the header (written by ``gcadj fetch`` for the newer
-    preset) overrides `pocket_file`: it is a fact about this game, the argument a default.
-    Text that is no log but a viewing page copied as text is read as one
-    (`gcadj.sources.pages.copied`).
+    preset) overrides `pocket_file`: it is a fact about this game, the argument the
+    user's. With neither, the squares the plies use say it
+    (`gcadj.sources.pocket_files`).
     """
-    text = normalise_text(text)  # CR-only or CRLF line ends: the header scans below need "\n"
-    return read_game(text, detect_format(text), source, pocket_file)
-
-
-def read_game(text: str, kind: str, source: str, pocket_file: PocketFile) -> GameLog:
-    """`parse_game_text` for text already normalised (`normalise_text`) whose format
-    (`detect_format`) is `kind`: the pipeline does both once per source."""
     if kind == HTML:
         return _parse_page(text, source, pocket_file)
-    if kind == PGN:
-        from gcadj.sources.pgn_reader import read_pgn
-
-        return read_pgn(text, source=source, pocket_file=_tagged(text, source) or pocket_file)
     return _parse_log(text, source, pocket_file)
 
 
-def _parse_page(html: str, source: str, pocket_file: PocketFile) -> GameLog:
+def _parse_page(html: str, source: str, pocket_file: PocketFile | None) -> GameLog:
     """A page's game; a syntax error in the log read from it points into the page itself
     (the line and column of the HTML source where the offending move stands)."""
     from gcadj.sources.pages.scrape import scrape_page
 
     game = scrape_page(html, source=source)
     try:
-        return _parse_made_log(game.log_text, source, pocket_file)
+        return _parse_text(game.log_text, source, pocket_file)  # a log gcadj made
     except LogSyntaxError as err:
         where = game.page_position(err.line)
         if where is None:
@@ -97,11 +99,10 @@ def _tagged(text: str, source: str) -> PocketFile | None:
     return PocketFile(tagged) if tagged else None
 
 
-def _parse_log(text: str, source: str, pocket_file: PocketFile) -> GameLog:
+def _parse_log(text: str, source: str, pocket_file: PocketFile | None) -> GameLog:
     """A Game Courier log (normalised), or a viewing page copied as text when it is none."""
-    pocket_file = _tagged(text, source) or pocket_file
     try:
-        return parse_log(text, source=source, pocket_file=pocket_file, normalised=True)
+        return _parse_text(text, source, pocket_file)
     except LogSyntaxError:
         from gcadj.sources.pages.copied import read_if_copied_page  # only for unreadable text
 
@@ -113,57 +114,13 @@ def _parse_log(text: str, source: str, pocket_file: PocketFile) -> GameLog:
         )
 
 
-def _parse_made_log(text: str, source: str, pocket_file: PocketFile) -> GameLog:
-    """A log that gcadj made from a page (`ScrapedGame.log_text`: tag lines, then the move
-    lines, each ending in ``\n``), so already in the grammar's form."""
+def _parse_text(text: str, source: str, pocket_file: PocketFile | None) -> GameLog:
+    """A log in the grammar's form (normalised) with the pockets on the file its tag names,
+    else `pocket_file`, else the one its plies use."""
     pocket_file = _tagged(text, source) or pocket_file
+    if pocket_file is None:
+        return parse_log_finding_pockets(text, source)
     return parse_log(text, source=source, pocket_file=pocket_file, normalised=True)
-
-
-def iter_games(
-    text: str,
-    source: str = "<string>",
-    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
-    *,
-    only: int | None = None,
-) -> Iterator[tuple[str, GameLog | LogSyntaxError]]:
-    """Every game a source's text holds, in order: its name and its log, or its syntax error.
-
-    A PGN database gives one entry per game, named ``source#N``, read one at a time (see
-    `gcadj.sources.pgn_reader`); any other text is one game named `source`. Each game of
-    a database takes its pocket file from its own ``PocketFile`` tag. With `only` (from 1)
-    just that game is read: nothing if the text holds no such game.
-    """
-    text = normalise_text(text)
-    yield from read_games(text, detect_format(text), source, pocket_file, only=only)
-
-
-def read_games(
-    text: str, kind: str, source: str, pocket_file: PocketFile, *, only: int | None = None
-) -> Iterator[tuple[str, GameLog | LogSyntaxError]]:
-    """`iter_games` for text already normalised whose format is `kind` (see `read_game`)."""
-    if kind == PGN:
-        from gcadj.sources.pgn_reader import iter_pgn_games
-
-        yield from iter_pgn_games(text, source=source, pocket_file=pocket_file, only=only)
-        return
-    if only is not None and only != 1:
-        return
-    try:
-        yield source, read_game(text, kind, source, pocket_file)
-    except LogSyntaxError as err:
-        yield source, err
-
-
-def parse_games(
-    text: str,
-    source: str = "<string>",
-    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
-    *,
-    only: int | None = None,
-) -> list[tuple[str, GameLog | LogSyntaxError]]:
-    """`iter_games` as a list."""
-    return list(iter_games(text, source, pocket_file, only=only))
 
 
 def pocket_file_tag(text: str, source: str = "<string>") -> str | None:
@@ -190,4 +147,43 @@ def pocket_file_tag(text: str, source: str = "<string>") -> str | None:
             return pair[1]
         column = tag_value_column(line.rstrip("\r")) + 1
         raise LogSyntaxError(source, number, column, "a pocket file letter from i to z", line)
+    return None
+
+
+def _fen_tag_line(text: str) -> tuple[int, str] | None:
+    """The 1-based number and the text of the header line that is the ``[FEN]`` tag."""
+    for number, line in enumerate(text.split("\n"), 1):
+        pair = tag_pair(line)
+        if pair is not None and pair[0].casefold() == "fen":
+            return number, line
+        if line.strip() and not line.lstrip(" \t\u00a0\ufeff").startswith(("[", "//")):
+            return None  # the header ended: tags come first
+    return None
+
+
+def fen_tag_error(text: str, game: GameLog) -> LogSyntaxError | None:
+    """The syntax error at the tag's own line and column when the log's ``[FEN]`` tag is no
+    position; None when it is one, or when it is not a line of `text` (normalised: a
+    page's tags are made by the scraper; `replay` then names the tag without a line)."""
+    value = game.tag("FEN")
+    if value is None:
+        return None
+    try:
+        start_position(value, game.pocket_file)
+    except FenError as err:
+        found = _fen_tag_line(text)
+        if found is None:
+            return None
+        line, line_text = found
+        value_at = tag_value_column(line_text)  # 0-based index of the value in the line
+        offset = line_text.find(err.fen, value_at) if err.fen else -1
+        column = value_at + 1 + (offset - value_at + err.column - 1 if offset >= 0 else 0)
+        return LogSyntaxError(
+            game.source,
+            line,
+            column,
+            "a start position (gcadj FEN or Game Courier code) in the [FEN] tag",
+            line_text,
+            hint=str(err).splitlines()[0],  # "bad FEN (or Game Courier code) at column N: ..."
+        )
     return None

@@ -1,15 +1,17 @@
-"""PGN read into `GameLog`s: any database, one game at a time, each game on its own.
+"""PGN read and judged: any database, one game at a time, each game on its own.
 
-Each SAN move is replayed through the engine and recorded as the Game Courier sub-moves
+Each SAN move is read on the board of its game and recorded as the Game Courier sub-moves
 of that move, with its line and column in the PGN text, so the game is judged by the same
-`replay` as a Game Courier log. SAN is this variant's (`gcadj.notation.san`: fairy
-letters, drops ``I@c4``, pocketing ``Rh1@=I``, en passant as a pawn capture). A standard
-chess game is judged as a Pocket Mutation Chess game: its castling (``O-O``) is recorded
-as the King's and Rook's moves a Game Courier player would type (``K e1-g1; R h1-f1``),
-its promotion (``e8=Q``) as the pawn's move and the new piece (``P e7-e8; Q-e8``), and the
-judge finds them illegal (`castling`, `promotion-on-arrival`). After an illegal ply the
-SAN is read on the board Game Courier would show (as ``--all`` goes on from it), so the
-plies after it are counted and can be judged.
+`Replay` as a Game Courier log, and only once: the reader plays each ply as it reads it
+(`_GameReader`), and the replay's verdict is the game's. SAN is this variant's
+(`gcadj.notation.san`: fairy letters, drops ``I@c4``, pocketing ``Rh1@=I``, en passant as
+a pawn capture). A standard chess game is judged as a Pocket Mutation Chess game: its
+castling (``O-O``) is recorded as the King's and Rook's moves a Game Courier player would
+type (``K e1-g1; R h1-f1``), its promotion (``e8=Q``) as the pawn's move and the new piece
+(``P e7-e8; Q-e8``), and the judge finds them illegal (`castling`,
+`promotion-on-arrival`). After an illegal ply the SAN is read on the board Game Courier
+would show (as ``--all`` goes on from it), so the plies after it are counted and can be
+judged.
 
 **Games.** `game_spans` finds each game without judging any: a game begins at its tag
 section (or its first move), and ends after its result token (``1-0``, ``0-1``,
@@ -20,7 +22,7 @@ line. A ``{`` never closed ends before the next tag section that follows a blank
 then gets a syntax error at its own line and column, and the next game is read on its
 own, so a game's verdict never depends on the others. Text between games that holds a
 move or a stray character is a game of its own (with its syntax error): nothing is lost.
-Games are read one by one from a generator (`iter_pgn_games`), in constant memory.
+Games are read one by one from a generator (`pgn_verdicts`), in constant memory.
 
 Illegal games of gcadj's own PGN round-trip through the two comment markers described in
 `gcadj.notation.pgn`.
@@ -35,28 +37,30 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Final
 
-from gcadj.adjudication.judge import IllegalPly, PlyJudge
-from gcadj.engine.fen import STARTING_FEN, format_fen
-from gcadj.engine.move import Move
+from gcadj.adjudication.verdict import Replay, Verdict, failed_verdict
+from gcadj.engine.fen import STARTING_FEN
+from gcadj.engine.move import BOARD_MOVES, Move
 from gcadj.engine.pieces import KIND
 from gcadj.engine.position import Position
-from gcadj.engine.squares import BLACK, WHITE
+from gcadj.engine.squares import WHITE, parse_square
 from gcadj.errors import FenError, LogSyntaxError, SanError
-from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.language import LogBuilder, check_pocket_file
-from gcadj.notation.parse import normalise_text, parse_log
+from gcadj.notation.parse import parse_log
 from gcadj.notation.pgn import (
     ANNOTATION,
     BRACE,
+    CASTLING,
     CLOSE_VAR,
     ESCAPE,
     GC_MARK,
     MOVE,
     NAG,
     NOTE_MARK,
+    NULL_MOVES,
     NUMBER,
     OPEN_BRACE,
     OPEN_VAR,
+    PROMOTION,
     RESULT,
     SEMI,
     TAG,
@@ -67,21 +71,26 @@ from gcadj.notation.pgn import (
     tokens,
 )
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub, PlaceSub, SubMove, UnreadText
-from gcadj.notation.san import SAN_EXAMPLES, looks_like_san, parse_san
-from gcadj.notation.san import gc_submoves as _gc_submoves
-from gcadj.notation.tags import starts_like_tag, tag_pair, tag_value_column
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+from gcadj.notation.san import (
+    SAN_EXAMPLES,
+    LongMove,
+    gc_submoves,
+    long_algebraic,
+    looks_like_san,
+    parse_san,
+)
+from gcadj.notation.tags import starts_like_tag, tag_pairs
+from gcadj.sources.formats import game_name
+from gcadj.sources.options import JudgeOptions
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, Result, Status
 
 __all__ = [
-    "game_name",
+    "count_games",
     "game_spans",
-    "iter_pgn_games",
-    "read_pgn",
-    "read_pgn_games",
+    "pgn_verdicts",
 ]
 
 Span = tuple[int, int]
-GameEntry = tuple[str, "GameLog | LogSyntaxError"]
 
 
 # -- where the games are ---------------------------------------------------------------
@@ -94,13 +103,16 @@ def game_spans(text: str, start: int = 0) -> Iterator[Span]:
     reported on its own. Text between games holding neither a tag nor a move (blank lines,
     a comment, a ``%`` line) is no game; text after a game's result token that starts no
     game (a stray ``[`` line, characters that are no move) belongs to that game, whose
-    reader then reports it. Started at the first offset of a game it found, it finds that
-    game and those after it again.
+    reader then reports it. One blank line inside a tag section does not end it (ChessBase
+    writes one; python-chess reads past one too); two do, and so does one after a broken
+    tag line, so that the broken game costs only itself. Started at the first offset of a
+    game it found, it finds that game and those after it again.
     """
     begin: int | None = None  # where the current game began
     last_end = 0  # the end of its last token
     moves = False  # has its movetext begun?
     counts = False  # does it hold a tag, a move or a stray character (else it is no game)?
+    broken = False  # does its tag section hold a line that is not whole tag pairs?
     depth = 0  # how deep in variations
     ended = False  # has it read its result token (and nothing but comments since)?
     for token in tokens(text, start):
@@ -121,14 +133,15 @@ def game_spans(text: str, start: int = 0) -> Iterator[Span]:
             ):
                 assert begin is not None
                 yield begin, last_end  # the next game begins here
-                begin, moves, counts, depth = None, False, False, 0
+                begin, moves, counts, broken, depth = None, False, False, False, 0
         if kind == TAG:
-            if begin is not None and tag_like and (moves or _after_blank_line(text, token.start)):
+            if begin is not None and tag_like and (moves or _ends_tags(text, token.start, broken)):
                 if counts:
                     yield begin, last_end
-                begin, moves, counts, depth = None, False, False, 0
+                begin, moves, counts, broken, depth = None, False, False, False, 0
             if begin is None:
                 begin = token.start
+            broken = broken or (not moves and tag_pairs(value) is None)
             last_end, counts = token.end, True
             continue
         if begin is None:
@@ -147,13 +160,18 @@ def game_spans(text: str, start: int = 0) -> Iterator[Span]:
         yield begin, last_end
 
 
-def _after_blank_line(text: str, offset: int) -> bool:
-    """Is the line before the one at `offset` blank (white space only)?"""
+def _ends_tags(text: str, offset: int, broken: bool) -> bool:
+    """Does a tag line at `offset`, in a tag section with no moves yet, begin a new game?
+    After two blank lines, or after one when the section holds a broken tag line."""
+    blank = 0
     end = text.rfind("\n", 0, offset)
-    if end < 0:
-        return False
-    start = text.rfind("\n", 0, end) + 1
-    return not text[start:end].strip()
+    while end >= 0 and blank < 2:
+        start = text.rfind("\n", 0, end) + 1
+        if text[start:end].strip():
+            break
+        blank += 1
+        end = start - 1
+    return blank >= 2 or (blank == 1 and broken)
 
 
 class _SpanIndex:
@@ -192,37 +210,34 @@ _index = _SpanIndex()
 # -- reading the games -----------------------------------------------------------------
 
 
-def game_name(source: str, number: int) -> str:
-    """How one game of a file of several is named: ``all.pgn#3`` (numbered from 1)."""
-    return f"{source}#{number}"
+def count_games(text: str) -> int:
+    """How many games normalised PGN text holds (none judged): a text without one is read
+    as one game, which says why it is none."""
+    return max(1, sum(1 for _ in game_spans(text)))
 
 
-def iter_pgn_games(
-    text: str,
-    source: str = "<string>",
-    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
-    *,
-    only: int | None = None,
-) -> Iterator[GameEntry]:
-    """Every game of PGN text, in order: its name and its log, or the error that stops it.
+def pgn_verdicts(
+    text: str, source: str, options: JudgeOptions, *, only: int | None = None
+) -> Iterator[Verdict]:
+    """Every game of normalised PGN text, in order, read and judged in one pass each (see
+    `_GameReader`): its verdict, a syntax error included.
 
     A text of one game is named `source`; the games of a database ``source#1``,
     ``source#2``, ... Line and column are in the whole text either way. With `only`
     (from 1), just that game is read (nothing if there is no such game). A generator:
     one game is read at a time, whatever the size of the database.
     """
-    text = normalise_text(text)
     if only is not None:
         wanted, several = _index.span(text, only)
         if wanted is not None:
             name = game_name(source, only) if several else source
             line = text.count("\n", 0, wanted[0]) + 1
-            yield name, _read_game(text, name, pocket_file, wanted, line)
+            yield _GameReader(text, name, options, wanted, line).read()
         return
     spans = game_spans(text)
     current = next(spans, None)
     if current is None:  # no game at all: the whole text is read as one (and says why)
-        yield source, _read_game(text, source, pocket_file, (0, len(text)), 1)
+        yield _GameReader(text, source, options, (0, len(text)), 1).read()
         return
     upcoming = next(spans, None)
     several = upcoming is not None
@@ -232,93 +247,44 @@ def iter_pgn_games(
         name = game_name(source, number) if several else source
         line += text.count("\n", counted_to, current[0])
         counted_to = current[0]
-        yield name, _read_game(text, name, pocket_file, current, line)
+        yield _GameReader(text, name, options, current, line).read()
         current, upcoming = upcoming, (next(spans, None) if upcoming is not None else None)
-
-
-def read_pgn_games(
-    text: str,
-    source: str = "<string>",
-    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
-    *,
-    only: int | None = None,
-) -> list[GameEntry]:
-    """`iter_pgn_games` as a list (for a caller that wants them all at once)."""
-    return list(iter_pgn_games(text, source, pocket_file, only=only))
-
-
-def read_pgn(
-    text: str, source: str = "<string>", pocket_file: PocketFile = DEFAULT_POCKET_FILE
-) -> GameLog:
-    """Read PGN text holding one game into a `GameLog`; raises `LogSyntaxError` with line
-    and column (also for text holding more than one game: see `iter_pgn_games`).
-
-    A ``[PocketFile "p"]`` tag overrides `pocket_file`. Every SAN move must be a move of
-    this variant in its position, or chess's castling or promotion (the reader replays
-    them to know which piece moved); plies in ``{gc: ...}`` are taken as typed and judged
-    later by `replay`, like any Game Courier log.
-    """
-    text = normalise_text(text)
-    spans = game_spans(text)
-    first = next(spans, None) or (0, len(text))
-    second = next(spans, None)
-    if second is not None:
-        reader = _GameReader(text, source, pocket_file, (0, len(text)), 1)
-        ended = text[: first[1]].rstrip().endswith(("1-0", "0-1", "1/2-1/2", "*"))
-        tag = starts_like_tag(text[second[0] : text.find("\n", second[0])])
-        raise reader.error(
-            second[0],
-            "the end of the game after the result" if ended else "the end of the game",
-            (
-                "a tag line after the moves begins another game (tags go before the moves); "
-                if tag
-                else ""
-            )
-            + "read_pgn reads one game; read_pgn_games (and gcadj check) read each",
-        )
-    game = _read_game(text, source, pocket_file, first, 1)
-    if isinstance(game, LogSyntaxError):
-        raise game
-    return game
-
-
-def _read_game(
-    text: str, source: str, pocket_file: PocketFile, span: Span, line: int
-) -> GameLog | LogSyntaxError:
-    try:
-        return _GameReader(text, source, pocket_file, span, line).read()
-    except LogSyntaxError as err:
-        return err
 
 
 # -- one game --------------------------------------------------------------------------
 
-_PROMOTION: Final = re.compile(r"([a-h](?:x[a-h])?[18])=?\(?([A-Z])\)?[+#]?[!?]{0,2}")
-_CASTLING: Final = re.compile(r"([O0]-[O0](?:-[O0])?)[+#]?[!?]{0,2}")
 _SPACES: Final = " \t\n\u00a0"
 
 
 class _GameReader:
-    """One pass over one game: its tags, then its movetext, replaying the SAN.
+    """One pass over one game: its tags, then its movetext, read and judged together.
+
+    SAN is read on a board, so the reader plays each ply as it reads it, through the
+    game's `Replay`: a SAN move it resolves to a legal move is played as that move
+    (`Replay.play_move`, not judged again), any other ply (castling, a promotion, a
+    ``{gc: ...}`` ply) is judged as typed (`Replay.play`). The replay's verdict is the
+    game's. After the first illegal ply the SAN is read on the board Game Courier would
+    show (`Replay.board`), so the plies after it are counted (and judged with ``--all``).
 
     `span` is the game's place in `text`, `first_line` the line number where it begins;
     lines and columns are those of the whole text.
     """
 
     def __init__(
-        self, text: str, source: str, pocket_file: PocketFile, span: Span, first_line: int
+        self, text: str, source: str, options: JudgeOptions, span: Span, first_line: int
     ) -> None:
         self.text = text
         self.source = source
+        self.options = options
         self.span = span
         begin = text.rfind("\n", 0, span[0]) + 1
         self.first_line = first_line
         self.line_starts = [begin] + [m.end() for m in re.finditer("\n", text[begin : span[1]])]
         for i in range(1, len(self.line_starts)):
             self.line_starts[i] += begin
-        self.log = LogBuilder(source, pocket_file)  # tags, records, leading comment
-        self.judge = PlyJudge(pocket_file)
-        self.position: Position | None = None
+        # tags, records, leading comment; the pocket file is the option's, or a tag's
+        self.log = LogBuilder(source, options.pocket_file or DEFAULT_POCKET_FILE)
+        self.replay: Replay | None = None  # made once the tags are read (`start`)
         self.lost_at: int | None = None  # line of the illegal ply after which there is no board
         self.number: str | None = None  # a move number waiting for its ply
         self.tag_offsets: dict[str, int] = {}
@@ -350,14 +316,17 @@ class _GameReader:
 
     # -- the game
 
-    def read(self) -> GameLog:
+    def read(self) -> Verdict:
+        """The game's verdict; a text that stops being readable is judged up to there."""
         try:
             self.read_tokens()
         except LogSyntaxError as err:
-            if self.log.records and err.partial is None:
-                err.partial = dataclasses.replace(self.built(), unread=self.unread(err))
-            raise
-        return self.built()
+            if self.replay is None or not self.log.records:  # no ply read: no game
+                return failed_verdict(self.source, Status.SYNTAX_ERROR, str(err))
+            partial = dataclasses.replace(self.built(), unread=self.unread(err))
+            return self.replay.verdict(partial, str(err))
+        assert self.replay is not None  # `read_tokens` starts the game
+        return self.replay.verdict(self.built())
 
     def unread(self, err: LogSyntaxError) -> UnreadText:
         """The game's text from the ply that could not be read (its move number included)
@@ -399,50 +368,53 @@ class _GameReader:
             )
 
     def tag_line(self, token: Token) -> None:
+        """A line of tag pairs: one, or several side by side as some programs write them."""
         line = self.text[token.start : token.end]
-        pair = tag_pair(line)
+        pairs = tag_pairs(line)
         at = token.start + (len(line) - len(line.lstrip(_SPACES + "\r")))
-        if pair is None:
+        if pairs is None:
             hint = (
                 'tag values are in double quotes; write \\" for a quote inside'
                 if starts_like_tag(line)
                 else "a line that starts with '[' is no tag pair"
             )
             raise self.error(at, 'a tag like [White "Alice"]', hint)
-        name, value = pair
-        if not is_unknown_roster_tag(name, value):  # [Event "?"] says nothing
-            self.log.tags.append(pair)
-        self.tag_offsets.setdefault(name.casefold(), token.start + tag_value_column(line))
+        for name, value, column in pairs:
+            if not is_unknown_roster_tag(name, value):  # [Event "?"] says nothing
+                self.log.tags.append((name, value))
+            self.tag_offsets.setdefault(name.casefold(), token.start + column)
 
     def tag(self, name: str) -> str | None:
         wanted = name.casefold()
         return next((v for k, v in self.log.tags if k.casefold() == wanted), None)
 
     def start(self) -> None:
-        """The pocket file, the start position (FEN tag, a Game Courier code accepted,
-        SetUp honoured) and what the Variant tag says."""
+        """The pocket file, the start (the caller's, else the FEN tag, a Game Courier code
+        accepted, SetUp honoured), the game's `Replay`, and what the Variant tag says."""
         pocket_file = self.tag("PocketFile")
         if pocket_file is not None:
             try:
-                letter = check_pocket_file(pocket_file)
+                self.log.pocket_file = check_pocket_file(pocket_file)
             except ValueError as err:
                 raise self.error(
                     self.tag_offsets["pocketfile"], "a pocket file letter from i to z", str(err)
                 ) from None
-            self.log.pocket_file = letter
-            self.judge = PlyJudge(letter)
+        given = self.options.fen
         fen = self.tag("FEN")
-        if fen is None and (self.tag("SetUp") or "").strip() == "1":
+        if given is None and fen is None and (self.tag("SetUp") or "").strip() == "1":
             raise self.error(
                 self.tag_offsets["setup"],
                 "a [FEN] tag with the start position",
                 'SetUp "1" says the game starts from the position in its FEN tag',
             )
+        start = given if given is not None else fen or STARTING_FEN
         try:
-            self.position = Position.starting_at(
-                as_gcadj_fen(fen, self.log.pocket_file) if fen else STARTING_FEN
+            self.replay = Replay(
+                start, self.log.pocket_file, all_findings=self.options.all_findings
             )
         except FenError as err:
+            if given is not None:
+                raise  # the caller's start: their mistake, not the game's
             raise self.error(
                 self.tag_offsets["fen"],
                 "a start position (gcadj FEN or Game Courier code)",
@@ -505,7 +477,9 @@ class _GameReader:
         elif kind == SEMI:
             self.log.add_note(value[1:].strip())
         elif kind == RESULT:
-            self.result = value
+            result = Result.read(value)
+            assert result is not None  # a RESULT token is one of its spellings
+            self.result = result.value
         elif kind == NUMBER:
             if value[0].isdigit():
                 self.number, self.number_at = value, token.start
@@ -553,50 +527,106 @@ class _GameReader:
         self.play_record(record)
 
     def san(self, token: str, offset: int) -> None:
-        position = self.position
-        if position is None:
+        """A move as PGN writes it, read on the board and played (`read_move`)."""
+        replay = self.replay
+        assert replay is not None  # the movetext comes after `start`
+        board = replay.board
+        if board is None:
             raise self.error(
                 offset,
                 "a ply written as {gc: <Game Courier text>}",
                 f"after the illegal ply on line {self.lost_at} Game Courier's board is no "
                 "position to read SAN in",
             )
-        castling = _CASTLING.fullmatch(token)
-        if castling is not None:
-            self.play_record(self.record(token, offset, _castling(position, castling[1])))
-            return
-        promotion = _PROMOTION.fullmatch(token)
         try:
-            if promotion is not None:
-                submoves = self.promotion(position, promotion[1], promotion[2], token)
-                self.play_record(self.record(token, offset, submoves))
-                return
-            move = parse_san(position, token)
+            submoves, move = self.read_move(board, token)
         except SanError as err:
-            if not looks_like_san(token) and promotion is None:
-                hint = err.reason
-                if "-" in token:
-                    hint += "; Game Courier notation goes inside {gc: ...}"
-                raise self.error(offset, f"a move like {SAN_EXAMPLES}", hint) from None
-            side = "White" if position.turn == WHITE else "Black"
-            raise self.error(offset, f"a legal move for {side}", err.reason) from None
-        submoves = _gc_submoves(position, move, self.log.pocket_file)
-        self.log.records.append(self.record(token, offset, submoves))
+            if err.named is None:
+                raise self.syntax_error(board, token, offset, err) from None
+            submoves, move = gc_submoves(board, err.named, self.log.pocket_file), None
+        record = self.record(token, offset, submoves, san=True)
+        if move is None:
+            self.play_record(record)  # judged as typed: castling, a promotion, a move in check
+            return
+        self.log.records.append(record)
         self.number = None
-        position.push_trusted(move)  # parse_san gives legal moves only
+        replay.play_move(record, move)  # legal on the board: not judged again
+
+    def read_move(self, board: Position, token: str) -> tuple[tuple[SubMove, ...], Move | None]:
+        """The Game Courier sub-moves a PGN move stands for on `board`, and its move when it
+        is legal there; None for a move to judge as typed (castling, a promotion on arrival,
+        a null move, long algebraic that is no legal move). `SanError` when the text names
+        no move (with `SanError.named`, a move to judge: ``Kf7`` into check)."""
+        if token in NULL_MOVES:
+            return (), None  # a pass: the judge says why there is none
+        castling = CASTLING.fullmatch(token)
+        if castling is not None:
+            return _castling(board, castling[1]), None
+        promotion = PROMOTION.fullmatch(token)
+        if promotion is not None:
+            return self.promotion(board, promotion[1], promotion[2], token), None
+        long = None if looks_like_san(token) else long_algebraic(token)
+        if long is not None:
+            return self.long_move(board, long)
+        move = parse_san(board, token)
+        return gc_submoves(board, move, self.log.pocket_file), move
+
+    def syntax_error(
+        self, board: Position, token: str, offset: int, err: SanError
+    ) -> LogSyntaxError:
+        """The syntax error of a PGN move that names no move on the board."""
+        if not looks_like_san(token) and PROMOTION.fullmatch(token) is None:
+            hint = err.reason
+            if "-" in token:
+                hint += "; Game Courier notation goes inside {gc: ...}"
+            return self.error(offset, f"a move like {SAN_EXAMPLES}", hint)
+        side = "White" if board.turn == WHITE else "Black"
+        return self.error(offset, f"a legal move for {side}", err.reason)
 
     def promotion(
         self, position: Position, arrival: str, letter: str, token: str
     ) -> tuple[SubMove, ...]:
         """Chess's promotion: the pawn's move, then the new piece put on its square."""
-        move = parse_san(position, arrival)
+        try:
+            move = parse_san(position, arrival)
+        except SanError as err:
+            if err.named is None:
+                raise
+            move = err.named  # the one pawn that could arrive there: judged with the rest
         if KIND.get(letter) is None:
             raise SanError(token, position.fen(), f"{letter!r} is not a piece letter")
         piece = letter if position.turn == WHITE else letter.lower()
         target = arrival[-2:]
-        return (*_gc_submoves(position, move, self.log.pocket_file), PlaceSub(piece, target, "-"))
+        return (*gc_submoves(position, move, self.log.pocket_file), PlaceSub(piece, target, "-"))
 
-    def record(self, text: str, offset: int, submoves: tuple[SubMove, ...]) -> MoveRecord:
+    def long_move(
+        self, position: Position, long: LongMove
+    ) -> tuple[tuple[SubMove, ...], Move | None]:
+        """Long algebraic (``e2e4``, ``Ng1-f3``, ``e7e8q``): the move from its origin to its
+        target, as a Game Courier player types it, judged unless it is legal as written."""
+        white = position.turn == WHITE
+        origin, target = parse_square(long.origin), parse_square(long.target)
+        piece = position.board[origin]
+        written = long.piece
+        if (
+            long.promotion is None
+            and piece is not None
+            and piece.color == position.turn
+            and (written is None or piece.kind.letter == written)
+        ):
+            move = BOARD_MOVES[origin][target]
+            if position.is_legal(move):
+                return gc_submoves(position, move, self.log.pocket_file), move
+        label = None if written is None else written if white else written.lower()
+        submoves: tuple[SubMove, ...] = (MoveSub(label, long.origin, long.target),)
+        if long.promotion is not None:
+            letter = long.promotion if white else long.promotion.lower()
+            submoves += (PlaceSub(letter, long.target, "-"),)
+        return submoves, None
+
+    def record(
+        self, text: str, offset: int, submoves: tuple[SubMove, ...], *, san: bool = False
+    ) -> MoveRecord:
         line, column, _ = self.where(offset)
         return MoveRecord(
             ply=len(self.log.records),
@@ -606,48 +636,17 @@ class _GameReader:
             line=line,
             column=column,
             number=self.number,
+            san=san,
         )
 
     def play_record(self, record: MoveRecord) -> None:
-        """Keep a ply and play it on the board: its move if legal, else the board Game
-        Courier would show after it, as `replay` goes on from with ``--all`` (None when
-        that board is no position)."""
+        """Keep a ply typed as Game Courier sub-moves and judge it (`Replay.play`)."""
+        assert self.replay is not None  # the movetext comes after `start`
         self.log.records.append(record)
         self.number = None
-        position = self.position
-        if position is None:
-            return
-        verdict = self.judge.play(position, record)
-        if isinstance(verdict, Move):
-            return  # played
-        self.position = self.literal_successor(position, record)
-        if self.position is None:
+        self.replay.play(record)
+        if self.lost_at is None and self.replay.board is None:
             self.lost_at = record.line
-
-    def literal_successor(self, position: Position, record: MoveRecord) -> Position | None:
-        """The position Game Courier shows after an illegal ply: its literal board, the other
-        side to move, no en passant, the ply counted (as `gcadj.adjudication.verdict`'s
-        replay goes on with ``--all``); None if that board is no position."""
-        diff = self.judge.apply_literally(position, record)
-        if isinstance(diff, IllegalPly):  # the site would have refused it: nothing changes
-            board = [*position.board, *position.pockets]
-        else:
-            board = self.judge.literal_board(position, diff)
-        for owner, piece in ((WHITE, board[64]), (BLACK, board[65])):
-            if piece is not None and (piece.kind.is_king or piece.color != owner):
-                return None
-        fen = format_fen(
-            board[:64],
-            board[64:],
-            position.turn ^ 1,
-            None,
-            position.halfmove_clock + 1,
-            position.fullmove_number + (1 if position.turn == BLACK else 0),
-        )
-        try:
-            return Position(fen)
-        except FenError:
-            return None
 
 
 def _castling(position: Position, written: str) -> tuple[SubMove, ...]:

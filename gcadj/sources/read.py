@@ -26,15 +26,15 @@ import select
 import stat
 import sys
 import time
-from pathlib import Path
-from typing import BinaryIO, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, BinaryIO, Final
 
 from gcadj.errors import SourceError
-from gcadj.notation.parse import parse_log
-from gcadj.notation.records import GameLog
 from gcadj.sources.decode import decode_text
 from gcadj.sources.urls import is_url, url_scheme
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+
+if TYPE_CHECKING:
+    from gcadj.sources.fetch import Fetcher
 
 DEFAULT_MAX_BYTES: Final = 64 * 1024 * 1024
 PIPE_TIMEOUT: Final = 30.0  # seconds a FIFO may stay silent before it is given up
@@ -62,17 +62,19 @@ def read_source(
     *,
     pipe_timeout: float = PIPE_TIMEOUT,
     name: str | None = None,
+    fetcher: Callable[[], Fetcher] | None = None,
 ) -> str:
     """The text of a source: '-' is standard input, a URL is fetched, anything else a file.
 
     Past `max_bytes` bytes the source is refused (`SourceError`, "larger than …"): a URL
     has its own cap, the fetcher's. `pipe_timeout` is how long a FIFO may stay silent.
     `name` is how messages name standard input (the caller's name for it; default '-').
+    `fetcher` gives the fetcher a URL is read with (`read_url`).
     """
     if spec == "-":
         return decode_text(read_stream(sys.stdin.buffer, name or spec, max_bytes))
     if is_url(spec):
-        return read_url(spec)
+        return read_url(spec, fetcher)
     scheme = url_scheme(spec)
     if scheme is not None:  # ftp://, file://: refused here, neither fetched nor opened
         raise SourceError(f"{spec}: only http and https URLs are fetched, not {scheme!r}")
@@ -177,21 +179,23 @@ def _read_fifo(spec: str, max_bytes: int, timeout: float) -> bytes:
         os.close(fd)
 
 
-_GAME_REF = re.compile(r"(.+)#([1-9][0-9]*)")
+_GAME_REF = re.compile(r"(.+)#([0-9]+)")
 
 
 def game_ref(spec: str) -> tuple[str, int] | None:
     """``all.pgn#3`` names the third game of all.pgn (as check and audit name the games of
     a file of several): the file's spec and the number, or None for a whole source. A file
-    whose own name ends like that is itself, not a game of another."""
+    whose own name ends like that is itself, not a game of another. Games count from 1:
+    ``all.pgn#0`` gives the number 0, which names no game (the caller says so)."""
     match = _GAME_REF.fullmatch(spec)
     if match is None or (not is_url(spec) and os.path.exists(spec)):
         return None
     return match[1], int(match[2])
 
 
-def read_url(url: str) -> str:
-    """The page at an http(s) URL as text, through the shared polite, cached fetcher.
+def read_url(url: str, fetcher: Callable[[], Fetcher] | None = None) -> str:
+    """The page at an http(s) URL as text, through the polite, cached fetcher `fetcher`
+    gives (asked only now; default: the process's shared one).
 
     requests is imported here, not at start-up. Any other scheme is refused by
     `read_source` (and by the fetcher, at every redirect too) with a message naming it.
@@ -200,17 +204,6 @@ def read_url(url: str) -> str:
     from gcadj.sources.fetch import default_fetcher
 
     try:
-        return default_fetcher().get(url).text()
+        return (fetcher or default_fetcher)().get(url).text()
     except FetchError as err:
         raise SourceError(str(err)) from None
-
-
-def read_log(
-    path: str | Path,
-    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
-    max_bytes: int = DEFAULT_MAX_BYTES,
-) -> GameLog:
-    """Read and parse a log file (`SourceError` if it cannot be read or is larger than
-    `max_bytes`, else as :func:`parse_log`)."""
-    data = read_file_bytes(str(path), max_bytes)
-    return parse_log(decode_text(data), source=str(path), pocket_file=pocket_file)

@@ -96,16 +96,16 @@ def judge_options(fields: dict[str, str]) -> JudgeOptions:
     checks them; `BadInput` says what is wrong."""
     from gcadj.adjudication.verdict import start_position
     from gcadj.errors import FenError
-    from gcadj.vocabulary import PocketFile
+    from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
-    typed = fields.get("pocket_file") or "i"
-    pocket_file = PocketFile.read(typed)
-    if pocket_file is None:
-        raise BadInput(f"pocket_file must be one letter from i to z, not {typed.strip()!r}")
+    typed = (fields.get("pocket_file") or "").strip()  # none: the file the log uses
+    pocket_file = PocketFile.read(typed) if typed else None
+    if typed and pocket_file is None:
+        raise BadInput(f"pocket_file must be one letter from i to z, not {typed!r}")
     fen = (fields.get("fen") or "").strip() or None
     if fen is not None:
         try:
-            start_position(fen, pocket_file)
+            start_position(fen, pocket_file or DEFAULT_POCKET_FILE)
         except FenError as err:
             raise BadInput(f"fen: {err}") from None
     everything = (fields.get("all") or "").strip().lower() in ("1", "true", "on", "yes")

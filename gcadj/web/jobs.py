@@ -1,22 +1,25 @@
-"""The checks `gcadj serve` runs: a bounded pool of worker processes, deadlines, and each
-check's private folder.
+"""The checks `gcadj serve` runs: their bookkeeping (ids, folders, the queue, expiry),
+and the worker pools they borrow from the app's batch runner.
 
 A check (a `Job`) is what one request asked for: its uploads and addresses. A thread of
 the server fetches the addresses (the polite `Fetcher`, public addresses only when the
-server is exposed), then waits for one of `ServeSettings.pool_size` slots, so at most that
-many checks judge at once and the others queue (past `ServeSettings.queue` waiting, a new
-check is turned away with "busy"). With its slot it starts a worker process
-(`gcadj.web.worker`) and reads its messages:
+server is exposed), then waits for one of `ServeSettings.pool_size` worker pools
+(`gcadj.app.pool`, one worker each, started once and reused), so at most that many
+checks judge at once and the others queue (past `ServeSettings.queue` waiting, a new
+check is turned away with "busy"). With its pool, it runs the app's batch runner
+(`gcadj.web.judging`): the server starts no process of its own. The runner's limits
+hold for every check:
 
-- a source that takes longer than `source_timeout` gets an "error" verdict saying so; the
-  worker is killed and a new one goes on with the next source;
+- a source that takes longer than `source_timeout` gets an "error" verdict saying so; its
+  worker is killed and replaced, and the check goes on with the next source;
 - a check that takes longer than `job_timeout` gets such a verdict for every source not
   yet judged;
-- a worker that dies (a crash, its memory cap) costs the source it was judging.
+- a worker that dies (a crash, its memory cap) costs only the source it was judging.
 
-So every source gets a verdict, and no input holds a slot longer than its deadline. The
+So every source gets a verdict, and no input holds a pool longer than its deadline. The
 JSON API's checks keep their lines in memory until the response has sent them; a page's
-check writes its JSON lines, viewers, CSV and report into its own folder in the server's
+check writes its JSON lines (`gcadj.app.jsonl.JsonlWriter`: whole lines, in order),
+viewers, CSV and report (`gcadj.app.products`) into its own folder in the server's
 private temporary folder (mode 0700), deleted `keep_minutes` after the check ended, when
 the user deletes it, and when the server stops. Check ids are random and unguessable.
 """
@@ -25,7 +28,6 @@ from __future__ import annotations
 
 import json
 import logging
-import multiprocessing
 import queue
 import secrets
 import shutil
@@ -35,15 +37,18 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
 
-from gcadj.adjudication.verdict import failed_verdict
+from gcadj.app.batch import Limits
+from gcadj.app.jsonl import JsonlWriter
+from gcadj.app.judging import Judged, failed_result
 from gcadj.app.pipeline import JudgeOptions
+from gcadj.app.pool import WorkerPool
+from gcadj.errors import CannotWrite
 from gcadj.errors import ServerBusy as Busy
 from gcadj.outputs.audit_report import GameFacts
-from gcadj.vocabulary import Status
+from gcadj.web.judging import CheckRun, check_job, judge_check, plan_check
 from gcadj.web.limits import ServeSettings
 from gcadj.web.uploads import Upload, ZipLimits
 
@@ -51,7 +56,6 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS: Final = 0.2
 SWEEP_SECONDS: Final = 30.0
-START_SECONDS: Final = 30.0
 
 
 @dataclass
@@ -63,7 +67,7 @@ class Job:
     folder: Path | None
     created: float = field(default_factory=time.monotonic)
     state: str = "queued"  # then "running", then "done"
-    names: list[str] | None = None  # every source, once the worker has read the uploads
+    names: list[str] | None = None  # every source, once the zips are listed
     done: int = 0  # sources judged
     games: int = 0
     counts: Counter[str] = field(default_factory=Counter)
@@ -74,7 +78,7 @@ class Job:
     ended: float | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
     finished: threading.Event = field(default_factory=threading.Event)
-    _out: IO[str] | None = None
+    _out: JsonlWriter | None = None
 
     @property
     def jsonl(self) -> Path | None:
@@ -88,32 +92,50 @@ class Job:
     def report(self) -> Path | None:
         return None if self.folder is None else self.folder / "report.html"
 
-    def record(
-        self, source: str, line: str, status: str, viewer: str | None, facts: GameFacts | None
-    ) -> None:
-        """One judged game: counted, and sent (API) or written to the folder (pages)."""
+    def record(self, unit: list[list[Judged]]) -> None:
+        """The games of some sources, in order (the batch runner's sink): counted, and
+        sent (API) or written to the folder (pages)."""
+        for results in unit:
+            self.done += 1
+            for result in results:
+                self._record(result)
+
+    def _record(self, result: Judged, *, keep: bool = True) -> None:
+        """One game: counted, shown (the API's answer, the first game), and with `keep`
+        written to a page's check's folder."""
         self.games += 1
-        self.counts[status] += 1
+        self.counts[result.status] += 1
+        line = result.line.rstrip("\n")
         if self.first is None:
-            self.first = (line, viewer)
+            self.first = (line, result.viewer)
         if self.api:
             self.lines.put(line)
             return
+        if not keep:
+            return
         if self._out is None and self.jsonl is not None:
-            self._out = self.jsonl.open("a", encoding="utf-8")
+            self._out = JsonlWriter(self.jsonl, option="folder")
         if self._out is not None:
-            self._out.write(line + "\n")
-        if facts is not None:
-            self.facts[source] = facts
+            self._out.write(result.line)
+        if result.facts is not None:
+            self.facts[result.source] = result.facts
+
+    def fail(self, message: str) -> None:
+        """The check itself failed (a bug, the server's disk): one more "error" verdict,
+        named "<server>", counted and shown, never written to the check's folder, which
+        may be what failed."""
+        (result,) = failed_result("<server>", message)
+        self._record(result, keep=False)
 
     def close_output(self) -> None:
         if self._out is not None:
-            self._out.close()
-            self._out = None
+            out, self._out = self._out, None
+            out.close()
 
 
 class JobRunner:
-    """The pool: submits checks, runs them under the limits, forgets them in time."""
+    """The checks: submits them, runs them on the pools under the limits, forgets them in
+    time."""
 
     def __init__(self, settings: ServeSettings) -> None:
         from gcadj.sources.fetch import Fetcher, FetchOptions
@@ -137,9 +159,18 @@ class JobRunner:
                 public_only=settings.guards_urls,
             )
         )
-        self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["gcadj.web.worker"])
-        self._slots = threading.Semaphore(settings.pool_size)
+        self.run_limits = Limits(
+            jobs=1,
+            source_seconds=settings.source_timeout,
+            memory=settings.worker_memory,
+            total_seconds=settings.job_timeout,
+        )
+        self._pools: queue.Queue[WorkerPool] = queue.Queue()
+        pools = self.run_limits.pool(preload=("gcadj.web.judging",), method="forkserver")
+        for _ in range(settings.pool_size):  # a worker each, ready for the first check
+            pool = WorkerPool(pools)
+            pool.start()
+            self._pools.put(pool)
         self._lock = threading.Lock()
         self._jobs: dict[str, Job] = {}
         self._waiting = 0
@@ -222,6 +253,11 @@ class JobRunner:
             job.finished.wait(5)
             job.close_output()
         self.fetcher.close()
+        while True:
+            try:
+                self._pools.get_nowait().close(now=True)
+            except queue.Empty:
+                break
         shutil.rmtree(self.root, ignore_errors=True)
 
     # -- running one check ---------------------------------------------------------------
@@ -229,43 +265,45 @@ class JobRunner:
     def _run(self, job: Job, uploads: list[Upload], urls: list[str], options: JudgeOptions) -> None:
         try:
             uploads += [self._fetch(url) for url in urls if not job.cancel.is_set()]
-            with self._lock:
-                self._waiting += 1
-            try:
-                while not self._slots.acquire(timeout=POLL_SECONDS):
-                    if job.cancel.is_set():
-                        return
-            finally:
-                with self._lock:
-                    self._waiting -= 1
+            pool = self._borrow(job)
+            if pool is None:
+                return
             try:
                 job.state = "running"
-                self._judge(job, uploads, options)
+                judged = self._judge(job, pool, uploads, options)
             finally:
-                self._slots.release()
+                self._pools.put(pool)
             job.close_output()
-            if not job.api and not job.cancel.is_set():
+            if judged and not job.api:
                 self._write_products(job)
         except Exception as err:  # never the server: the check ends with what it has
-            log.exception("check %s failed", job.id)
-            job.record(
-                "<server>",
-                failed_verdict(
-                    "<server>",
-                    Status.ERROR,
-                    f"<server>: internal error: {type(err).__name__}: {err}",
-                ).json_line(),
-                "error",
-                None,
-                None,
-            )
+            if isinstance(err, CannotWrite):  # the server's disk, not a bug
+                message = f"<server>: {err}"
+            else:
+                log.exception("check %s failed", job.id)
+                message = f"<server>: internal error: {type(err).__name__}: {err}"
+            job.fail(message)
         finally:
             job.close_output()
             job.state = "done"
             job.ended = time.monotonic()
-            if job.api:
-                job.lines.put(None)
+            job.lines.put(None)
             job.finished.set()
+
+    def _borrow(self, job: Job) -> WorkerPool | None:
+        """A free pool for the check, once one is (None if it is cancelled meanwhile)."""
+        with self._lock:
+            self._waiting += 1
+        try:
+            while not job.cancel.is_set():
+                try:
+                    return self._pools.get(timeout=POLL_SECONDS)
+                except queue.Empty:
+                    continue
+            return None
+        finally:
+            with self._lock:
+                self._waiting -= 1
 
     def _fetch(self, url: str) -> Upload:
         """A game page's address as an upload of its text, or of why it was not fetched."""
@@ -288,116 +326,43 @@ class JobRunner:
         except FetchError as err:
             return Upload(name, b"", error=str(err))
 
-    def _judge(self, job: Job, uploads: list[Upload], options: JudgeOptions) -> None:
-        from gcadj.web.worker import WorkerTask, worker_main
-
-        settings = self.settings
-        job_deadline = time.monotonic() + settings.job_timeout
-        start = 0
-        viewers = None if job.viewers is None else str(job.viewers)
-        task = WorkerTask(uploads, self.limits, options, viewers, settings.worker_memory)
-        while not job.cancel.is_set():
-            receiver, sender = self._context.Pipe(duplex=False)
-            process = self._context.Process(
-                target=worker_main, args=(sender, task, start), daemon=True
+    def _judge(
+        self, job: Job, pool: WorkerPool, uploads: list[Upload], options: JudgeOptions
+    ) -> bool:
+        """List the check's sources and judge them (`gcadj.web.judging`); False when it was
+        cancelled. An API check's zips are saved in a scratch folder, deleted at once."""
+        folder = job.folder or self.root / f"api-{job.id}"
+        folder.mkdir(exist_ok=True)
+        try:
+            run = CheckRun(
+                pool,
+                self.run_limits,
+                time.monotonic(),
+                folder,
+                self.limits,
+                check_job(options, job.viewers),
+                job.cancel.is_set,
             )
-            process.start()
-            sender.close()
-            current, why = self._follow(job, receiver, start, job_deadline)
-            if why != "end":
-                process.kill()
-            process.join(10)
-            receiver.close()
-            if why in ("end", "cancelled"):
-                return
-            names = job.names or [upload.name for upload in uploads]
-            if why == "check":
-                for index in range(current, len(names)):
-                    self._fail(
-                        job,
-                        names[index],
-                        f"not judged: the check took longer than {settings.job_timeout:g} s, "
-                        "this server's limit",
-                    )
-                return
-            if current >= len(names):
-                return
-            if why == "source":
-                message = (
-                    f"gave up after {settings.source_timeout:g} s, this server's limit for one "
-                    "source"
-                )
-            else:
-                code = process.exitcode
-                how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
-                message = (
-                    f"the worker judging it stopped ({how}): too large or too slow for this server"
-                )
-            self._fail(job, names[current], message)
-            if job.names is None:  # it died before reading the uploads: they all fail
-                for name in names[1:]:
-                    self._fail(job, name, message)
-                return
-            start = current + 1
-            job.done = start
-            if start >= len(names):
-                return
-
-    def _follow(
-        self, job: Job, receiver: Connection, start: int, job_deadline: float
-    ) -> tuple[int, str]:
-        """Read a worker's messages until it ends or a deadline passes: the source it was
-        on, and why it stopped ("end", "source", "check", "died", "cancelled")."""
-        timeout = self.settings.source_timeout
-        current = start
-        # Until the worker has read the uploads (a process to start, zips to list: bounded
-        # work, whatever the input), it has at least START_SECONDS.
-        source_deadline = time.monotonic() + max(timeout, START_SECONDS)
-        while True:
-            if job.cancel.is_set():
-                return current, "cancelled"
-            now = time.monotonic()
-            if now >= job_deadline:
-                return current, "check"
-            if now >= source_deadline:
-                return current, "source"
-            wait = min(POLL_SECONDS, job_deadline - now, source_deadline - now)
-            try:
-                if not receiver.poll(wait):
-                    continue
-                message: tuple[Any, ...] = receiver.recv()
-            except (EOFError, OSError):
-                return current, "died"
-            kind = message[0]
-            if kind == "plan":
-                if job.names is None:
-                    job.names = list(message[1])
-                    job.skipped = int(message[2])
-                source_deadline = time.monotonic() + timeout
-            elif kind == "game":
-                _, _, source, line, status, viewer, facts = message
-                job.record(source, line, status, viewer, facts)
-            elif kind == "source":
-                current = int(message[1]) + 1
-                job.done = current
-                source_deadline = time.monotonic() + timeout
-            elif kind == "end":
-                return current, "end"
-
-    def _fail(self, job: Job, name: str, message: str) -> None:
-        verdict = failed_verdict(name, Status.ERROR, f"{name}: {message}")
-        job.record(name, verdict.json_line(), "error", None, None)
+            planned = plan_check(run, uploads)
+            if planned is None:
+                return False
+            tasks, job.skipped = planned
+            job.names = [task.name for task in tasks]
+            return judge_check(run, tasks, job.record)
+        finally:
+            if job.folder is None:
+                shutil.rmtree(folder, ignore_errors=True)
 
     def _write_products(self, job: Job) -> None:
         """The report (linking each game's viewer) and the CSV, from the JSON lines."""
-        from gcadj.outputs.audit_report import write_csv, write_report
+        from gcadj.app.products import Products, write_products
 
-        assert job.jsonl is not None and job.report is not None and job.folder is not None
+        assert job.jsonl is not None and job.folder is not None
         if not job.jsonl.exists():
             job.jsonl.write_text("", encoding="utf-8")
         order = {name: i for i, name in enumerate(job.names or [])}
-        write_report(job.jsonl, job.report, order=order, viewers=job.viewers, facts=job.facts.get)
-        write_csv(job.jsonl, job.folder / "results.csv")
+        products = Products(job.folder / "results.csv", job.report, job.viewers)
+        write_products(job.jsonl, products, order=order, facts=job.facts.get)
 
 
 def first_record(job: Job) -> dict[str, Any]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import ipaddress
-import os
 import socket
 from dataclasses import dataclass
 from typing import Final
@@ -51,11 +50,6 @@ def is_ip_literal(host: str) -> bool:
     return True
 
 
-def default_workers() -> int:
-    """One worker process per core, at least one (judging is CPU work)."""
-    return max(1, os.cpu_count() or 1)
-
-
 @dataclass(frozen=True)
 class ServeSettings:
     """Everything `gcadj serve` can be told; `gcadj serve --help` lists the options."""
@@ -67,9 +61,9 @@ class ServeSettings:
     zip_max_files: int = 10_000  # zip members of one request (folders not counted)
     zip_max_ratio: int = 100  # uncompressed / compressed: a zip, and a member over the floor
     zip_ratio_floor: int = 1 * MB  # smaller zips and members may compress well: text does
-    workers: int = 0  # judging processes at once (0: one per core)
+    workers: int = 0  # worker processes (one per check judged at once; 0: one per core)
     queue: int = 32  # checks waiting for a worker before new ones are turned away
-    source_timeout: float = 60.0  # seconds to judge one source (a file, a page, a member)
+    source_timeout: float = 60.0  # seconds to judge one source (a file, a page, a member; 0: none)
     job_timeout: float = 900.0  # seconds for a whole check (a zip of thousands of games)
     worker_memory: int = 2048 * MB  # address space of a worker process (0: no limit)
     keep_minutes: float = 60.0  # how long a report and its viewers stay available
@@ -86,7 +80,9 @@ class ServeSettings:
 
     @property
     def pool_size(self) -> int:
-        return self.workers or default_workers()
+        from gcadj.app.batch import default_jobs
+
+        return self.workers or default_jobs()
 
     @property
     def guards_urls(self) -> bool:
@@ -147,7 +143,6 @@ __all__ = [
     "KB",
     "MB",
     "ServeSettings",
-    "default_workers",
     "host_name",
     "is_ip_literal",
     "is_loopback_host",

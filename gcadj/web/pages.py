@@ -111,7 +111,8 @@ several give a report with a link to each game.</p>
  accept=".txt,.log,.pgn,.html,.htm,.zip,text/plain,text/html,application/zip">
 </fieldset>
 <div class="options">
-<label>Pockets on file <select name="pocket_file"><option value="i">i (2009 preset)</option>
+<label>Pockets on file <select name="pocket_file"><option value="">from the log</option>
+<option value="i">i (2009 preset)</option>
 <option value="p">p (newer preset)</option></select></label>
 <label><input type="checkbox" name="all" value="1"> every illegal ply, not only the first</label>
 </div>

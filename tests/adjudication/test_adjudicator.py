@@ -173,7 +173,7 @@ def test_cli_exit_code_is_the_highest_that_applies(tmp_path: Path) -> None:
     legal = str(LOGS / "legal/checkmate.txt")
     illegal = str(LOGS / "illegal/castling.txt")
     bad = tmp_path / "bad.txt"
-    bad.write_text("1. e4 e5\n")
+    bad.write_text("e4 e5\n")  # SAN in a log (numbered and alone, it would be PGN)
     assert _run_cli("check", legal).returncode == 0
     assert _run_cli("check", legal, illegal).returncode == 1
     assert _run_cli("check", illegal, str(bad), legal).returncode == 3

@@ -35,8 +35,11 @@ from httpserver import (
 )
 from typer.testing import CliRunner
 
-from gcadj.app.audit import AuditPlan, judged, read_done, run_audit
+from gcadj.app.audit import AuditPlan, run_audit
+from gcadj.app.batch import Limits
 from gcadj.app.check import check_text
+from gcadj.app.jsonl import read_done
+from gcadj.app.judging import JudgeJob, game_result
 from gcadj.cli.main import app
 from gcadj.errors import AuditError
 from gcadj.outputs.audit_report import summarize
@@ -130,7 +133,7 @@ def test_an_index_audit_gives_every_fault_its_outcome(
     server: FixtureServer, tmp_path: Path
 ) -> None:
     out = tmp_path / "audit.jsonl"
-    plan = AuditPlan(sources=(), out=out, index_urls=(server.url(INDEX),), jobs=2)
+    plan = AuditPlan(sources=(), out=out, index_urls=(server.url(INDEX),), limits=Limits(jobs=2))
     run = run_audit(plan, fetcher=fast_fetcher(tmp_path / "cache"))
     rows = records(out)
     assert run.judged == len(rows) == len(FAULTS)  # each once, the duplicate row ignored
@@ -154,7 +157,7 @@ def test_a_rerun_reads_pages_from_the_cache_and_resume_skips_what_is_done(
 ) -> None:
     out = tmp_path / "audit.jsonl"
     cache = tmp_path / "cache"
-    plan = AuditPlan(sources=(), out=out, index_urls=(server.url(INDEX),), jobs=1)
+    plan = AuditPlan(sources=(), out=out, index_urls=(server.url(INDEX),), limits=Limits(jobs=1))
     run_audit(plan, fetcher=fast_fetcher(cache))
     ok_page = play_path("alice-bob-2009-166-518")
     assert len(server.hits(ok_page)) == 1
@@ -176,14 +179,17 @@ def test_pages_that_cannot_be_fetched_are_written_in_order_with_two_jobs(tmp_pat
     out = tmp_path / "audit.jsonl"
     game = str(FIXTURES / "examples" / "ex1_pocket_mutation_drops.txt")
     sources = (*urls[:3], game, *urls[3:])
-    run = run_audit(AuditPlan(sources=sources, out=out, jobs=2), fetcher=fast_fetcher(None))
+    run = run_audit(
+        AuditPlan(sources=sources, out=out, limits=Limits(jobs=2)), fetcher=fast_fetcher(None)
+    )
     assert run.judged == 6 and run.exit_code == 4
     rows = records(out)
     assert [row["source"] for row in rows] == list(sources)  # the parent's own results too
     assert [row["status"] for row in rows] == ["error"] * 3 + ["legal"] + ["error"] * 2
     only_urls = tmp_path / "only.jsonl"  # nothing for the workers at all
     run = run_audit(
-        AuditPlan(sources=tuple(urls), out=only_urls, jobs=2), fetcher=fast_fetcher(None)
+        AuditPlan(sources=tuple(urls), out=only_urls, limits=Limits(jobs=2)),
+        fetcher=fast_fetcher(None),
     )
     assert [row["source"] for row in records(only_urls)] == urls and run.judged == 5
 
@@ -198,7 +204,7 @@ def test_an_unreachable_index_is_reported_and_the_rest_still_judged(tmp_path: Pa
         index_urls=(index,),
     )
     run = run_audit(plan, fetcher=fast_fetcher(None))
-    assert len(run.index_errors) == 1 and "connection failed" in run.index_errors[0]
+    assert len(run.problems) == 1 and "connection failed" in run.problems[0]
     assert [row["status"] for row in records(out)] == ["legal"]
 
 
@@ -219,7 +225,7 @@ def test_directories_are_walked_and_each_source_judged_once(tmp_path: Path) -> N
     out = tmp_path / "audit.jsonl"
     explicit = str(games / "b.txt")
     missing = str(tmp_path / "missing.txt")
-    run_audit(AuditPlan(sources=(str(games), explicit, missing), out=out, jobs=2))
+    run_audit(AuditPlan(sources=(str(games), explicit, missing), out=out, limits=Limits(jobs=2)))
     rows = {str(row["source"]): row for row in records(out)}
     assert sorted(rows) == sorted(
         [explicit, str(games / "sub" / "a.log"), str(games / "sub" / "page.HTM"), missing]
@@ -232,8 +238,8 @@ def test_directories_are_walked_and_each_source_judged_once(tmp_path: Path) -> N
 def test_one_and_two_jobs_agree(tmp_path: Path) -> None:
     sources = (str(FIXTURES / "examples"), str(PAGES))
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
-    run_audit(AuditPlan(sources=sources, out=one, jobs=1))
-    run_audit(AuditPlan(sources=sources, out=two, jobs=2, batch_size=2))
+    run_audit(AuditPlan(sources=sources, out=one, limits=Limits(jobs=1)))
+    run_audit(AuditPlan(sources=sources, out=two, limits=Limits(jobs=2), batch_size=2))
     assert one.read_bytes() == two.read_bytes()  # the order of the sources, both times
     assert len(records(one)) == 5 + 11  # examples + every .html of fixtures/pages
 
@@ -378,7 +384,7 @@ def test_an_interrupted_audit_without_out_says_there_is_nothing_to_resume(
     assert process.returncode == 130
     message = stderr.decode()
     assert "the failing ones were printed on stdout" in message, message
-    assert "rerun with --out FILE" in message, message
+    assert "rerun with --output FILE" in message, message
     assert "--resume" not in message and "gcadj-audit-" not in message  # no vanished file
 
 
@@ -462,10 +468,13 @@ def test_cli_audit_usage_errors(tmp_path: Path) -> None:
     assert invoke("audit")[0] == 2
     assert invoke("audit", "-")[0] == 2
     assert invoke("audit", str(FIXTURES / "examples"), "--resume")[0] == 2
-    nowhere = tmp_path / "no" / "such"
-    assert invoke("audit", str(FIXTURES / "examples"), "--out", str(nowhere / "o.jsonl"))[0] == 2
+    nowhere = tmp_path / "no" / "such"  # an output that cannot be written: 6, as everywhere
+    code, _, stderr = invoke("audit", str(FIXTURES / "examples"), "--out", str(nowhere / "o.jsonl"))
+    assert code == 6 and stderr == (
+        f"gcadj audit: cannot write {nowhere / 'o.jsonl'}: No such file or directory\n"
+    )
     code, _, stderr = invoke("audit", str(FIXTURES / "examples"), "-q", "--report", str(nowhere))
-    assert code == 2 and f"cannot write {nowhere}" in stderr
+    assert code == 6 and f"cannot write {nowhere}" in stderr
     assert not nowhere.parent.exists()  # no folder made up from a typo
     assert invoke("audit", str(FIXTURES / "examples"), "--out", str(out), "--force", "-q")[0] == 1
 
@@ -584,7 +593,7 @@ def test_without_a_terminal_progress_is_a_plain_line_every_ten_seconds(
     assert progress.bar is None  # pytest's stderr is no terminal
     progress.clock = lambda: now[0]
     progress.start(50)
-    legal = judged(check_text("P e2-e4\n", "x"))
+    legal = game_result(check_text("P e2-e4\n", "x"), JudgeJob())
     for step in (1.0, 4.0, 6.0):  # the third advance is 11 s after the start
         now[0] += step
         progress.advance(legal)
@@ -597,7 +606,7 @@ def test_without_a_terminal_progress_is_a_plain_line_every_ten_seconds(
     quiet = _AuditProgress(quiet=True, json_lines=False)
     quiet.start(None)
     quiet.advance(legal)  # a legal game: nothing
-    quiet.advance(judged(check_text("K e1-e3\n", "y")))
+    quiet.advance(game_result(check_text("K e1-e3\n", "y"), JudgeJob()))
     out = capsys.readouterr()
     assert out.err == "" and out.out.startswith("y:1:1: illegal at ply 1 (1. K e1-e3)")
 
@@ -611,7 +620,7 @@ def test_csv_cells_are_written_as_typed_even_when_they_look_like_formulas(
     log = tmp_path / "g.txt"
     log.write_text("P e2-e4\np e7-e5\nP d2-d4\n@-d5\n")
     out, table = tmp_path / "r.jsonl", tmp_path / "r.csv"
-    run_audit(AuditPlan(sources=(str(log),), out=out, jobs=1))
+    run_audit(AuditPlan(sources=(str(log),), out=out, limits=Limits(jobs=1)))
     write_csv(out, table)
     with table.open(newline="") as handle:
         (row,) = list(csv.DictReader(handle))

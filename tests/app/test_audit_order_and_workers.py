@@ -1,8 +1,9 @@
 """The audit writes in the order of the sources, speaks like check, and outlives its workers.
 
-Real ``gcadj audit`` processes with real worker processes; deaths are real SIGKILLs: one
-asked of a worker by the fault hook `KILL_ENV` (as the OOM killer would kill it), one sent
-from outside, by pid, to the worker the hook `HANG_ENV` stalls.
+Real ``gcadj audit`` processes with real worker processes; deaths are real SIGKILLs: asked
+of a worker by the fault hook `KILL_ENV` (as the OOM killer would kill it), or sent from
+outside, by pid, to the workers the hook `HANG_ENV` stalls; deadlines are driven by that
+hook too (a stalled worker never finishes), never by how fast the machine is.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 from conftest import FIXTURES, ROOT
 from random_games import random_game
 
-from gcadj.app.workers import HANG_ENV, KILL_ENV, blame, death_words
+from gcadj.app.pool import HANG_ENV, KILL_ENV
 
 GCADJ = [sys.executable, "-m", "gcadj"]
 EXAMPLES = sorted((FIXTURES / "examples").glob("*.txt"))
@@ -117,35 +118,37 @@ def test_an_audit_with_nothing_to_judge_says_why_first_without_tables(tmp_path: 
 # A worker that dies costs only the source it was judging
 
 
-def test_a_source_that_kills_its_worker_gets_an_error_and_the_audit_goes_on(
-    tmp_path: Path,
-) -> None:
+def differing_sources(before: Path, after: Path) -> list[str]:
+    """The sources whose lines differ between two audits of the same sources, which must
+    hold the same sources in the same order."""
+    old, new = before.read_text().splitlines(), after.read_text().splitlines()
+    assert sources_of(before) == sources_of(after) and len(old) == len(new)
+    return [sources_of(after)[i] for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
+
+
+def test_sources_that_kill_their_workers_cost_only_themselves(tmp_path: Path) -> None:
+    """Several deaths, with units queued behind them in the dead workers' pipes: every
+    other source keeps its own verdict, and no queued source is blamed (issue 29)."""
     corpus = tmp_path / "corpus"
-    paths = make_corpus(corpus, 200)
-    killer = paths[57]
-    killer_copy = corpus / "game0057-boom.txt"  # its own name, for the hook
-    killer.rename(killer_copy)
+    paths = make_corpus(corpus, 240)
+    killers = [paths[n].rename(corpus / f"game{n:04d}-boom.txt") for n in (5, 57, 58, 131, 239)]
     plain, killed = tmp_path / "plain.jsonl", tmp_path / "killed.jsonl"
     assert audit(str(corpus), "--jobs", "1", "--out", str(plain), "-q").returncode == 1
     done = audit(str(corpus), "--jobs", "2", "--out", str(killed), "-q", env={KILL_ENV: "boom"})
     assert done.returncode == 4, done.stderr  # an unreadable source now: the worst wins
     assert "internal error" not in done.stderr and "Traceback" not in done.stderr
-    before, after = plain.read_text().splitlines(), killed.read_text().splitlines()
-    assert len(after) == len(before) == 200  # every source, each once, in the same order
-    (differs,) = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
-    assert sources_of(killed)[differs] == str(killer_copy)
-    assert f"{killer_copy}: the worker judging it died: signal 9 (SIGKILL)" in after[differs]
-    assert '"status": "error"' in after[differs]
-    assert f"{killer_copy}: the worker judging it died: signal 9" in done.stderr  # as check -q
+    assert differing_sources(plain, killed) == [str(k) for k in killers]
+    errors = [line for line in killed.read_text().splitlines() if '"status": "error"' in line]
+    assert len(errors) == len(killers)
+    for killer, line in zip(killers, errors, strict=True):
+        assert f"{killer}: the worker judging it died: signal 9 (SIGKILL)" in line
+        assert f"{killer}: the worker judging it died: signal 9" in done.stderr  # as check -q
+    assert "twice" not in killed.read_text()
 
 
-def test_a_worker_killed_from_outside_costs_only_its_source(tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus"
-    paths = make_corpus(corpus, 150)
-    stalled = paths[40].rename(corpus / "game0040-stall.txt")
-    out = tmp_path / "r.jsonl"
-    process = subprocess.Popen(
-        [*GCADJ, "audit", str(corpus), "--jobs", "2", "--out", str(out), "-q"],
+def stalled_audit(corpus: Path, out: Path, *extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [*GCADJ, "audit", str(corpus), "--jobs", "2", "--out", str(out), "-q", *extra],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -153,37 +156,83 @@ def test_a_worker_killed_from_outside_costs_only_its_source(tmp_path: Path) -> N
         env={**os.environ, HANG_ENV: "stall"},
         start_new_session=True,
     )
-    try:
-        assert process.stderr is not None
-        said = process.stderr.readline()  # the hook names the worker that stalls
-        found = re.fullmatch(rf"gcadj: {HANG_ENV}: worker (\d+) stalls on (.+)\n", said)
+
+
+def kill_each_stalled_worker(process: subprocess.Popen[str], count: int) -> list[str]:
+    """SIGKILL each worker the hook says stalls, `count` times; the sources they stalled on."""
+    assert process.stderr is not None
+    stalled = []
+    for _ in range(count):
+        # the hook names the worker that stalls; the verdict lines of earlier kills (the
+        # audit reports a dead worker's source on stderr too) may come first
+        said = [process.stderr.readline()]
+        while not said[-1].startswith(f"gcadj: {HANG_ENV}:") and said[-1] and len(said) < 50:
+            said.append(process.stderr.readline())
+        found = re.fullmatch(rf"gcadj: {HANG_ENV}: worker (\d+) stalls on (.+)\n", said[-1])
         assert found is not None, said
         worker = int(found[1])
-        assert found[2] == str(stalled) and worker != process.pid
-        assert os.getpgid(worker) == process.pid  # a worker of this audit
+        assert worker != process.pid and os.getpgid(worker) == process.pid  # this audit's
         os.kill(worker, signal.SIGKILL)
+        stalled.append(found[2])
+    return stalled
+
+
+def test_workers_killed_from_outside_cost_only_their_sources(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    paths = make_corpus(corpus, 150)
+    for n in (40, 41, 97):
+        paths[n] = paths[n].rename(corpus / f"game{n:04d}-stall.txt")
+    out = tmp_path / "r.jsonl"
+    process = stalled_audit(corpus, out)
+    try:
+        stalled = kill_each_stalled_worker(process, 3)
         _, rest = process.communicate(timeout=120)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
     assert process.returncode == 4, rest
-    assert sources_of(out) == [str(p if p != paths[40] else stalled) for p in paths]
+    assert sorted(stalled) == [str(paths[n]) for n in (40, 41, 97)]
+    assert sources_of(out) == [str(p) for p in paths]
     errors = [line for line in out.read_text().splitlines() if '"status": "error"' in line]
-    assert len(errors) == 1 and f"{stalled}: the worker judging it died: signal 9" in errors[0]
+    assert len(errors) == 3
+    for source, line in zip(sorted(stalled), errors, strict=True):
+        assert f"{source}: the worker judging it died: signal 9 (SIGKILL)" in line
 
 
-# ---------------------------------------------------------------------------------------
-# What a death costs, when no source can be blamed
+def test_a_source_over_its_deadline_gets_an_error_and_the_others_their_verdicts(
+    tmp_path: Path,
+) -> None:
+    corpus = tmp_path / "corpus"
+    paths = make_corpus(corpus, 100)
+    slow = [paths[n].rename(corpus / f"game{n:04d}-stall.txt") for n in (10, 70)]
+    plain, timed = tmp_path / "plain.jsonl", tmp_path / "timed.jsonl"
+    assert audit(str(corpus), "--jobs", "1", "--out", str(plain), "-q").returncode == 1
+    process = stalled_audit(corpus, timed, "--source-timeout", "1.5")
+    _, said = process.communicate(timeout=120)
+    assert process.returncode == 4, said
+    assert differing_sources(plain, timed) == [str(p) for p in slow]
+    for path in slow:
+        assert f"{path}: gave up after 1.5 s, the limit for judging one source" in said
+    assert "died" not in timed.read_text()
 
 
-def test_an_unblamed_death_retries_each_source_alone_and_gives_up_after_two() -> None:
-    strikes: dict[int, int] = {}
-    judging = blame([10, 11, 12], 1, strikes)  # died on the second: only it is failed
-    assert (judging.failed, judging.twice, judging.again) == ([11], [], [[10, 12]])
-    assert strikes == {}
-    first = blame([20, 21, 22], None, strikes)  # died taking the unit in: all suspects
-    assert (first.failed, first.twice, first.again) == ([], [], [[20], [21], [22]])
-    second = blame([21], None, strikes)  # 21 alone, and it died again: not a third time
-    assert (second.failed, second.twice, second.again) == ([], [21], [])
-    assert blame([20], 0, strikes).failed == [20]  # blamed for certain: failed at once
-    assert death_words(-9) == "signal 9 (SIGKILL)" and death_words(1) == "exit status 1"
+def address_space_limit(pid: int) -> str:
+    """The soft limit on a process's address space, as /proc says it."""
+    limits = Path(f"/proc/{pid}/limits").read_text()
+    return next(line.split()[3] for line in limits.splitlines() if "address space" in line)
+
+
+def test_memory_caps_every_worker_of_the_audit(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    make_corpus(corpus, 10)[4].rename(corpus / "game0004-stall.txt")
+    process = stalled_audit(corpus, tmp_path / "r.jsonl", "--memory", "1500")
+    try:
+        assert process.stderr is not None
+        said = process.stderr.readline()
+        found = re.fullmatch(rf"gcadj: {HANG_ENV}: worker (\d+) stalls on .+\n", said)
+        assert found is not None, said
+        assert address_space_limit(int(found[1])) == str(1500 * 1000 * 1000)
+        assert address_space_limit(process.pid) == address_space_limit(os.getpid())  # not it
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate(timeout=60)

@@ -17,9 +17,11 @@ from typer.testing import CliRunner
 from viewer_pages import page_data
 
 from gcadj.about import GENERATOR_META
-from gcadj.app.audit import DEFAULT_VIEWERS, AuditPlan, ViewerChoice, run_audit
+from gcadj.app.audit import AuditPlan, run_audit
+from gcadj.app.batch import Limits
 from gcadj.app.check import check_text
 from gcadj.app.exit_codes import exit_code_of, worst
+from gcadj.app.products import DEFAULT_VIEWERS, ViewerChoice
 from gcadj.cli.main import app
 from gcadj.errors import AuditError
 from gcadj.outputs.viewer import viewer_assets, viewer_filename, write_viewer
@@ -52,7 +54,7 @@ def audit(root: Path, choice: ViewerChoice) -> tuple[list[dict[str, object]], Pa
     plan = AuditPlan(
         sources=(str(archive(root)),),
         out=out,
-        jobs=2,
+        limits=Limits(jobs=2),
         report=report,
         viewers=viewers,
         viewer_games=choice,

@@ -37,20 +37,25 @@ SOURCES = [
 
 
 @contextmanager
-def calls_on(texts: set[str], *functions: Callable[..., Any]) -> Iterator[Counter[str]]:
-    """How often each function runs inside the block on one of `texts` (its argument
-    ``text``), by a profiler hook: nothing is replaced. Other texts (a page's candidate
-    move lists, which the scraper has the parser judge) are not the source's."""
+def calls_of(
+    *functions: Callable[..., Any], texts: set[str] | None = None
+) -> Iterator[Counter[str]]:
+    """How often each function runs inside the block (by its qualified name), by a
+    profiler hook: nothing is replaced. With `texts`, only calls on one of them (the
+    function's argument ``text``) count: other texts (a page's candidate move lists, which
+    the scraper has the parser judge) are not the source's."""
     if not all(hasattr(function, "__code__") for function in functions):
         pytest.skip(
             "compiled (mypyc) functions run no Python frames to count; the pure-Python run "
             "of this test (CI runs both) checks the pipeline, which is the same code"
         )
-    codes = {function.__code__: function.__name__ for function in functions}
+    codes = {function.__code__: function.__qualname__ for function in functions}
     counts: Counter[str] = Counter()
 
     def hook(frame: FrameType, event: str, arg: object) -> None:
-        if event == "call" and frame.f_code in codes and frame.f_locals.get("text") in texts:
+        if event != "call" or frame.f_code not in codes:
+            return
+        if texts is None or frame.f_locals.get("text") in texts:
             counts[codes[frame.f_code]] += 1
 
     previous = sys.getprofile()
@@ -64,7 +69,8 @@ def calls_on(texts: set[str], *functions: Callable[..., Any]) -> Iterator[Counte
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_a_source_is_normalised_and_detected_once(path: Path) -> None:
     raw = decode_text(path.read_bytes())
-    with calls_on({raw, normalise_text(raw)}, normalise_text, detect_format) as counts:
+    texts = {raw, normalise_text(raw)}
+    with calls_of(normalise_text, detect_format, texts=texts) as counts:
         verdicts = judge_source(str(path))
     assert verdicts and all(v.source == str(path) for v in verdicts)
     assert counts == {"normalise_text": 1, "detect_format": 1}, counts
@@ -88,7 +94,7 @@ def test_standard_input_is_named_in_one_place() -> None:
         for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and node.value == "<stdin>":
                 spelled.append(module.relative_to(package.parent).as_posix())
-    assert spelled == ["gcadj/app/pipeline.py"]
+    assert spelled == ["gcadj/sources/games.py"]
 
 
 def test_one_game_of_a_database_by_its_name_and_a_missing_one(tmp_path: Path) -> None:
@@ -115,3 +121,23 @@ def test_a_bad_start_position_argument_is_the_callers_mistake() -> None:
     assert tag.status == "syntax-error" and tag.error is not None
     assert tag.error.startswith("bad.txt:1:")  # at the tag's own line
     assert not tag.internal
+
+
+def test_a_pgn_game_is_judged_once_as_it_is_read() -> None:
+    """Each ply of a PGN database goes through its game's replay once, and a SAN move the
+    reader found legal is played as that move, never judged again: the judge sees only the
+    plies typed otherwise (castling, a promotion, a {gc: ...} ply)."""
+    from gcadj.adjudication.judge import PlyJudge
+    from gcadj.adjudication.verdict import Replay
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "data" / "pgn" / "WorldChamp1886.pgn"
+    with calls_of(Replay.__init__, Replay.play, Replay.play_move, PlyJudge.play) as counts:
+        verdicts = judge_source(str(path))
+    logs = [v.log for v in verdicts if v.log is not None]
+    assert len(logs) == len(verdicts) == 20
+    typed = [r for log in logs for r in log.records if r.text.startswith(("O-O", "0-0"))]
+    typed += [r for log in logs for r in log.records if "=" in r.text]
+    assert typed, "the database has castling to judge"
+    assert counts["Replay.__init__"] == len(verdicts)
+    assert counts["Replay.play"] + counts["Replay.play_move"] == sum(len(g.records) for g in logs)
+    assert counts["Replay.play"] == counts["PlyJudge.play"] == len(typed)

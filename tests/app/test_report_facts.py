@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gcadj.app.audit import AuditPlan, run_audit
+from gcadj.app.batch import Limits
 from gcadj.app.check import check_text
 from gcadj.outputs.export import export_game
 
@@ -36,7 +37,9 @@ def test_the_report_shows_the_facts_of_the_judged_games(tmp_path: Path) -> None:
     folder = tmp_path / "games"
     make_archive(folder)
     out, report = tmp_path / "r.jsonl", tmp_path / "r.html"
-    run = run_audit(AuditPlan(sources=(str(folder),), out=out, report=report, jobs=2))
+    run = run_audit(
+        AuditPlan(sources=(str(folder),), out=out, report=report, limits=Limits(jobs=2))
+    )
     assert run.judged == 4 and run.exit_code == 1
     html = report.read_text(encoding="utf-8")
     assert "Alice – Bob" in html  # an illegal log: its players
@@ -56,7 +59,11 @@ def test_a_resumed_audit_reads_the_facts_of_earlier_games_from_their_logs(
     make_archive(folder)
     out, report = tmp_path / "r.jsonl", tmp_path / "r.html"
     run_audit(AuditPlan(sources=(str(folder / "a.txt"), str(folder / "c.pgn")), out=out))
-    run = run_audit(AuditPlan(sources=(str(folder),), out=out, report=report, resume=True, jobs=1))
+    run = run_audit(
+        AuditPlan(
+            sources=(str(folder),), out=out, report=report, resume=True, limits=Limits(jobs=1)
+        )
+    )
     assert (run.judged, run.skipped) == (1, 3)  # b.txt now; a.txt and c.pgn's two before
     html = report.read_text(encoding="utf-8")
     assert "Alice – Bob" in html  # read again from the head of a.txt

@@ -234,7 +234,7 @@ def test_only_pgn_takes_several_games(tmp_path: Path) -> None:
 
 def test_a_database_is_written_with_the_games_that_can_be_read(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
-    bad.write_text("1. e4 e5\n")
+    bad.write_text("e4 e5\n")  # SAN in a log (numbered and alone, it would be PGN)
     missing = tmp_path / "missing.txt"
     code, stdout, stderr = invoke("export", str(LEGAL), str(bad), str(missing), "--to", "pgn")
     assert code == 4  # the worst: a source could not be read
@@ -256,7 +256,7 @@ def test_check_verdicts_on_stdout_and_unreadable_sources_on_stderr(tmp_path: Pat
 
 def test_quiet_prints_only_the_failing_games_one_line_each(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
-    bad.write_text("1. e4 e5\n")
+    bad.write_text("e4 e5\n")  # SAN in a log (numbered and alone, it would be PGN)
     missing = tmp_path / "missing.txt"
     done = gcadj("check", "-q", str(LEGAL), str(ILLEGAL), str(bad), str(missing))
     assert done.returncode == 4

@@ -191,6 +191,45 @@ def test_an_unknown_option_gets_a_suggestion_only_when_one_is_close(
         assert f"(Possible options: {offered})" in stderr
 
 
+@pytest.mark.parametrize(
+    ("args", "owner"),
+    [
+        (["check", "--to", "pgn", "g.txt"], "export"),
+        (["check", "--ply", "3", "g.txt"], "export"),
+        (["export", "--resume", "g.txt"], "audit"),
+    ],
+)
+def test_an_option_of_another_command_is_said_to_be_its(args: list[str], owner: str) -> None:
+    code, _, stderr = invoke(*args)
+    option = args[1]
+    assert code == 2
+    assert f"No such option: {option}; {option} is an option of gcadj {owner}" in stderr
+
+
+def test_every_output_file_is_o_or_output_and_audit_keeps_out(tmp_path: Path) -> None:
+    """One name per option: every command that writes a file it is given names it
+    -o/--output; audit's former --out still works."""
+    for command in app.registered_commands:
+        name = command.name or (command.callback.__name__ if command.callback else "")
+        code, out, _ = invoke(name, "--help")
+        assert code == 0
+        if "-o," in out:
+            assert "-o, --output" in out, name
+    logs = FIXTURES / "logs" / "legal"
+    for spelling in ("--output", "-o", "--out"):
+        jsonl = tmp_path / f"audit{spelling}.jsonl"
+        code, _, stderr = invoke("audit", "-q", str(logs), spelling, str(jsonl))
+        assert code == 0, stderr
+        assert len(jsonl.read_text(encoding="utf-8").splitlines()) == len(list(logs.glob("*")))
+
+
+def test_game_zero_of_a_database_says_games_count_from_one(tmp_path: Path) -> None:
+    database = FIXTURES / "pgn" / "no_tags.pgn"
+    code, _, stderr = invoke("check", f"{database}#0")
+    assert code == 4
+    assert f"{database}#0: games are counted from 1 ({database}#1 is the first)" in stderr
+
+
 # -- -q means what the README says ---------------------------------------------------
 
 

@@ -29,6 +29,7 @@ MODULES = (
     "gcadj.app.pipeline",
     "gcadj.app.adjudicate",
     "gcadj.analysis.adjudicate",
+    "gcadj.sources.options",
     "gcadj.adjudication.verdict",
     "gcadj.vocabulary",
     "gcadj.engine.position",
@@ -48,12 +49,13 @@ class Docstring:
 
 
 def source_file(module: str) -> Path:
-    """The module's source, beside the extension module in a compiled install, found from
-    gcadj's own folder: not from the module's spec, which for a compiled module first
-    imported by another compiled one is the one mypyc's shared library made, naming a
-    folder that does not exist (``site-packages/gcadj/gcadj/engine/...``)."""
-    path = Path(gcadj.__file__).parent.joinpath(*module.split(".")[1:])
-    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+    """The module's source: beside the extension module in a compiled install. Found from
+    the package's own place (``gcadj/__init__.py`` is never compiled): a compiled module
+    imported by another compiled one first carries a wrong origin (``gcadj/gcadj/...``)."""
+    root = Path(gcadj.__file__).resolve().parent.parent
+    path = root.joinpath(*module.split("."))
+    package = path / "__init__.py"
+    return package if package.is_file() else path.with_suffix(".py")
 
 
 def docstrings(module: str) -> list[Docstring]:

@@ -278,8 +278,8 @@ def test_csv_and_report_never_replace_a_source_or_the_audit(tmp_path: Path) -> N
     precious = game.read_bytes()
     relative = os.path.relpath(game, tmp_path)
     cases = [
-        ("--report", str(out), "is the --out file"),
-        ("--csv", str(out), "is the --out file"),
+        ("--report", str(out), "is the --output file"),
+        ("--csv", str(out), "is the --output file"),
         ("--csv", relative, "is a source of this audit"),  # the same file, spelled relatively
         ("--report", str(folder / "new.html"), "is a source of this audit"),  # would be walked
     ]

@@ -47,6 +47,11 @@ CASES = {
     "x capture": Case("P e4xd5", ("P e2-e4\np d7-d5\n",), "no 'x'"),
     "x en passant": Case("P e5xd6; d5-", ("P e2-e4\np a7-a6\nP e4-e5\np d7-d5\n",), "no 'x'"),
     "uci": Case("g1f3", ("",), "put '-' between the squares"),
+    "uci with its label": Case("P e2e4", ("",), "write 'P e2-e4'"),
+    "en dash": Case("P e2\u2013e4", ("",), "an en dash"),
+    "em dash in a pocketing": Case("R h1\u2014i1", (STANDARD_AFTER_1_E4_E5,), "an em dash"),
+    "minus sign": Case("N g1\u2212f3", ("",), "a minus sign"),
+    "two plies on a line": Case("1. P e2-e4 p e7-e5", ("", "P e2-e4\n"), "one ply per line"),
     "check mark": Case("Q d1-h5+", ("P e2-e4\np f7-f6\n",), "check and mate marks"),
     "mate mark": Case("q d8-h4#", ("P f2-f3\np e7-e5\nP g2-g4\n",), "check and mate marks"),
     "# comment after a ply": Case("P e2-e4 # best by test", ("",), "'#' does not start"),
@@ -97,7 +102,10 @@ CASES = {
     "missing hyphen, p preset": Case(
         "R h1-p1; I p1", (STANDARD_AFTER_1_E4_E5,), "'-' between", pocket_file="p"
     ),
-    "PGN movetext": Case("1. e4 e5", ("", "P e2-e4\n"), "PGN movetext"),
+    "PGN movetext": Case("e4 e5", ("", "P e2-e4\n"), "PGN movetext"),
+    "numbered PGN movetext in a log": Case(
+        "1. e4 e5", ("// a log\n", "// a log\nP e2-e4\n"), "PGN movetext"
+    ),
     "SAN": Case("Nf3", ("",), "looks like SAN"),
     "result": Case("1-0", ("P e2-e4\n",), "results are not moves"),
     "malformed tag": Case("[White Alice]", ("",), 'a tag is written [Name "value"]'),

@@ -6,7 +6,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, read_log
 
 from gcadj.notation import records
 from gcadj.notation.parse import (
@@ -27,7 +27,6 @@ from gcadj.notation.records import (
     SubMove,
 )
 from gcadj.sources.decode import decode_text
-from gcadj.sources.read import read_log
 
 EXAMPLES = FIXTURES / "examples"
 PARSE = FIXTURES / "parse"

@@ -6,14 +6,13 @@ import pickle
 import re
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, read_log
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gcadj.errors import LogSyntaxError
 from gcadj.notation import syntax_errors
 from gcadj.notation.parse import parse_log
-from gcadj.sources.read import read_log
 
 
 def error_of(text: str, pocket_file: str = "i", source: str = "game.txt") -> LogSyntaxError:

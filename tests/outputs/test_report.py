@@ -20,7 +20,9 @@ import pytest
 from conftest import FIXTURES, ROOT
 
 from gcadj.about import GENERATOR_META
-from gcadj.app.audit import AuditPlan, ViewerChoice, run_audit
+from gcadj.app.audit import AuditPlan, run_audit
+from gcadj.app.batch import Limits
+from gcadj.app.products import ViewerChoice
 from gcadj.outputs.audit_report import iter_records, summarize, write_report
 from gcadj.outputs.viewer import viewer_filename
 
@@ -56,7 +58,7 @@ class Audit:
             AuditPlan(
                 sources=(str(self.archive),),
                 out=self.out,
-                jobs=1,
+                limits=Limits(jobs=1),
                 viewers=self.viewers,
                 viewer_games=ViewerChoice.ALL,
             )

@@ -49,7 +49,8 @@ def test_the_page_is_self_contained_and_marked_as_gcadj_output() -> None:
     assert page.startswith("<!DOCTYPE html>") and GENERATOR_META in page
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page)  # loads nothing
     assert "<link" not in page and "@import" not in page and "url(" not in page
-    assert page.count("<script") == 3  # the kit and the game data (JSON), the viewer's code
+    # the kit, the game data and the games as Game Courier text (JSON), the viewer's code
+    assert page.count("<script") == 4
 
 
 def test_every_position_and_every_piece_letter_is_in_the_page() -> None:

@@ -15,13 +15,13 @@ from gcadj.app.check import check_text
 from gcadj.app.pipeline import JudgeOptions, judge_source
 from gcadj.cli.main import app
 from gcadj.engine.position import Position
-from gcadj.notation.parse import LogSyntaxError
 from gcadj.notation.pgn import looks_like_pgn, movetext_kind
 from gcadj.notation.records import ClearSub, MoveSub, PlaceSub
 from gcadj.notation.tags import starts_like_tag, tag_pair
 from gcadj.outputs.export import export_game
-from gcadj.sources.formats import GAME_COURIER, PGN, detect_format, iter_games
-from gcadj.sources.pgn_reader import game_spans, read_pgn
+from gcadj.sources.formats import GAME_COURIER, PGN, detect_format
+from gcadj.sources.games import source_games
+from gcadj.sources.pgn_reader import game_spans
 
 ROSTER = '[Event "e"]\n[Site "s"]\n[White "w"]\n[Black "b"]\n'
 
@@ -52,16 +52,24 @@ def check(text: str, name: str = "db.pgn") -> list[Verdict]:
         (ROSTER + "// a note\n1. e4 e5\n", GAME_COURIER),
         ('[Variant "Pocket Mutation Chess"]\nP e2-e4\n', GAME_COURIER),
         (ROSTER, GAME_COURIER),  # tags and no ply: a log of no ply
-        ("1. e4 e5 2. Nf3 *\n", GAME_COURIER),  # no tags: SAN stays a log's syntax error
+        ("1. e4 e5 2. Nf3 *\n", PGN),  # no tags: PGN pasted from a forum
+        ("e4 e5\n", GAME_COURIER),  # no tags and no move number: a slip in a log
+        ("P e2 e4\n", GAME_COURIER),
+        ("1. e2e4 e7e5\n", PGN),  # long algebraic that is no Game Courier text
+        ("e4\n", GAME_COURIER),  # one SAN move alone: typed into a log
+        ("1-0\n", GAME_COURIER),  # a result alone, without tags: typed into a log
+        ("1. P e2-e4 p e7-e5\n", GAME_COURIER),  # two plies on a line: a slip in a log
+        ("1. e2-e4 e7-e5\n", GAME_COURIER),  # Game Courier's o-d twice: a slip in a log
         ("P e2-e4\n", GAME_COURIER),
     ],
 )
-def test_pgn_is_known_by_its_tags_then_its_moves(text: str, kind: str) -> None:
+def test_pgn_is_known_by_its_moves(text: str, kind: str) -> None:
     assert detect_format(text) == kind
     assert looks_like_pgn(text) == (kind == PGN)
 
 
 def test_san_typed_into_a_game_courier_log_stays_a_syntax_error() -> None:
+    """A SAN move among Game Courier plies is the log's syntax error, never guessed at."""
     verdict = check_text(ROSTER + "P e2-e4\n1... e5\n", "g.txt")
     assert verdict.status == "syntax-error" and verdict.partial
     assert verdict.error is not None and verdict.error.startswith("g.txt:6:")
@@ -119,8 +127,9 @@ def test_a_game_in_a_database_does_not_depend_on_its_neighbours() -> None:
 
 def test_castling_and_promotion_are_the_plies_a_player_would_type() -> None:
     text = ROSTER + "\n1. Nf3 Nf6 2. g3 g6 3. Bg2 Bg7 4. O-O O-O *\n"
-    (game,) = [g for _, g in iter_games(text, "c.pgn")]
-    assert not isinstance(game, LogSyntaxError)
+    (read,) = check(text, "c.pgn")
+    game = read.log
+    assert game is not None
     assert game.records[6].submoves == (MoveSub("K", "e1", "g1"), MoveSub("R", "h1", "f1"))
     assert game.records[7].submoves == (MoveSub("k", "e8", "g8"), MoveSub("r", "h8", "f8"))
     (verdict,) = judge_source("c.pgn", JudgeOptions(all_findings=True), text=text)
@@ -301,10 +310,10 @@ def test_a_header_without_moves_ends_at_the_next_tag_section() -> None:
 
 
 def test_games_are_read_one_at_a_time() -> None:
-    games = iter_games(GOOD * 3, "db.pgn")
+    games = iter(source_games("db.pgn", text=GOOD * 3))
     assert inspect.isgenerator(games)
-    name, game = next(games)
-    assert name == "db.pgn#1" and not isinstance(game, LogSyntaxError)
+    first = next(games)
+    assert first.source == "db.pgn#1" and first.status == "legal"
 
 
 def test_one_game_of_a_database_is_read_alone() -> None:
@@ -315,10 +324,3 @@ def test_one_game_of_a_database_is_read_alone() -> None:
     assert verdict.status == "syntax-error"
     (missing,) = judge_source("db.pgn#4", text=text)
     assert missing.status == "error" and missing.error == "db.pgn#4: db.pgn holds 3 games"
-
-
-def test_read_pgn_reads_one_game() -> None:
-    with pytest.raises(LogSyntaxError) as caught:
-        read_pgn(GOOD + GOOD, "two.pgn")
-    assert (caught.value.line, caught.value.column) == (7, 1)
-    assert "read_pgn reads one game" in str(caught.value)

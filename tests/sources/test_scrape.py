@@ -15,10 +15,10 @@ import pytest
 from conftest import FIXTURES
 
 from gcadj.app.check import check_source, check_text
-from gcadj.errors import LogSyntaxError, PageError
+from gcadj.errors import PageError
 from gcadj.notation.parse import parse_log
 from gcadj.sources.decode import decode_text
-from gcadj.sources.formats import HTML, detect_format, parse_game_text
+from gcadj.sources.formats import HTML, detect_format
 from gcadj.sources.pages.board import board_mismatch, read_board_code
 from gcadj.sources.pages.index import index_entries
 from gcadj.sources.pages.scrape import scrape_page
@@ -142,16 +142,18 @@ def test_html_is_detected_and_read_through_the_format_seam() -> None:
     text = read("pmc_pre")
     assert detect_format(text) == HTML
     assert detect_format("P e2-e4\n") != HTML
-    log = parse_game_text(text, source="page")
+    log = check_text(text, "page").log
+    assert log is not None
     assert len(log.records) == 11 and log.tag("White") == "alice"
 
 
 def test_a_pocket_file_tag_is_honoured_and_checked() -> None:
     text = '[PocketFile "p"]\nP e2-e4\np e7-e5\nR h1-p1\n'
-    assert len(parse_game_text(text).records) == 3
-    with pytest.raises(LogSyntaxError) as caught:
-        parse_game_text('[PocketFile "pp"]\nP e2-e4\n', source="t")
-    assert (caught.value.line, caught.value.column) == (1, 14)
+    log = check_text(text, "t").log
+    assert log is not None and len(log.records) == 3 and log.pocket_file == "p"
+    verdict = check_text('[PocketFile "pp"]\nP e2-e4\n', "t")
+    assert verdict.status == "syntax-error"
+    assert verdict.error is not None and verdict.error.startswith("t:1:14: syntax error")
     # A tag-like text after the first ply is not a header tag.
     assert check_source_text('P e2-e4\n// [PocketFile "p"]\n') == "legal"
 

@@ -40,10 +40,11 @@ class Server:
 
 
 @contextmanager
-def running_server(tmp: Path, *flags: str) -> Iterator[Server]:
-    """`gcadj serve --port 0 FLAGS`, until the block ends (then stopped with SIGINT, as Ctrl-C)."""
+def running_server(tmp: Path, *flags: str, env: dict[str, str] | None = None) -> Iterator[Server]:
+    """`gcadj serve --port 0 FLAGS`, until the block ends (then stopped with SIGINT, as
+    Ctrl-C); `env`: more environment variables for it (the test hooks)."""
     tmp.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "TMPDIR": str(tmp), "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, **(env or {}), "TMPDIR": str(tmp), "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
         [sys.executable, "-m", "gcadj", "serve", "--port", "0", *flags],
         stdout=subprocess.PIPE,

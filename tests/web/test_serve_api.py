@@ -19,9 +19,10 @@ import pytest
 import requests
 from conftest import FIXTURES, ROOT
 from httpserver import FixtureServer, page
-from serving import Server, running_server, zip_of
+from serving import Server, running_server, wait_for, zip_of
 
 from gcadj.app.pipeline import judge_source
+from gcadj.app.pool import HANG_ENV, KILL_ENV
 
 EXAMPLES = FIXTURES / "examples"
 EX1 = EXAMPLES / "ex1_pocket_mutation_drops.txt"
@@ -32,14 +33,14 @@ EX5 = EXAMPLES / "ex5_syntax_variants.txt"
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """Guarding addresses as on a public host, and a 1 MB limit (small test files)."""
     tmp = tmp_path_factory.mktemp("serve-api")
-    with running_server(tmp, "--public-urls-only", "--max-upload", "1", "--workers", "2") as s:
+    with running_server(tmp, "--public-urls-only", "--max-upload", "1", "--jobs", "2") as s:
         yield s
 
 
 @pytest.fixture(scope="module")
 def open_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """Fetching any address (--any-urls): pages of the test's server on 127.0.0.1."""
-    with running_server(tmp_path_factory.mktemp("serve-open"), "--workers", "1", "--any-urls") as s:
+    with running_server(tmp_path_factory.mktemp("serve-open"), "--jobs", "1", "--any-urls") as s:
         yield s
 
 
@@ -221,33 +222,75 @@ def test_a_game_page_is_fetched_and_judged_as_the_cli_judges_it(open_server: Ser
 
 
 def test_a_slow_source_times_out_and_does_not_block_other_checks(tmp_path: Path) -> None:
-    game = (FIXTURES / "logs" / "legal").glob("*.txt")
-    quick = next(iter(game)).read_bytes()
-    shuffle = "".join(
-        "N g1-f3\nn g8-f6\nN f3-g1\nn f6-g8\n" for _ in range(100_000)
-    ).encode()  # 400,000 plies (4.8 MB): far longer to read and judge than the deadline
-    with running_server(tmp_path / "t", "--timeout", "0.5", "--workers", "2") as slow:
+    """A source that never finishes (the hook `HANG_ENV` stalls its worker) gets the
+    runner's deadline verdict, and one that kills its worker (`KILL_ENV`) the runner's
+    death verdict, worded as the audit words them, while another check is judged
+    meanwhile, and the rest of their own check goes on."""
+    quick = EX1.read_bytes()
+    hooks = {HANG_ENV: "stall", KILL_ENV: "boom"}
+    with running_server(tmp_path / "t", "--source-timeout", "1", "--jobs", "2", env=hooks) as slow:
         import threading
 
         results: dict[str, requests.Response] = {}
 
-        def post(name: str, data: bytes, options: str = "") -> None:
-            results[name] = requests.post(
-                slow.url + f"api/check?name={name}{options}", data=data, timeout=120
-            )
+        def post(name: str, files: list[tuple[str, tuple[str, bytes]]]) -> None:
+            results[name] = requests.post(slow.url + "api/check", files=files, timeout=120)
 
-        # with all=1 every ply after the game's end is judged too: seconds of work in any
-        # build (reading the text alone, a compiled build does within the deadline)
-        worker = threading.Thread(target=post, args=("long.txt", shuffle, "&all=1"))
+        names = ("stall.txt", "boom.txt", "after.txt")
+        worker = threading.Thread(
+            target=post, args=("hooked", [("file", (name, quick)) for name in names])
+        )
         worker.start()
-        post("quick.txt", quick)  # judged while the long one runs
-        assert results["quick.txt"].status_code == 200
-        (record,) = lines(results["quick.txt"])
+        post("quick", [("file", ("quick.txt", quick))])  # judged while the other stalls
+        (record,) = lines(results["quick"])
         assert record["status"] == "legal"
         worker.join(120)
-        (record,) = lines(results["long.txt"])
-        assert record["status"] == "error"
-        assert "gave up after 0.5 s, this server's limit for one source" in str(record["error"])
+        stalled, killed, after = lines(results["hooked"])
+        assert (stalled["status"], killed["status"]) == ("error", "error")
+        assert stalled["error"] == "stall.txt: gave up after 1 s, the limit for judging one source"
+        assert killed["error"] == "boom.txt: the worker judging it died: signal 9 (SIGKILL)"
+        assert after == record | {"source": "after.txt"}
+
+
+def test_a_check_over_its_deadline_gives_every_source_left_a_verdict(tmp_path: Path) -> None:
+    quick = EX1.read_bytes()
+    flags = ("--job-timeout", "3", "--source-timeout", "0", "--jobs", "1")
+    with running_server(tmp_path / "t", *flags, env={HANG_ENV: "stall"}) as server:
+        files = [("file", (name, quick)) for name in ("first.txt", "stall.txt", "last.txt")]
+        response = requests.post(server.url + "api/check", files=files, timeout=120)
+        first, stalled, last = lines(response)
+    assert first["status"] == "legal"
+    over = "not judged: the run took longer than 3 s, its limit"
+    assert (stalled["error"], last["error"]) == (f"stall.txt: {over}", f"last.txt: {over}")
+
+
+def address_space_limit(pid: int) -> str:
+    limits = Path(f"/proc/{pid}/limits").read_text()
+    return next(line.split()[3] for line in limits.splitlines() if "address space" in line)
+
+
+def test_memory_caps_the_servers_workers_not_the_server(tmp_path: Path) -> None:
+    """The worker judging a check (stalled by the hook, so it is surely at work, until its
+    deadline) has the cap of --memory; the server has what this process has."""
+    import threading
+
+    flags = ("--memory", "1500", "--jobs", "1", "--source-timeout", "5")
+    with running_server(tmp_path / "t", *flags, env={HANG_ENV: "stall"}) as server:
+        answers: list[requests.Response] = []
+
+        def post() -> None:
+            url = server.url + "api/check?name=stall.txt"
+            answers.append(requests.post(url, data=b"x", timeout=120))
+
+        asking = threading.Thread(target=post)
+        asking.start()
+        pattern = rf"{HANG_ENV}: worker (\d+) stalls on stall\.txt"
+        said = wait_for(lambda: re.search(pattern, server.log_text()))
+        assert address_space_limit(int(said[1])) == str(1500 * 10**6)
+        assert address_space_limit(server.process.pid) == address_space_limit(os.getpid())
+        asking.join(120)
+        (record,) = lines(answers[0])
+        assert record["error"] == "stall.txt: gave up after 5 s, the limit for judging one source"
 
 
 def test_hostile_requests_get_clear_answers_never_a_500(server: Server) -> None:
@@ -332,3 +375,17 @@ def test_a_long_check_shows_its_progress_and_can_be_deleted(server: Server) -> N
     assert deleted.status_code == 200 and "deleted" in deleted.text
     assert list(private.iterdir()) == []
     assert requests.get(where, timeout=30).status_code == 404
+
+
+def test_a_log_of_the_newer_preset_needs_no_pocket_file(server: Server) -> None:
+    """The pocket-file menu starts at "from the log", and the API without pocket_file
+    reads a p1/p8 log as the CLI does."""
+    log = (FIXTURES / "parse" / "pocket_p.txt").read_bytes()
+    (record,) = lines(requests.post(server.url + "api/check?name=p.txt", data=log, timeout=30))
+    (expected,) = judge_source("p.txt", text=log.decode("utf-8"))
+    assert record == expected.to_json() and record["status"] == "illegal"
+    given = requests.post(server.url + "api/check?pocket_file=i", data=log, timeout=30)
+    assert lines(given)[0]["status"] == "syntax-error"
+    form = requests.get(server.url, timeout=30).text
+    menu = form[form.index('<select name="pocket_file">') :]
+    assert menu.index('<option value="">from the log</option>') < menu.index('value="i"')

@@ -41,7 +41,7 @@ REGEN = os.environ.get("GCADJ_REGEN") == "1"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("serve-browser")
-    with running_server(tmp, "--public-urls-only", "--max-upload", "1", "--workers", "2") as s:
+    with running_server(tmp, "--public-urls-only", "--max-upload", "1", "--jobs", "2") as s:
         yield s
 
 

@@ -79,7 +79,7 @@ def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     bodies at 100 KB/s after that, 1 MB per request and 1.5 MB held at once."""
     flags = ("--client-timeout", "2", "--min-upload-rate", "100", "--max-upload", "1")
     with running_server(
-        tmp_path_factory.mktemp("serve-hostile"), *flags, "--max-buffer", "1.5", "--workers", "1"
+        tmp_path_factory.mktemp("serve-hostile"), *flags, "--max-buffer", "1.5", "--jobs", "1"
     ) as server:
         yield server
 
@@ -129,7 +129,7 @@ def test_a_name_is_shown_escaped_on_the_page(guarded: Server) -> None:
 
 def test_slow_header_clients_do_not_lock_the_others_out(tmp_path: Path) -> None:
     """250 connections each holding half a header: the home page and a check still answer."""
-    with running_server(tmp_path / "t", "--client-timeout", "120", "--workers", "1") as server:
+    with running_server(tmp_path / "t", "--client-timeout", "120", "--jobs", "1") as server:
         slow = []
         try:
             for _ in range(250):
@@ -195,7 +195,7 @@ def test_uploads_over_the_budget_are_shed_with_503_before_reading_and_it_recover
     data = LEGAL.read_bytes()
     body = data + b"\n" * (600_000 - len(data))  # 0.6 MB: 1.6 MB with the one held below
     flags = ("--max-upload", "1", "--max-buffer", "1.5", "--client-timeout", "120")
-    with running_server(tmp_path / "t", *flags, "--workers", "1") as server:
+    with running_server(tmp_path / "t", *flags, "--jobs", "1") as server:
         with connect(server) as holder:  # holds 1 MB of the 1.5 MB budget while it sends
             holder.sendall(post_head(server, "/api/check", 1_000_000) + b"P e2-e4\n")
             with connect(server) as refused:  # its body never sent: answered all the same
@@ -223,7 +223,7 @@ def test_uploads_over_the_budget_are_shed_with_503_before_reading_and_it_recover
 def test_a_large_upload_spills_to_a_private_file_deleted_after_its_check(tmp_path: Path) -> None:
     data = LEGAL.read_bytes()
     body = data + b"\n" * (3_000_000 - len(data))  # past the 2 MB kept in memory
-    with running_server(tmp_path / "t", "--max-upload", "5", "--workers", "1") as server:
+    with running_server(tmp_path / "t", "--max-upload", "5", "--jobs", "1") as server:
         (folder,) = wait_for(lambda: list(server.tmp.glob("gcadj-upload-*")), WAIT)
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700
         with connect(server) as sock:
@@ -270,7 +270,7 @@ def test_a_form_from_another_site_is_refused(tmp_path: Path) -> None:
     form that asks the server to fetch a secret of this machine is refused, unread."""
     with (
         FixtureServer({"/secret": page("P e2-e4\nsecret\n", "text/plain")}) as site,
-        running_server(tmp_path / "t", "--any-urls", "--workers", "1") as server,
+        running_server(tmp_path / "t", "--any-urls", "--jobs", "1") as server,
     ):
         form = {"url": (None, site.url("/secret"))}
         own = server.url.rstrip("/")
@@ -319,7 +319,7 @@ def test_by_default_loopback_and_private_addresses_are_not_fetched_and_it_says_s
 ) -> None:
     with (
         FixtureServer({"/game.txt": page(EX1.read_bytes(), "text/plain")}) as site,
-        running_server(tmp_path / "t", "--workers", "1") as server,
+        running_server(tmp_path / "t", "--jobs", "1") as server,
     ):
         assert "fetches public addresses only" in server.log[0]
         assert "reachable from this machine only" in server.log[0]

@@ -2,15 +2,18 @@
 
 The log's tags, one numbered ply per line (``1.`` / ``1...``), every piece labelled. Legal
 plies are rewritten in canonical form (``P c5-d6; d5-``, ``R h1-i1; I-i1``); the first
-illegal ply and every ply after it are kept as typed, the first with gcadj's note. Text the
+illegal ply and every ply after it are kept as typed, the first with gcadj's note (a ply
+typed as PGN writes moves, in a game read from PGN, is written as the sub-moves it stands
+for, ``K e1-g1; R h1-f1``, with a note of what was typed: ``gcadj: typed 'O-O' in PGN``). Text the
 reader could not read (from an unreadable ply on) follows as typed after gcadj's note, so
 reading the list back gives the same verdict. ``--fix`` games carry a
 ``// gcadj: was '<typed>'`` note on each replaced ply.
 
 ``--to-pocket-file`` converts the game to the preset whose pockets are on that file (``p``:
 p1/p8, ``i``: i1/i8): every pocket square is rewritten, in the plies kept as typed and in
-the unread text too (outside its comments), and a ``PocketFile`` tag is written only for a
-file other than ``i``.
+the unread text too (outside its comments), and a ``PocketFile`` tag is written for a file
+other than ``i``, and for ``i`` when the unread text names another file's pocket squares
+(a reader would otherwise take the pocket file from them).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import IO
 
 from gcadj.adjudication.fix import FixedGame
-from gcadj.adjudication.plies import JudgedGame
+from gcadj.adjudication.plies import JudgedGame, JudgedPly
 from gcadj.adjudication.verdict import Verdict
 from gcadj.engine.fen import STARTING_FEN
 from gcadj.engine.position import Position
@@ -29,7 +32,6 @@ from gcadj.notation.pgn import NOTE_MARK, escape_tag_value
 from gcadj.notation.records import (
     CaptureSub,
     ClearSub,
-    MoveRecord,
     MoveSub,
     PlaceSub,
     RemoveSpaceSub,
@@ -38,7 +40,7 @@ from gcadj.notation.records import (
 from gcadj.notation.san import submoves_text
 from gcadj.outputs.notes import finding_note, unread_note
 from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo
-from gcadj.vocabulary import PocketFile, Termination
+from gcadj.vocabulary import RECORDED_ENDINGS, PocketFile, Termination
 
 __all__ = ["WRITER", "write_fixed_gc", "write_gc"]
 
@@ -47,26 +49,13 @@ __all__ = ["WRITER", "write_fixed_gc", "write_gc"]
 _PGN_ONLY_TAGS = frozenset({"variant", "setup", "result", "termination"})
 
 
-# Endings the record gives (not the board, nor a Status line the list keeps anyway).
-_RECORDED_ENDINGS = frozenset(
-    {
-        Termination.RECORDED,
-        Termination.RESIGNATION,
-        Termination.TIME_FORFEIT,
-        Termination.AGREEMENT,
-        Termination.ABANDONED,
-        Termination.ADJUDICATION,
-    }
-)
-
-
 def _recorded_result_tags(verdict: Verdict) -> list[tuple[str, str]]:
     """A result the verdict took from a PGN's Result tag or result token, as Result (and
     Termination) tags, so the list reads back with it; nothing when the board or the
     Status line gives the result."""
     ending = verdict.termination
     log = verdict.log
-    if ending is None or ending not in _RECORDED_ENDINGS or log is None or log.tag("Status"):
+    if ending is None or ending not in RECORDED_ENDINGS or log is None or log.tag("Status"):
         return []
     tags = [("Result", verdict.result.value)]
     if ending is not Termination.RECORDED:
@@ -82,7 +71,9 @@ def _tags(game: JudgedGame) -> list[tuple[str, str]]:
     tags += _recorded_result_tags(game.verdict)
     if pocket_file != log.pocket_file:  # another preset: its own tag, or none for i1/i8
         tags = [(k, v) for k, v in tags if k.casefold() != "pocketfile"]
-    if pocket_file != "i" and not any(k.casefold() == "pocketfile" for k, _ in tags):
+    if (pocket_file != "i" or _names_other_pockets(game)) and not any(
+        k.casefold() == "pocketfile" for k, _ in tags
+    ):
         tags.append(("PocketFile", pocket_file))
     start = game.start_fen
     index = next((i for i, (k, _) in enumerate(tags) if k.casefold() == "fen"), None)
@@ -97,6 +88,23 @@ def _tags(game: JudgedGame) -> list[tuple[str, str]]:
     if start != STARTING_FEN:
         tags.insert(len(tags) if index is None else index, ("FEN", game.verdict.start_fen))
     return tags
+
+
+# A square of some file past h on a pocket rank: a pocket square of some preset.
+_POCKET_LIKE = re.compile(r"(?<![a-z0-9])([i-z])[18](?![0-9])")
+
+
+def _names_other_pockets(game: JudgedGame) -> bool:
+    """Does the text the reader could not read name pocket squares of another file than
+    the list's? Without a PocketFile tag the list's reader would take that file from it
+    (`gcadj.sources.pocket_files`) and read further than the original did. (The text is
+    written with the two files' squares swapped, `_swap_pocket_squares`: it names another
+    file than the list's where it names another than the log's.)"""
+    unread = game.unread
+    if unread is None:
+        return False
+    own = game.log.pocket_file
+    return any(found[1] != own for found in _POCKET_LIKE.finditer(unread.text))
 
 
 def _ply_lines(number: int, white: bool, text: str, comments: list[str]) -> list[str]:
@@ -131,7 +139,9 @@ def write_gc_to(
             if ply.index in notes:
                 comments = [*comments, notes[ply.index]]
         else:
-            text = _with_pocket_file(ply.record, source, target)
+            text = _typed_text(ply, source, target)
+            if ply.record.san:  # typed as PGN writes moves: its sub-moves, and what was typed
+                comments = [*comments, f"{NOTE_MARK} typed '{ply.text}' in PGN"]
             if ply.finding is not None:
                 comments = [*comments, finding_note(ply.finding)]
         for line in _ply_lines(ply.move_number, ply.white, text, comments):
@@ -166,13 +176,17 @@ def write_fixed_gc(fixed: FixedGame) -> str:
     return write_gc(fixed.verdict, fix_notes(fixed))
 
 
-def _with_pocket_file(record: MoveRecord, source: str, target: str) -> str:
-    """A ply as typed, its pocket squares moved from file `source` to file `target`."""
+def _typed_text(ply: JudgedPly, source: str, target: str) -> str:
+    """A ply as typed in Game Courier text (`JudgedPly.typed_gc`), its pocket squares moved
+    from file `source` to file `target`."""
+    record = ply.record
     if source == target:
-        return record.text
+        return ply.typed_gc
     pockets = {f"{source}1": f"{target}1", f"{source}8": f"{target}8"}
     moved = tuple(_move_squares(sub, pockets) for sub in record.submoves)
-    return record.text if moved == record.submoves else submoves_text(moved)
+    if moved == record.submoves:
+        return ply.typed_gc
+    return submoves_text(moved) or ";"
 
 
 def _move_squares(sub: SubMove, names: dict[str, str]) -> SubMove:

@@ -2,12 +2,14 @@
 
 ``source``, ``tags``, ``pocket_file``, ``start_fen``, ``plies`` (each: ``ply``,
 ``move_number``, ``side``, ``status`` = ``legal`` | ``illegal`` | ``unjudged``, ``gc``
-canonical text, ``san``, ``uci``, ``fen`` after it, ``typed``, ``line``, ``column``,
-``comment``, ``finding``), ``unread`` (null, or the text the reader could not read, as
-typed: ``line``, ``column``, ``text``, ``error``) and ``verdict`` (the object of
-``gcadj check --json``). A log of a million plies costs memory for one ply's text at a
-time, never for the whole document. The layout is ``json.dumps(indent=2,
-ensure_ascii=False)``'s, with no raw line separator inside a string (`json_text`).
+canonical text (of a ply not legal: as typed, `JudgedPly.typed_gc`), ``san``, ``uci``,
+``fen`` after it, ``typed``, ``line``, ``column``, ``comment``, ``finding``), ``unread``
+(null, or the text the reader could not read, as typed: ``line``, ``column``, ``text``,
+``error``) and ``verdict`` (the object of ``gcadj check --json``). gcadj reads the
+document back as a game (`gcadj.sources.own`). A log of a million plies costs memory for
+one ply's text at a time, never for the whole document. The layout is
+``json.dumps(indent=2, ensure_ascii=False)``'s, with no raw line separator inside a
+string (`json_text`).
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ def _ply_json(ply: JudgedPly) -> dict[str, Any]:
         "move_number": ply.move_number,
         "side": ply.side,
         "status": ply.status,
-        "gc": ply.gc if move is not None else ply.text,
+        "gc": ply.gc if move is not None else ply.typed_gc,
         "san": ply.san,
         "uci": None if move is None else move.uci(),
         "fen": ply.fen_after,

@@ -8,9 +8,11 @@ wrapped at 80 columns, Game Courier ``//`` comments as ``{...}``.
 
 Illegal games round-trip through the two comment markers described in `gcadj.notation.pgn`:
 gcadj's note ``{gcadj: ...}``, then the first illegal ply and every ply after it as
-``{gc: <the ply as typed>}``. Text the reader could not read follows gcadj's note too: its
-first line as ``{gc: ...}`` (which the reader cannot read either, so the game reads back
-cut at the same ply), the other lines as ``;`` comments, each exactly as typed.
+``{gc: <the ply as typed>}``, or, for a ply typed as PGN writes moves (a game read from
+PGN: ``O-O``, ``Kf7``), as typed, which the reader reads again on the same board. Text
+the reader could not read follows gcadj's note too: its first line as ``{gc: ...}``
+(which the reader cannot read either, so the game reads back cut at the same ply), the
+other lines as ``;`` comments, each exactly as typed.
 Several games make a database: each with its tags, a blank line between games.
 """
 
@@ -164,6 +166,8 @@ def write_pgn(verdict: Verdict, *, width: int = WIDTH) -> str:
         san = ply.san
         if san is not None:
             text.move(san)
+        elif ply.record.san:
+            text.move(ply.text)  # typed as PGN writes moves: read again on the same board
         else:
             text.gc_ply(ply.text)
         for line in ply.comments:

@@ -1,0 +1,162 @@
+"""What a worker of the batch runner does with one source, for ``gcadj audit`` and
+``gcadj serve`` alike: judge it (`gcadj.app.pipeline.judge_source`), write the viewer page
+of each game that wants one (`gcadj.app.products.write_game_page`), and send back, per
+game, a `Judged`: what the parent needs of the verdict, small enough to travel.
+
+**The JSON line of a game comes from `game_line` only**, given the verdict and the
+`JudgeJob`: today it is exactly what ``gcadj check --json`` prints. A key computed per
+verdict (say ``"adjudication"``, from an option the job carries) is added there, in the
+worker, and nowhere else: the audit's JSONL, the server's answers and the products read
+from them all follow. The job is small and picklable (it travels with every unit of
+work), so one more option is one more field of `JudgeJob`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
+
+from gcadj.app.pipeline import JudgeOptions, judge_source, source_name
+from gcadj.app.products import ViewerPages, write_game_page
+from gcadj.outputs.audit_report import GameFacts
+from gcadj.sources.urls import is_url
+from gcadj.vocabulary import Status, VerdictKind
+
+if TYPE_CHECKING:
+    from gcadj.adjudication.verdict import Verdict
+    from gcadj.app.pool import Lost
+
+
+@dataclass(frozen=True)
+class JudgeJob:
+    """How a worker judges each source of a batch (small and picklable: it travels to the
+    workers): the judge's options, the viewer pages to write (None: none), and whether
+    the report's facts of each game are wanted."""
+
+    options: JudgeOptions = field(default_factory=JudgeOptions)
+    pages: ViewerPages | None = None
+    facts: bool = False
+
+
+class Judged(NamedTuple):
+    """One game's result, as a worker sends it to the parent: its JSON line (`game_line`,
+    with the newline), its status and outcome (for the counts and the exit code), the
+    line ``gcadj check -q`` prints for it when it is not legal, what the report shows of
+    it besides the verdict (None when nothing, or not wanted), and the file name of its
+    viewer page (None: none)."""
+
+    source: str
+    line: str
+    status: Status
+    outcome: VerdictKind
+    failing: str | None
+    facts: GameFacts | None
+    viewer: str | None = None
+
+
+def game_line(verdict: Verdict, job: JudgeJob) -> str:
+    """The JSON line of a judged game (no newline): the one place that makes it (see the
+    module docstring). To add a key computed per verdict: ``record = verdict.to_json()``,
+    set the key from `job`, and return ``json_text(record)``
+    (`gcadj.adjudication.json_text`), which keeps the line one line."""
+    del job  # no key of the job's yet: exactly ``gcadj check --json``'s line
+    return verdict.json_line()
+
+
+def game_result(verdict: Verdict, job: JudgeJob, viewer: str | None = None) -> Judged:
+    """What the parent needs of a verdict (`Judged`)."""
+    from gcadj.outputs.report import verdict_line
+
+    return Judged(
+        verdict.source,
+        game_line(verdict, job) + "\n",
+        verdict.status,
+        verdict.outcome,
+        None if verdict.status == Status.LEGAL else verdict_line(verdict),
+        game_facts(verdict) if job.facts else None,
+        viewer,
+    )
+
+
+def game_facts(verdict: Verdict) -> GameFacts | None:
+    """What the report shows of a judged game: its Site tag when it is an http(s) address
+    (a URL source is its own link), and the players of an illegal game. Read from the
+    judged game, never from the source again."""
+    game = verdict.log
+    if game is None:
+        return None
+    site = game.tag("Site")
+    link = site if site and is_url(site) and not is_url(verdict.source) else None
+    white = black = None
+    if verdict.status == Status.ILLEGAL:
+        white, black = game.tag("White"), game.tag("Black")
+    if link is None and white is None and black is None:
+        return None
+    return GameFacts(link, white, black)
+
+
+def judge_text(spec: str, text: str | None, job: JudgeJob) -> list[Judged]:
+    """Every game of one source, judged (its text read from `spec` when `text` is None),
+    each with its viewer page when `job.pages` wants one; never raises for a bad source
+    (`judge_source` turns it into a verdict)."""
+    results = []
+    for verdict in judge_source(spec, job.options, text=text):
+        viewer = None if job.pages is None else write_game_page(verdict, job.pages)
+        results.append(game_result(verdict, job, viewer))
+    return results
+
+
+def failed_result(name: str, message: str, job: JudgeJob | None = None) -> list[Judged]:
+    """The result of a source with no game: an "error" verdict saying `message`."""
+    from gcadj.adjudication.verdict import failed_verdict
+
+    return [game_result(failed_verdict(name, Status.ERROR, message), job or JudgeJob())]
+
+
+def lost_result(name: str, lost: Lost) -> list[Judged]:
+    """The result of a source the batch runner could not finish (`gcadj.app.batch`): an
+    "error" verdict, "NAME: the worker judging it died: signal 9 (SIGKILL)", or an
+    internal error when the work itself failed (a bug)."""
+    import dataclasses
+
+    from gcadj.adjudication.verdict import INTERNAL_ERROR, failed_verdict
+
+    name = source_name(name)
+    if not lost.internal:
+        return failed_result(name, f"{name}: {lost.words}")
+    verdict = failed_verdict(name, Status.ERROR, f"{name}{INTERNAL_ERROR}{lost.words}")
+    return [game_result(dataclasses.replace(verdict, internal=True), JudgeJob())]
+
+
+# An audit's task: (source, text), text None when the worker reads the source itself.
+Task = tuple[str, "str | None"]
+
+
+def judge_task(task: Task, job: JudgeJob) -> list[Judged]:
+    """The work of an audit's task (see `judge_text`)."""
+    return judge_text(task[0], task[1], job)
+
+
+def task_name(task: Task) -> str:
+    return task[0]
+
+
+def has_text(task: Task) -> bool:
+    """A task carrying its text (a fetched page): big, so it travels alone."""
+    return task[1] is not None
+
+
+__all__ = [
+    "JudgeJob",
+    "Judged",
+    "Task",
+    "failed_result",
+    "game_facts",
+    "game_line",
+    "game_result",
+    "has_text",
+    "judge_task",
+    "judge_text",
+    "lost_result",
+    "task_name",
+]
