@@ -1,5 +1,6 @@
 """The closed vocabulary of a verdict: its status, an illegal ply's category, how the game
-ended, who moved and the result, and the pocket file of the preset.
+ended, who moved and the result, and the pocket file of the preset (the two presets and
+the default among them are written here, once).
 
 Each is an enum whose values are the strings the JSON has always carried, so the output
 does not change: a member *is* its string (``Status.LEGAL == "legal"``, ``json.dumps``
@@ -12,6 +13,7 @@ how a game ends on the board) and the adjudicator (which knows the rest) share o
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
@@ -157,7 +159,7 @@ class PocketFile(str):
         if isinstance(letter, PocketFile):
             return letter
         if not is_pocket_letter(letter):
-            raise ValueError(f"pocket_file must be one letter from i to z, not {letter!r}")
+            raise ValueError(not_a_pocket_file("pocket_file", letter))
         return super().__new__(cls, letter)
 
     @classmethod
@@ -171,12 +173,67 @@ class PocketFile(str):
         return f"{self}{rank}"
 
 
+FIRST_POCKET_LETTER: Final = "i"
+LAST_POCKET_LETTER: Final = "z"
+
+
 def is_pocket_letter(letter: str) -> bool:
-    """Can `letter` name the ninth file? One lower-case letter beyond the board's a-h."""
-    return len(letter) == 1 and "i" <= letter <= "z"
+    """Can `letter` name the ninth file? One lower-case letter beyond the board's a-h.
+
+    Examples:
+        >>> is_pocket_letter("p"), is_pocket_letter("h"), is_pocket_letter("P")
+        (True, False, False)
+    """
+    return len(letter) == 1 and FIRST_POCKET_LETTER <= letter <= LAST_POCKET_LETTER
 
 
-DEFAULT_POCKET_FILE = PocketFile("i")
+POCKET_LETTERS: Final = f"one letter from {FIRST_POCKET_LETTER} to {LAST_POCKET_LETTER}"
+"""What a pocket file must be, in the words of every message and help that asks for one."""
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One of Game Courier's presets of Pocket Mutation Chess: its name, and the file its
+    two pockets are on (rank 1 White's, rank 8 Black's)."""
+
+    name: str
+    pocket_file: PocketFile
+
+    def pockets(self, joiner: str = "/") -> str:
+        """Its pocket squares: ``i1/i8``."""
+        return joiner.join((self.pocket_file.square(1), self.pocket_file.square(8)))
+
+
+PRESET_2009: Final = Preset("the 2009 preset", PocketFile("i"))
+PRESET_NEWER: Final = Preset("the newer preset", PocketFile("p"))
+PRESETS: Final = (PRESET_2009, PRESET_NEWER)
+"""Game Courier's two presets, the default first."""
+
+DEFAULT_POCKET_FILE: Final = PRESET_2009.pocket_file
+"""The pocket file of a game that says nothing of it, and of the API's defaults."""
+
+
+def presets_in_words() -> str:
+    """``i on the 2009 preset (i1/i8), p on the newer preset (p1/p8)``: for help texts and
+    messages that name both presets.
+
+    Examples:
+        >>> presets_in_words()
+        'i on the 2009 preset (i1/i8), p on the newer preset (p1/p8)'
+    """
+    return ", ".join(f"{p.pocket_file} on {p.name} ({p.pockets()})" for p in PRESETS)
+
+
+def not_a_pocket_file(name: str, typed: str) -> str:
+    """What is said of a pocket file that is none, wherever it was given (an option, a
+    form's field, an argument): `name` is how the user gave it.
+
+    Examples:
+        >>> not_a_pocket_file("--pocket-file", "q1").split(":")[0]
+        "--pocket-file must be one letter from i to z, not 'q1'"
+    """
+    return f"{name} must be {POCKET_LETTERS}, not {typed!r}: {presets_in_words()}"
+
 
 RESULT_SPELLINGS: Final = {
     **{result.value: result for result in Result},
@@ -198,11 +255,16 @@ RESULT_SPELLINGS: Final = {
 
 __all__ = [
     "DEFAULT_POCKET_FILE",
+    "POCKET_LETTERS",
+    "PRESETS",
+    "PRESET_2009",
+    "PRESET_NEWER",
     "RECORDED_ENDINGS",
     "RESULT_SPELLINGS",
     "AdjudicationClass",
     "Category",
     "PocketFile",
+    "Preset",
     "Result",
     "Side",
     "Status",
@@ -210,4 +272,6 @@ __all__ = [
     "VerdictKind",
     "Word",
     "is_pocket_letter",
+    "not_a_pocket_file",
+    "presets_in_words",
 ]

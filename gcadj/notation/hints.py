@@ -30,24 +30,28 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from gcadj.notation.language import (
-    BOARD_FILES,
-    WS_CHARS,
-    WS_CLASS,
-    square_pattern,
-    submove_patterns,
+from gcadj.notation.language import BOARD_FILES, square_pattern, submove_patterns
+from gcadj.notation.lexicon import (
+    CASTLING_MOVE,
+    LINE_SPACE,
+    LINE_SPACE_CLASS,
+    LOOSE_MARKS,
+    promotion_suffix,
 )
-from gcadj.vocabulary import PocketFile
+from gcadj.vocabulary import PocketFile, Result, is_pocket_letter, presets_in_words
 
 # A rewritten ply longer than this is not shown: a hint is one line, and a ply line may be
 # megabytes long.
 EXAMPLE_LIMIT: Final = 120
 
-_WS = f"{WS_CLASS}*"
+_WS = f"{LINE_SPACE_CLASS}*"
 _ANY_SQUARE = "[a-z][0-9]"
-_RESULTS: Final = frozenset({"1-0", "0-1", "1/2-1/2", "½-½", "*", "0.5-0.5"})
-_CASTLING = re.compile(r"[O0o]-[O0o](?:-[O0o])?[+#!?]*")
-_SAN = re.compile(r"[KQRBNP]?[a-h]?[1-8]?[x:]?[a-h][1-8](?:=?[QRBN])?[+#!?]*")
+# Castling and SAN as people type them: the reader's shapes (`gcadj.notation.lexicon`), in
+# either case, with any marks after them.
+_CASTLING = re.compile(rf"{CASTLING_MOVE}{LOOSE_MARKS}", re.IGNORECASE)
+_SAN = re.compile(
+    rf"[KQRBNP]?[a-h]?[1-8]?[x:]?[a-h][1-8](?:{promotion_suffix('[QRBN]')})?{LOOSE_MARKS}"
+)
 _X_CAPTURE = re.compile(rf"(?:([A-Za-z]){_WS})?({_ANY_SQUARE}){_WS}[x:]{_WS}({_ANY_SQUARE})")
 _UCI = re.compile(r"([a-z][0-9])([a-z][0-9])[qrbn]?")
 _MOVE_NUMBER_INSIDE = re.compile(r"(?:^|\s)[0-9]+\.(?:\.\.)?(?=\s|[A-Za-z]|$)")
@@ -55,15 +59,17 @@ _SPACED_MOVE = re.compile(r"([A-Za-z])\s+([a-z][0-9])\s+([a-z][0-9])")
 # gcadj's own SAN for pocket moves, typed into a log: a drop "I@c4" (also "I@-c4",
 # "I @ c4"), a pocketing "Rh1@" or "Rh1@=I".
 _SAN_DROP = re.compile(rf"([A-Za-z]){_WS}@{_WS}-?{_WS}([a-h][1-8])")
-_SAN_POCKETING = re.compile(r"([A-Za-z])?([a-h][1-8])@(?:=([A-Za-z]))?[+#!?]*")
+_SAN_POCKETING = re.compile(rf"([A-Za-z])?([a-h][1-8])@(?:=([A-Za-z]))?{LOOSE_MARKS}")
 # A move with a promotion suffix, Game Courier style ("P e7-e8=Q", "R h1-i1=I") or SAN
 # ("e8=Q", "exd8=N").
 _SUFFIXED_MOVE = re.compile(
     rf"(?:([A-Za-z]){_WS})?({_ANY_SQUARE}){_WS}-{_WS}({_ANY_SQUARE}){_WS}={_WS}([A-Za-z])?"
 )
-_SAN_PROMOTION = re.compile(r"([a-h])?[x:]?([a-h])([18])=?([A-Za-z])[+#!?]*")
+_SAN_PROMOTION = re.compile(
+    rf"([a-h])?[x:]?([a-h])([18]){promotion_suffix('([A-Za-z])')}{LOOSE_MARKS}"
+)
 # A label and a square with the '-' between them missing ("I i1" for "I-i1").
-_LABEL_SPACE_SQUARE = re.compile(rf"{_WS}([A-Za-z]){WS_CLASS}+({_ANY_SQUARE}){_WS}")
+_LABEL_SPACE_SQUARE = re.compile(rf"{_WS}([A-Za-z]){LINE_SPACE_CLASS}+({_ANY_SQUARE}){_WS}")
 _TAG_LIKE = re.compile(r"([A-Za-z][A-Za-z0-9_]*)\s*[:=]\s*(\S.*)")
 # Dashes that are not Game Courier's '-', as web pages and word processors write them: their
 # names, for the hint.
@@ -84,7 +90,7 @@ def words(text: str) -> Iterator[str]:
 
 def is_game_courier_ply(text: str, pocket_file: PocketFile) -> bool:
     """Is `text` sub-moves the grammar reads (what a hint may show as a rewrite)?"""
-    parts = [part for part in text.split(";") if part.strip(WS_CHARS)]
+    parts = [part for part in text.split(";") if part.strip(LINE_SPACE)]
     patterns = submove_patterns(pocket_file)
     return bool(parts) and all(any(p.fullmatch(part) for p in patterns) for part in parts)
 
@@ -222,7 +228,7 @@ def _suffix_hint(ply_text: str, word: str, pocket_file: PocketFile) -> str | Non
 
 def _san_pocket_move_hint(ply_text: str, word: str, pocket_file: PocketFile) -> str | None:
     """gcadj's PGN notation for drops (``I@c4``) and pocketings (``Rh1@=I``) in a log."""
-    short = ply_text.strip(WS_CHARS)
+    short = ply_text.strip(LINE_SPACE)
     pocketing = _SAN_POCKETING.fullmatch(word)
     if pocketing is not None and len(short) <= EXAMPLE_LIMIT:
         label, origin, letter = pocketing.groups()
@@ -280,7 +286,7 @@ def _missing_hyphen_hint(ply_text: str, pocket_file: PocketFile) -> str | None:
             return head + note
         parts[index - 1 : index + 1] = [rewrite]
         example = _rewritten(
-            "; ".join(p.strip(WS_CHARS) for p in parts if p.strip(WS_CHARS)), pocket_file
+            "; ".join(p.strip(LINE_SPACE) for p in parts if p.strip(LINE_SPACE)), pocket_file
         )
         return head + _write(example) + note
     return None
@@ -291,8 +297,8 @@ def _hash_hint(ply_text: str, pocket_file: PocketFile) -> str | None:
     at = ply_text.find("#")
     if at < 0:
         return None
-    before, after = ply_text[:at], ply_text[at:].lstrip("#").strip(WS_CHARS)
-    if before.strip(WS_CHARS):
+    before, after = ply_text[:at], ply_text[at:].lstrip("#").strip(LINE_SPACE)
+    if before.strip(LINE_SPACE):
         if not after or not before[-1:].isspace():
             return None  # a mate mark after a move
         example = _rewritten(before, pocket_file)
@@ -327,8 +333,8 @@ def _two_plies_hint(ply_text: str, pocket_file: PocketFile) -> str | None:
     """Two plies typed on one line (``P e2-e4 p e7-e5``): one ply per line."""
     if len(ply_text) > EXAMPLE_LIMIT or ";" in ply_text:
         return None
-    for gap in re.finditer(rf"{WS_CLASS}+", ply_text.strip(WS_CHARS)):
-        text = ply_text.strip(WS_CHARS)
+    for gap in re.finditer(rf"{LINE_SPACE_CLASS}+", ply_text.strip(LINE_SPACE)):
+        text = ply_text.strip(LINE_SPACE)
         first, second = text[: gap.start()], text[gap.end() :]
         if is_game_courier_ply(first, pocket_file) and is_game_courier_ply(second, pocket_file):
             return (
@@ -355,12 +361,12 @@ def foreign_notation_hint(ply_text: str, word: str, pocket_file: PocketFile) -> 
 
     `ply_text` is the ply (no number, no comment), `word` the word at the error.
     """
-    if ply_text.lstrip(WS_CHARS).startswith("#"):
+    if ply_text.lstrip(LINE_SPACE).startswith("#"):
         return _hash_hint(ply_text, pocket_file)
     dash = _dash_hint(ply_text, pocket_file)
     if dash is not None:
         return dash
-    if word in _RESULTS or any(w in _RESULTS for w in words(ply_text)):
+    if any(Result.read(w) is not None for w in (word, *words(ply_text))):
         return (
             "results are not moves in Game Courier; a finished game shows a status line, "
             'which gcadj reads from a tag like [Status "Black has resigned."]'
@@ -373,7 +379,7 @@ def foreign_notation_hint(ply_text: str, word: str, pocket_file: PocketFile) -> 
     two = _two_plies_hint(ply_text, pocket_file)
     if two is not None:
         return two
-    spaced = _SPACED_MOVE.fullmatch(ply_text.strip(WS_CHARS))
+    spaced = _SPACED_MOVE.fullmatch(ply_text.strip(LINE_SPACE))
     if spaced:
         label, origin, target = spaced.groups()
         return f"join the two squares with '-': write '{label} {origin}-{target}'"
@@ -399,7 +405,7 @@ def foreign_notation_hint(ply_text: str, word: str, pocket_file: PocketFile) -> 
     if "+" in word or "#" in word:
         example = None
         if len(ply_text) <= EXAMPLE_LIMIT:
-            example = _rewritten(re.sub(r"[+#!?]+", "", ply_text), pocket_file)
+            example = _rewritten(re.sub(LOOSE_MARKS, "", ply_text), pocket_file)
         return (
             "check and mate marks ('+', '#') are not Game Courier syntax; leave them out"
             + _write(example)
@@ -441,9 +447,9 @@ def bad_square_hint(square: str, pocket_file: PocketFile) -> str:
         return f"{square} is not a square: ranks run from 1 to 8"
     hint = f"{square} is not a square: files run from a to h, plus {pocket_file} for the "
     hint += f"pockets {pockets}"
-    if "i" <= file <= "z" and square[1:] in ("1", "8"):  # another preset's pocket square
+    if is_pocket_letter(file) and square[1:] in ("1", "8"):  # another preset's pocket square
         hint += (
-            f"; a log whose pockets are on file {file} (the newer preset's are p1 and p8) is "
-            f"read so without --pocket-file, or with --pocket-file {file}"
+            f"; a log whose pockets are on file {file} ({presets_in_words()}) is read so "
+            f"without --pocket-file, or with --pocket-file {file}"
         )
     return hint

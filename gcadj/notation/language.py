@@ -14,18 +14,15 @@ import re
 from pathlib import Path
 from typing import Final
 
+from gcadj.notation.lexicon import LINE_SPACE_CLASS
 from gcadj.notation.records import GameLog, MoveRecord
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 GRAMMAR_NAME: Final = "gamecourier.lark"
 BOARD_FILES: Final = "abcdefgh"
 
-# The grammar's ignored WS terminal, as characters (a test checks they agree).
-WS_CHARS: Final = " \t\u00a0"
-WS_CLASS: Final = "[ \t\u00a0]"
-
 # A move number prefix such as "3." or "3...", with the white space before it.
-NUMBER_PREFIX: Final = re.compile(rf"{WS_CLASS}*([0-9]+\.(?:\.\.)?)")
+NUMBER_PREFIX: Final = re.compile(rf"{LINE_SPACE_CLASS}*([0-9]+\.(?:\.\.)?)")
 
 
 @functools.cache
@@ -43,7 +40,7 @@ def submove_patterns(pocket_file: PocketFile) -> tuple[re.Pattern[str], ...]:
     suggest is Game Courier text.
     """
     sq = square_pattern(pocket_file)
-    ws = f"{WS_CLASS}*"
+    ws = f"{LINE_SPACE_CLASS}*"
     return tuple(
         re.compile(ws + pattern + ws)
         for pattern in (
@@ -71,21 +68,10 @@ def grammar_path() -> Path:
     return Path(__file__).resolve().parents[2] / "grammars" / GRAMMAR_NAME
 
 
-def is_pocket_file(letter: str) -> bool:
-    """Can `letter` name the ninth file? One lower-case letter beyond the board's a-h."""
-    return len(letter) == 1 and "i" <= letter <= "z"
-
-
-def check_pocket_file(pocket_file: str) -> PocketFile:
-    """The pocket file, checked: one lower-case letter beyond the board's a-h, else a
-    `ValueError` saying so."""
-    return PocketFile(pocket_file)
-
-
 @functools.cache
 def grammar_text(pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> str:
     """The grammar for one pocket file: the file's text, POCKET_SQUARE overridden if not ``i``."""
-    check_pocket_file(pocket_file)
+    PocketFile(pocket_file)  # a letter that is none raises ValueError, saying so
     text = grammar_path().read_text(encoding="utf-8")
     if pocket_file != DEFAULT_POCKET_FILE:
         text += f'\n%override POCKET_SQUARE: "{pocket_file}1" | "{pocket_file}8"\n'

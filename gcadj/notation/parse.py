@@ -50,13 +50,12 @@ from typing import Final
 from gcadj.errors import LogSyntaxError, ParserDeclined
 from gcadj.notation.language import (
     NUMBER_PREFIX,
-    WS_CHARS,
     LogBuilder,
-    check_pocket_file,
     comment_text,
     square_pattern,
     submove_patterns,
 )
+from gcadj.notation.lexicon import LINE_SPACE
 from gcadj.notation.records import (
     CaptureSub,
     ClearSub,
@@ -153,7 +152,7 @@ def _read_submoves(body: str, pocket_file: PocketFile) -> tuple[SubMove, ...]:
     submoves = []
     offset = 0
     for part in body.split(";"):
-        if part.strip(WS_CHARS):
+        if part.strip(LINE_SPACE):
             sub = _read_submove(part, pocket_file)
             if sub is None:
                 from gcadj.notation.grammar import parse_submoves  # Lark for an unusual part
@@ -175,11 +174,11 @@ def _read_body(body: str, pocket_file: PocketFile) -> _MemoEntry:
     Lark, which is imported only then. tests/test_parse_props.py checks on text generated
     from the grammar that both give the same records.
     """
-    if not body.strip(WS_CHARS):
+    if not body.strip(LINE_SPACE):
         raise ParserDeclined  # a ply needs a sub-move or a ';': the grammar says what is wrong
     submoves = _read_submoves(body, pocket_file)
-    stripped = body.lstrip(WS_CHARS)
-    return submoves, len(body) - len(stripped), stripped.rstrip(WS_CHARS)
+    stripped = body.lstrip(LINE_SPACE)
+    return submoves, len(body) - len(stripped), stripped.rstrip(LINE_SPACE)
 
 
 # Lines are read from pieces of text of about this many characters, each ending at a line end.
@@ -227,7 +226,7 @@ def parse_by_lines(
                     MoveRecord(len(records), submoves, ply_text, None, line_no, column, number)
                 )
                 continue
-            stripped = line.strip(WS_CHARS)
+            stripped = line.strip(LINE_SPACE)
             if not stripped:
                 continue
             try:
@@ -265,7 +264,7 @@ def _read_ply(
     """One ply line read by the expressions and the memo; raises ParserDeclined if they cannot."""
     number = None
     start = 0
-    if line.lstrip(WS_CHARS)[0].isdigit():
+    if line.lstrip(LINE_SPACE)[0].isdigit():
         prefix = NUMBER_PREFIX.match(line)
         if prefix is None:
             raise ParserDeclined
@@ -306,7 +305,7 @@ def _read_with_lark(builder: LogBuilder, line: str, line_no: int, valid_to: int)
     shown = line
     if valid_to > 0:
         number = NUMBER_PREFIX.match(line)
-        start = number.end() if number and line.lstrip(WS_CHARS)[0].isdigit() else 0
+        start = number.end() if number and line.lstrip(LINE_SPACE)[0].isdigit() else 0
         shown = f"{line[:start]}{' ' * (valid_to - 1 - start)};{line[valid_to:]}"
     try:
         read = parse_line(
@@ -372,7 +371,7 @@ def parse_log(
         >>> mutation
         PlaceSub(label='I', target='p1', operator='-')
     """
-    check_pocket_file(pocket_file)
+    pocket_file = PocketFile(pocket_file)  # a letter that is none raises ValueError
     if not normalised:
         text = normalise_text(text)
     return parse_by_lines(text, source, pocket_file, lark_lines=True)

@@ -40,18 +40,23 @@ import re
 from collections.abc import Iterator
 from typing import Final, NamedTuple
 
+from gcadj.notation.lexicon import (
+    ALL_SPACE,
+    CASTLING,
+    CASTLING_MOVE,
+    LINE_SPACE_CLASS,
+    PROMOTION,
+    RESULT_TOKEN,
+    SourceFormat,
+)
 from gcadj.notation.san import long_algebraic, looks_like_san
 from gcadj.notation.tags import TAG_NAME, TAG_START, starts_like_tag, tag_pairs
-from gcadj.vocabulary import RESULT_SPELLINGS, Result
+from gcadj.vocabulary import Result
 
 __all__ = [
-    "CASTLING",
-    "GAME_COURIER",
     "GC_MARK",
     "NOTE_MARK",
     "NULL_MOVES",
-    "PGN",
-    "PROMOTION",
     "ROSTER_UNKNOWN",
     "VARIANT",
     "Token",
@@ -72,10 +77,6 @@ NOTE_MARK: Final = "gcadj:"
 NULL_MOVES: Final = frozenset({"--", "Z0"})
 """A null move (a pass), as ChessBase and pgn-extract write it: no move of this variant, so
 an illegal ply."""
-CASTLING: Final = re.compile(r"([O0]-[O0](?:-[O0])?)(?:\+\+?|#)?[!?]{0,2}")
-"""Chess's castling (group 1: the move without its marks)."""
-PROMOTION: Final = re.compile(r"([a-h](?:x[a-h])?[18])=?\(?([A-Z])\)?(?:\+\+?|#)?[!?]{0,2}")
-"""Chess's promotion in SAN (group 1: the pawn's arrival, group 2: the new piece's letter)."""
 
 
 # The six roster tags gcadj writes from the log (Result comes from the verdict), each with
@@ -135,14 +136,11 @@ class Token(NamedTuple):
 
 _DELIMITER: Final = r"\s{};()\[\]"
 _SPACE: Final = re.compile(r"\s+")
-_RESULT_TOKENS: Final = "|".join(
-    re.escape(word) for word in sorted(RESULT_SPELLINGS, key=len)[::-1]
-)
 _NEXT: Final = re.compile(
     rf"""
       (?P<{SEMI}>;[^\n]*)
-    | (?P<{RESULT}>(?:{_RESULT_TOKENS})(?![^{_DELIMITER}]))
-    | (?P<castling>[O0]-[O0](?:-[O0])?[^{_DELIMITER}$]*)
+    | (?P<{RESULT}>(?:{RESULT_TOKEN})(?![^{_DELIMITER}]))
+    | (?P<castling>{CASTLING_MOVE}[^{_DELIMITER}$]*)
     | (?P<{NUMBER}>[0-9]+\.*|\.+)
     | (?P<{NAG}>\$[0-9]+)
     | (?P<{ANNOTATION}>[!?]+(?![^{_DELIMITER}$]))
@@ -152,9 +150,8 @@ _NEXT: Final = re.compile(
     """,
     re.VERBOSE,
 )
-_BOUNDARY: Final = re.compile(
-    rf'\n(?:[ \t\u00a0]*\n)+(?=[ \t\u00a0]*\[[ \t\u00a0]*{TAG_NAME}[ \t\u00a0]*")'
-)
+_WS: Final = f"{LINE_SPACE_CLASS}*"
+_BOUNDARY: Final = re.compile(rf'\n(?:{_WS}\n)+(?={_WS}\[{_WS}{TAG_NAME}{_WS}")')
 """A blank line (or several) followed by a line beginning like a tag pair: where the next
 tag section starts, and where an unclosed comment ends."""
 
@@ -180,7 +177,7 @@ class _Closes:
 def _starts_line(text: str, offset: int) -> bool:
     """Is `offset` the first character of its line that is not a space?"""
     line_start = text.rfind("\n", 0, offset) + 1
-    return not text[line_start:offset].strip(" \t\u00a0\r\f\v")
+    return not text[line_start:offset].strip(ALL_SPACE)
 
 
 def tokens(text: str, start: int = 0, stop: int | None = None) -> Iterator[Token]:
@@ -235,17 +232,13 @@ def _brace(text: str, offset: int, stop: int, closes: _Closes) -> Token:
 
 # -- PGN or Game Courier ---------------------------------------------------------------
 
-PGN: Final = "pgn"
-GAME_COURIER: Final = "gamecourier"
-
 _SQ: Final = "[a-z][1-8]"
-_WS: Final = "[ \t\u00a0]*"
 _SUBMOVE: Final = rf"""(?:
       (?:[A-Za-z]{_WS})?{_SQ}{_WS}-{_WS}{_SQ}     # L o-d, o-d
     | [A-Za-z]{_WS}[-*]{_WS}{_SQ}                 # L-d, L*d
     | @{_WS}-{_WS}{_SQ}                           # @-d
     | {_SQ}{_WS}-                                 # o-
-    | capture(?:[ \t\u00a0]+{_SQ})+             # capture o ...
+    | capture(?:{LINE_SPACE_CLASS}+{_SQ})+           # capture o ...
     | -{_WS}{_SQ}                                 # -d
 )"""
 _GC_LINE: Final = re.compile(
@@ -269,9 +262,10 @@ def is_san_move(word: str) -> bool:
     return long_algebraic(word) is not None and "-" not in word
 
 
-def movetext_kind(text: str, start: int = 0, *, moves_only: bool = False) -> str | None:
-    """`PGN` or `GAME_COURIER`, by the moves that follow `start` (the end of a header), or
-    None when they say neither (no moves, or only text that is no move at all).
+def movetext_kind(text: str, start: int = 0, *, moves_only: bool = False) -> SourceFormat | None:
+    """`SourceFormat.PGN` or `SourceFormat.GAME_COURIER`, by the moves that follow `start`
+    (the end of a header), or None when they say neither (no moves, or only text that is
+    no move at all).
 
     A line that is a whole Game Courier ply (or a ``//`` comment line) decides for Game
     Courier, wherever it stands; numbered SAN moves (``1. e4``), and unless `moves_only`
@@ -293,10 +287,10 @@ def movetext_kind(text: str, start: int = 0, *, moves_only: bool = False) -> str
                 break  # the next game's tags
             continue
         if whole and _GC_LINE.fullmatch(line.rstrip("\r")):
-            return GAME_COURIER
+            return SourceFormat.GAME_COURIER
         words = bare.split(";", 1)[0].split()
         pgn = pgn or _pgn_line(words, moves_only)
-    return PGN if pgn else None
+    return SourceFormat.PGN if pgn else None
 
 
 def _outside_braces(line: str, in_brace: bool) -> tuple[str, bool]:
@@ -392,7 +386,7 @@ def looks_like_pgn(text: str) -> bool:
     """
     end, tags, variant = header_end(text)
     kind = movetext_kind(text, end, moves_only=not tags)
-    return kind == PGN or (kind is None and variant)
+    return kind is SourceFormat.PGN or (kind is None and variant)
 
 
 _FORUM_WRAPPER: Final = re.compile(r"\[/?pgn\]", re.IGNORECASE)

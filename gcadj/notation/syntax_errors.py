@@ -18,11 +18,8 @@ if TYPE_CHECKING:
 
 from gcadj.errors import LogSyntaxError
 from gcadj.notation.hints import bad_square_hint, foreign_notation_hint
-from gcadj.notation.language import (
-    NUMBER_PREFIX,
-    WS_CHARS,
-    square_pattern,
-)
+from gcadj.notation.language import NUMBER_PREFIX, square_pattern
+from gcadj.notation.lexicon import LINE_SPACE
 
 _LINE_START: Final = frozenset({"LABEL", "SQUARE", "AT", "MINUS", "CAPTURE", "SEMI"})
 _AFTER_SUBMOVE: Final = frozenset({"SEMI", "COMMENT", "_NL", "$END"})
@@ -68,7 +65,7 @@ _PREVIOUS_TOKEN: Final = tuple(
 
 def _previous_token(before: str) -> str | None:
     """Words for the token just before the error, read back from the line's text."""
-    before = before.rstrip(WS_CHARS)
+    before = before.rstrip(LINE_SPACE)
     for pattern, words in _PREVIOUS_TOKEN:
         found = pattern.search(before)
         if found:
@@ -172,8 +169,8 @@ def syntax_error(
     col0 = min(col0, len(line))
     expected = describe_expected(_expected_names(error), line[:col0])
     hint = None
-    if line.strip(WS_CHARS).startswith("["):
-        if col0 == len(line) - len(line.lstrip(WS_CHARS)):
+    if line.strip(LINE_SPACE).startswith("["):
+        if col0 == len(line) - len(line.lstrip(LINE_SPACE)):
             hint = "tags go in the header, before the first ply"
         else:
             hint = 'a tag is written [Name "value"], one per line'

@@ -19,6 +19,7 @@ import re
 from typing import Final
 
 from gcadj.notation.language import unescape_tag_value
+from gcadj.notation.lexicon import LINE_SPACE_CLASS
 
 __all__ = [
     "TAG_NAME",
@@ -30,7 +31,7 @@ __all__ = [
     "unescape_tag_value",
 ]
 
-_WS: Final = "[ \t\u00a0]"
+_WS: Final = LINE_SPACE_CLASS
 TAG_NAME: Final = "[A-Za-z][A-Za-z0-9_]*"
 """The grammar's TAG_NAME terminal."""
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from gcadj.adjudication.verdict import Verdict
 from gcadj.errors import ExportError
 from gcadj.outputs.registry import ExportGame, ExportOptions, WriteTo, writer_for
-from gcadj.vocabulary import PocketFile
+from gcadj.vocabulary import PocketFile, not_a_pocket_file
 
 __all__ = ["ExportError", "export_game", "export_games", "export_writer"]
 
@@ -34,9 +34,7 @@ def export_writer(
     games = [verdicts] if isinstance(verdicts, Verdict) else list(verdicts)
     target = None if to_pocket_file is None else PocketFile.read(to_pocket_file)
     if to_pocket_file is not None and target is None:
-        raise ExportError(
-            f"--to-pocket-file must be one letter from i to z, not {to_pocket_file!r}"
-        )
+        raise ExportError(not_a_pocket_file("--to-pocket-file", to_pocket_file))
     options = ExportOptions(ply=ply, to_pocket_file=target, size=size)
     return writer_for(fmt).start([ExportGame(v) for v in games], options)
 

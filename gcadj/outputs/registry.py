@@ -32,6 +32,7 @@ __all__ = [
     "ExportOptions",
     "Writer",
     "check_ply",
+    "formats_in_words",
     "several",
     "text_writer",
     "writer_for",
@@ -91,6 +92,7 @@ class Writer:
     """
 
     name: str
+    title: str  # what the format is called in a list of them: "PGN", "an HTML viewer"
     help: str
     many: bool
     accepts: frozenset[OptionName]
@@ -131,6 +133,13 @@ class Writer:
         if advice:
             return f"{flag} applies to {where} only; {advice}"
         return f"{flag} applies to {where} only, not {self.name}"
+
+
+def formats_in_words() -> str:
+    """Every format by its title, in order: ``PGN, Game Courier text, …, SVG or an HTML
+    viewer`` (the help's list, made from the writers themselves)."""
+    titles = [w.title for w in writers().values()]
+    return ", ".join(titles[:-1]) + " or " + titles[-1] if len(titles) > 1 else "".join(titles)
 
 
 def several() -> str:

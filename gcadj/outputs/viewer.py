@@ -57,7 +57,7 @@ from gcadj.outputs.legend import piece_legend
 from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, marks
 from gcadj.outputs.writers.gc import write_gc
 from gcadj.urls import is_url
-from gcadj.vocabulary import PocketFile
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PRESETS, PocketFile
 
 __all__ = [
     "VIEWER_FILE",
@@ -341,7 +341,7 @@ def _facts_html(verdict: Verdict, log: GameLog) -> str:
     rows.append(("Result", _e(verdict.result)))
     termination = verdict.termination or ("rules infraction" if verdict.first_illegal else None)
     rows.append(("Termination", _e(termination or "none")))
-    if log.pocket_file != "i":
+    if log.pocket_file != DEFAULT_POCKET_FILE:
         rows.append(("Pockets", f"{_e(log.pocket_file)}1 and {_e(log.pocket_file)}8"))
     body = "".join(f"<tr><th>{name}</th><td>{value}</td></tr>" for name, value in rows)
     return f'<table class="facts">{body}</table>'
@@ -404,7 +404,7 @@ def _kit(
     }
 
 
-SHARED_POCKET_FILES: Final = (PocketFile("i"), PocketFile("p"))  # the two presets' boards
+SHARED_POCKET_FILES: Final = tuple(preset.pocket_file for preset in PRESETS)  # their boards
 
 
 @dataclass(frozen=True)

@@ -16,40 +16,37 @@ from typing import Final
 from gcadj.about import is_gcadj_html
 from gcadj.adjudication.verdict import start_position
 from gcadj.errors import FenError, LogSyntaxError
-from gcadj.notation.language import is_pocket_file
+from gcadj.notation.lexicon import ALL_SPACE, BYTE_ORDER_MARK, LINE_SPACE, SourceFormat
 from gcadj.notation.parse import parse_log
 from gcadj.notation.pgn import looks_like_pgn
 from gcadj.notation.records import GameLog
 from gcadj.notation.tags import tag_pair, tag_value_column
 from gcadj.sources.own import looks_like_own_json
 from gcadj.sources.pocket_files import parse_log_finding_pockets
-from gcadj.vocabulary import PocketFile
-
-GAME_COURIER = "gamecourier"
-HTML = "html"  # a saved or fetched Game Courier viewing page (gcadj.sources.pages)
-PGN = "pgn"  # PGN: tag pairs, then SAN movetext (gcadj.sources.pgn_reader)
-OWN_PAGE = "gcadj-page"  # an HTML page gcadj wrote: a viewer, a report (gcadj.sources.own)
-OWN_JSON = "gcadj-json"  # gcadj's JSON about a game: its export, or verdicts (sources.own)
+from gcadj.vocabulary import PocketFile, is_pocket_letter
 
 _HEAD: Final = 16384  # where a page's <head>, and gcadj's generator tag, are
 
 
-def detect_format(text: str) -> str:
-    """The name of the format of normalised `text` (one of the module constants).
+def detect_format(text: str) -> SourceFormat:
+    """The format of normalised `text`: a Game Courier log (`SourceFormat.GAME_COURIER`,
+    read here), a viewing page (`HTML`: `gcadj.sources.pages`), `PGN`
+    (`gcadj.sources.pgn_reader`), or a file gcadj wrote (`OWN_PAGE`, `OWN_JSON`:
+    `gcadj.sources.own`).
 
     PGN needs SAN moves (`gcadj.notation.pgn.looks_like_pgn`): tags alone do not decide,
     as a Game Courier log may have them too; nor does one SAN move alone on its line:
     SAN typed into a Game Courier log must stay a syntax error there (docs/rules.md §6.1),
     not be guessed at.
     """
-    head = text.lstrip("\ufeff \t\r\n")
+    head = text.lstrip(BYTE_ORDER_MARK + ALL_SPACE)
     if head.startswith("<"):  # no log line can start with '<'
-        return OWN_PAGE if is_gcadj_html(text[:_HEAD]) else HTML
+        return SourceFormat.OWN_PAGE if is_gcadj_html(text[:_HEAD]) else SourceFormat.HTML
     if head.startswith("{") and looks_like_own_json(head):  # no log line starts with '{'
-        return OWN_JSON
+        return SourceFormat.OWN_JSON
     if looks_like_pgn(text):
-        return PGN
-    return GAME_COURIER
+        return SourceFormat.PGN
+    return SourceFormat.GAME_COURIER
 
 
 def game_name(source: str, number: int) -> str:
@@ -57,16 +54,19 @@ def game_name(source: str, number: int) -> str:
     return f"{source}#{number}"
 
 
-def read_log_game(text: str, kind: str, source: str, pocket_file: PocketFile | None) -> GameLog:
-    """The game of normalised text that is a Game Courier log (`GAME_COURIER`, a copied
-    viewing page included) or a viewing page (`HTML`); raises `LogSyntaxError`.
+def read_log_game(
+    text: str, kind: SourceFormat, source: str, pocket_file: PocketFile | None
+) -> GameLog:
+    """The game of normalised text that is a Game Courier log (`SourceFormat.GAME_COURIER`,
+    a copied viewing page included) or a viewing page (`SourceFormat.HTML`); raises
+    `LogSyntaxError`.
 
     A ``[PocketFile "p"]`` tag in the header (written by ``gcadj fetch`` for the newer
     preset) overrides `pocket_file`: it is a fact about this game, the argument the
     user's. With neither, the squares the plies use say it
     (`gcadj.sources.pocket_files`).
     """
-    if kind == HTML:
+    if kind is SourceFormat.HTML:
         return _parse_page(text, source, pocket_file)
     return _parse_log(text, source, pocket_file)
 
@@ -90,7 +90,7 @@ def _parse_page(html: str, source: str, pocket_file: PocketFile | None) -> GameL
 
 
 def _lead(text: str) -> int:
-    return len(text) - len(text.lstrip(" \t\u00a0"))
+    return len(text) - len(text.lstrip(LINE_SPACE))
 
 
 def _tagged(text: str, source: str) -> PocketFile | None:
@@ -137,13 +137,13 @@ def pocket_file_tag(text: str, source: str = "<string>") -> str | None:
         end = len(text) if end < 0 else end
         line = text[offset:end]
         offset, number = end + 1, number + 1
-        first = line.lstrip(" \t\u00a0\r\ufeff")[:1]
+        first = line.lstrip(LINE_SPACE + "\r" + BYTE_ORDER_MARK)[:1]
         if first not in ("", "[", "/"):
             return None  # the first ply: the header is over
         pair = tag_pair(line.rstrip("\r"))
         if pair is None or pair[0] != "PocketFile":
             continue
-        if is_pocket_file(pair[1]):
+        if is_pocket_letter(pair[1]):
             return pair[1]
         column = tag_value_column(line.rstrip("\r")) + 1
         raise LogSyntaxError(source, number, column, "a pocket file letter from i to z", line)
@@ -156,7 +156,7 @@ def _fen_tag_line(text: str) -> tuple[int, str] | None:
         pair = tag_pair(line)
         if pair is not None and pair[0].casefold() == "fen":
             return number, line
-        if line.strip() and not line.lstrip(" \t\u00a0\ufeff").startswith(("[", "//")):
+        if line.strip() and not line.lstrip(LINE_SPACE + BYTE_ORDER_MARK).startswith(("[", "//")):
             return None  # the header ended: tags come first
     return None
 

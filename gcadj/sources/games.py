@@ -27,18 +27,10 @@ from typing import TYPE_CHECKING, Final
 
 from gcadj.adjudication.verdict import Verdict, failed_verdict, replay, replay_readable
 from gcadj.errors import LogSyntaxError, OwnFileError, SourceError
+from gcadj.notation.lexicon import SourceFormat
 from gcadj.notation.parse import normalise_text
 from gcadj.notation.pgn import without_forum_wrappers
-from gcadj.sources.formats import (
-    GAME_COURIER,
-    OWN_JSON,
-    OWN_PAGE,
-    PGN,
-    detect_format,
-    fen_tag_error,
-    game_name,
-    read_log_game,
-)
+from gcadj.sources.formats import detect_format, fen_tag_error, game_name, read_log_game
 from gcadj.sources.options import JudgeOptions
 from gcadj.sources.own import json_game, page_games
 from gcadj.sources.read import game_ref, read_source
@@ -139,23 +131,23 @@ def _text_verdicts(
         return
     text = without_forum_wrappers(normalise_text(text))
     kind = detect_format(text)
-    if kind == PGN:
+    if kind is SourceFormat.PGN:
         from gcadj.sources.pgn_reader import pgn_verdicts  # only for PGN
 
         yield from pgn_verdicts(text, name, options, only=only)
         return
-    if kind == OWN_PAGE:
+    if kind is SourceFormat.OWN_PAGE:
         yield from _page_verdicts(text, name, options, only)
         return
     if only is None or only == 1:
         yield _verdict(text, kind, name, options)
 
 
-def _verdict(text: str, kind: str, name: str, options: JudgeOptions) -> Verdict:
+def _verdict(text: str, kind: SourceFormat, name: str, options: JudgeOptions) -> Verdict:
     """The verdict of normalised text holding one game: a log in any of its forms
     (`read_log_game`), or gcadj's JSON export of a game (`json_game`)."""
     try:
-        if kind == OWN_JSON:
+        if kind is SourceFormat.OWN_JSON:
             game = json_game(text, name)
         else:
             game = read_log_game(text, kind, name, options.pocket_file)
@@ -180,18 +172,18 @@ def _page_verdicts(
     for number, gc in enumerate(texts, 1):
         if only is None or only == number:
             title = game_name(name, number) if several else name
-            yield _verdict(normalise_text(gc), GAME_COURIER, title, options)
+            yield _verdict(normalise_text(gc), SourceFormat.GAME_COURIER, title, options)
 
 
 def _count_games(text: str) -> int:
     """How many games a source's text holds, none judged (``all.pgn#9`` of a file of 3)."""
     text = without_forum_wrappers(normalise_text(text))
-    kind = "" if is_blank(text) else detect_format(text)
-    if kind == PGN:
+    kind = None if is_blank(text) else detect_format(text)
+    if kind is SourceFormat.PGN:
         from gcadj.sources.pgn_reader import count_games
 
         return count_games(text)
-    if kind == OWN_PAGE:
+    if kind is SourceFormat.OWN_PAGE:
         try:
             return len(page_games(text, ""))
         except OwnFileError:

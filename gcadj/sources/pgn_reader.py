@@ -44,12 +44,12 @@ from gcadj.engine.pieces import KIND
 from gcadj.engine.position import Position
 from gcadj.engine.squares import WHITE, parse_square
 from gcadj.errors import FenError, LogSyntaxError, SanError
-from gcadj.notation.language import LogBuilder, check_pocket_file
+from gcadj.notation.language import LogBuilder
+from gcadj.notation.lexicon import CASTLING, LINE_SPACE, PROMOTION
 from gcadj.notation.parse import parse_log
 from gcadj.notation.pgn import (
     ANNOTATION,
     BRACE,
-    CASTLING,
     CLOSE_VAR,
     ESCAPE,
     GC_MARK,
@@ -60,7 +60,6 @@ from gcadj.notation.pgn import (
     NUMBER,
     OPEN_BRACE,
     OPEN_VAR,
-    PROMOTION,
     RESULT,
     SEMI,
     TAG,
@@ -82,7 +81,7 @@ from gcadj.notation.san import (
 from gcadj.notation.tags import starts_like_tag, tag_pairs
 from gcadj.sources.formats import game_name
 from gcadj.sources.options import JudgeOptions
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, Result, Status
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Result, Status
 
 __all__ = [
     "count_games",
@@ -253,8 +252,6 @@ def pgn_verdicts(
 
 # -- one game --------------------------------------------------------------------------
 
-_SPACES: Final = " \t\n\u00a0"
-
 
 class _GameReader:
     """One pass over one game: its tags, then its movetext, read and judged together.
@@ -371,7 +368,7 @@ class _GameReader:
         """A line of tag pairs: one, or several side by side as some programs write them."""
         line = self.text[token.start : token.end]
         pairs = tag_pairs(line)
-        at = token.start + (len(line) - len(line.lstrip(_SPACES + "\r")))
+        at = token.start + (len(line) - len(line.lstrip(LINE_SPACE + "\n\r")))
         if pairs is None:
             hint = (
                 'tag values are in double quotes; write \\" for a quote inside'
@@ -394,7 +391,7 @@ class _GameReader:
         pocket_file = self.tag("PocketFile")
         if pocket_file is not None:
             try:
-                self.log.pocket_file = check_pocket_file(pocket_file)
+                self.log.pocket_file = PocketFile(pocket_file)
             except ValueError as err:
                 raise self.error(
                     self.tag_offsets["pocketfile"], "a pocket file letter from i to z", str(err)
@@ -504,7 +501,7 @@ class _GameReader:
             return
         body_start = inner.index(GC_MARK) + len(GC_MARK)
         body = inner[body_start:]
-        lead = len(body) - len(body.lstrip(_SPACES))
+        lead = len(body) - len(body.lstrip(LINE_SPACE + "\n"))
         self.gc(body.strip().replace("\n", " "), offset + 1 + body_start + lead)
 
     def gc(self, ply_text: str, offset: int) -> None:

@@ -22,7 +22,12 @@ from typing import Final
 from gcadj.errors import LogSyntaxError
 from gcadj.notation.parse import parse_log
 from gcadj.notation.records import GameLog, submove_squares
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, is_pocket_letter
+from gcadj.vocabulary import (
+    DEFAULT_POCKET_FILE,
+    PocketFile,
+    is_pocket_letter,
+    presets_in_words,
+)
 
 __all__ = ["parse_log_finding_pockets"]
 
@@ -98,9 +103,8 @@ def _two_files(
         err.line_text,
         hint=(
             f"this log puts its pockets on file {letter} ({square} on line {line}) and here "
-            f"on file {other}: a game is played on one preset, whose pockets are i1 and i8 "
-            "(the 2009 preset) or p1 and p8 (the newer one); a PocketFile tag or "
-            "--pocket-file says which"
+            f"on file {other}: a game is played on one preset ({presets_in_words()}); a "
+            "PocketFile tag or --pocket-file says which"
         ),
     )
     mixed.partial = err.partial

@@ -35,9 +35,12 @@ from gcadj.sources.urls import is_url, redact_url
 if TYPE_CHECKING:
     from gcadj.sources.fetch import Fetcher
 
-SOURCE_SUFFIXES: Final = frozenset({".txt", ".log", ".pgn", ".html", ".htm"})
+HTML_SUFFIXES: Final = (".html", ".htm")
+SOURCE_SUFFIXES: Final = (".txt", ".log", ".pgn", *HTML_SUFFIXES)
+"""The endings of the files a folder walk reads (in either case): logs, PGN, pages."""
+SOURCE_SUFFIXES_TEXT: Final = " ".join(SOURCE_SUFFIXES)
+"""`SOURCE_SUFFIXES` as the help texts and messages name them: ``.txt .log .pgn .html .htm``."""
 AUDIT_SUFFIX: Final = ".jsonl"
-HTML_SUFFIXES: Final = frozenset({".html", ".htm"})
 DEFAULT_GAME: Final = "Pocket Mutation Chess"
 HEAD_BYTES: Final = 16384  # where an HTML page's <head> and its generator tag are
 
@@ -177,8 +180,7 @@ class SourceWalker:
                 found += 1
                 yield path
             if not found and len(self.problems) == known:
-                suffixes = " ".join(sorted(SOURCE_SUFFIXES))
-                self._problem(f"{spec}: no game file ({suffixes}) in this folder")
+                self._problem(f"{spec}: no game file ({SOURCE_SUFFIXES_TEXT}) in this folder")
         elif not is_url(spec) and spec.lower().endswith(AUDIT_SUFFIX):
             try:
                 sources = audit_sources(spec)
@@ -226,6 +228,7 @@ def expand_sources(specs: tuple[str, ...] | list[str]) -> tuple[list[str], list[
 __all__ = [
     "AUDIT_SUFFIX",
     "SOURCE_SUFFIXES",
+    "SOURCE_SUFFIXES_TEXT",
     "SourceWalker",
     "audit_sources",
     "expand_sources",

@@ -96,12 +96,12 @@ def judge_options(fields: dict[str, str]) -> JudgeOptions:
     checks them; `BadInput` says what is wrong."""
     from gcadj.adjudication.verdict import start_position
     from gcadj.errors import FenError
-    from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+    from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, not_a_pocket_file
 
     typed = (fields.get("pocket_file") or "").strip()  # none: the file the log uses
     pocket_file = PocketFile.read(typed) if typed else None
     if typed and pocket_file is None:
-        raise BadInput(f"pocket_file must be one letter from i to z, not {typed!r}")
+        raise BadInput(not_a_pocket_file("pocket_file", typed))
     fen = (fields.get("fen") or "").strip() or None
     if fen is not None:
         try:

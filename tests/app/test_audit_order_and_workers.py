@@ -109,7 +109,7 @@ def test_an_audit_with_nothing_to_judge_says_why_first_without_tables(tmp_path: 
     assert done.returncode == 4 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert (
-        lines[0] == f"gcadj audit: {empty}: no game file (.htm .html .log .pgn .txt) in this folder"
+        lines[0] == f"gcadj audit: {empty}: no game file (.txt .log .pgn .html .htm) in this folder"
     )
     assert lines[1:] == ["gcadj audit: no game found in the sources named"]
 

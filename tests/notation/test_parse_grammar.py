@@ -14,7 +14,8 @@ from lark.lexer import Lexer, LexerState
 from gcadj import about
 from gcadj.notation import grammar
 from gcadj.notation.grammar import build_lark
-from gcadj.notation.language import WS_CHARS, grammar_path, grammar_text
+from gcadj.notation.language import grammar_path, grammar_text
+from gcadj.notation.lexicon import LINE_SPACE
 from gcadj.notation.parse import parse_log
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +62,7 @@ def test_grammar_is_strict_with_interegular() -> None:
 def test_ws_chars_match_the_grammar_terminal() -> None:
     pattern = build_lark(use_cache=False).get_terminal("WS").pattern.to_regexp()
     matching = {chr(c) for c in range(0x3000) if re.fullmatch(pattern, chr(c))}
-    assert matching == set(WS_CHARS)
+    assert matching == set(LINE_SPACE)
 
 
 def test_lark_cache_is_written_and_reused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

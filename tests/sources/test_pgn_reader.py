@@ -15,13 +15,16 @@ from gcadj.app.check import check_text
 from gcadj.app.pipeline import JudgeOptions, judge_source
 from gcadj.cli.main import app
 from gcadj.engine.position import Position
+from gcadj.notation.lexicon import SourceFormat
 from gcadj.notation.pgn import looks_like_pgn, movetext_kind
 from gcadj.notation.records import ClearSub, MoveSub, PlaceSub
 from gcadj.notation.tags import starts_like_tag, tag_pair
 from gcadj.outputs.export import export_game
-from gcadj.sources.formats import GAME_COURIER, PGN, detect_format
+from gcadj.sources.formats import detect_format
 from gcadj.sources.games import source_games
 from gcadj.sources.pgn_reader import game_spans
+
+GAME_COURIER, PGN = SourceFormat.GAME_COURIER, SourceFormat.PGN
 
 ROSTER = '[Event "e"]\n[Site "s"]\n[White "w"]\n[Black "b"]\n'
 
@@ -63,9 +66,9 @@ def check(text: str, name: str = "db.pgn") -> list[Verdict]:
         ("P e2-e4\n", GAME_COURIER),
     ],
 )
-def test_pgn_is_known_by_its_moves(text: str, kind: str) -> None:
-    assert detect_format(text) == kind
-    assert looks_like_pgn(text) == (kind == PGN)
+def test_pgn_is_known_by_its_moves(text: str, kind: SourceFormat) -> None:
+    assert detect_format(text) is kind
+    assert looks_like_pgn(text) == (kind is PGN)
 
 
 def test_san_typed_into_a_game_courier_log_stays_a_syntax_error() -> None:
@@ -78,7 +81,7 @@ def test_san_typed_into_a_game_courier_log_stays_a_syntax_error() -> None:
 
 def test_the_movetext_decides_past_comments_and_a_first_game_without_moves() -> None:
     text = '[Event "a"]\n\n{a comment\nP e2-e4 inside it}\n*\n\n[Event "b"]\n\n1. d4 d5 *\n'
-    assert movetext_kind(text, text.index("{")) == PGN
+    assert movetext_kind(text, text.index("{")) is PGN
     assert movetext_kind('[Event "a"]\n\nhello there\n', 12) is None
 
 

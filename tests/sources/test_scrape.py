@@ -16,9 +16,10 @@ from conftest import FIXTURES
 
 from gcadj.app.check import check_source, check_text
 from gcadj.errors import PageError
+from gcadj.notation.lexicon import SourceFormat
 from gcadj.notation.parse import parse_log
 from gcadj.sources.decode import decode_text
-from gcadj.sources.formats import HTML, detect_format
+from gcadj.sources.formats import detect_format
 from gcadj.sources.pages.board import board_mismatch, read_board_code
 from gcadj.sources.pages.index import index_entries
 from gcadj.sources.pages.scrape import scrape_page
@@ -140,8 +141,8 @@ def test_the_url_supplies_site_game_and_log() -> None:
 
 def test_html_is_detected_and_read_through_the_format_seam() -> None:
     text = read("pmc_pre")
-    assert detect_format(text) == HTML
-    assert detect_format("P e2-e4\n") != HTML
+    assert detect_format(text) is SourceFormat.HTML
+    assert detect_format("P e2-e4\n") is not SourceFormat.HTML
     log = check_text(text, "page").log
     assert log is not None
     assert len(log.records) == 11 and log.tag("White") == "alice"

@@ -46,6 +46,7 @@ def _prepare(games: Sequence[ExportGame], options: ExportOptions) -> WriteTo:
 
 WRITER = Writer(
     name="fen",
+    title="FEN",
     help="gcadj's FEN of the start and after each legal ply; --ply N: only that one",
     many=False,
     accepts=frozenset({"ply"}),

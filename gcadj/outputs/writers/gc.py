@@ -40,7 +40,7 @@ from gcadj.notation.records import (
 from gcadj.notation.san import submoves_text
 from gcadj.outputs.notes import finding_note, unread_note
 from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo
-from gcadj.vocabulary import RECORDED_ENDINGS, PocketFile, Termination
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, RECORDED_ENDINGS, PocketFile, Termination
 
 __all__ = ["WRITER", "write_fixed_gc", "write_gc"]
 
@@ -71,7 +71,7 @@ def _tags(game: JudgedGame) -> list[tuple[str, str]]:
     tags += _recorded_result_tags(game.verdict)
     if pocket_file != log.pocket_file:  # another preset: its own tag, or none for i1/i8
         tags = [(k, v) for k, v in tags if k.casefold() != "pocketfile"]
-    if (pocket_file != "i" or _names_other_pockets(game)) and not any(
+    if (pocket_file != DEFAULT_POCKET_FILE or _names_other_pockets(game)) and not any(
         k.casefold() == "pocketfile" for k, _ in tags
     ):
         tags.append(("PocketFile", pocket_file))
@@ -230,6 +230,7 @@ def _prepare(games: Sequence[ExportGame], options: ExportOptions) -> WriteTo:
 
 WRITER = Writer(
     name="gc",
+    title="Game Courier text",
     help="a clean Game Courier move list: canonical plies, every piece labelled",
     many=False,
     accepts=frozenset({"to_pocket_file", "fix"}),

@@ -17,6 +17,7 @@ def _prepare(games: Sequence[ExportGame], options: ExportOptions) -> WriteTo:
 
 WRITER = Writer(
     name="html",
+    title="an HTML viewer",
     help="a self-contained game viewer page to open in a browser; #ply=N opens ply N",
     many=True,
     accepts=frozenset(),

@@ -136,6 +136,7 @@ def _prepare(games: Sequence[ExportGame], options: ExportOptions) -> WriteTo:
 
 WRITER = Writer(
     name="json",
+    title="JSON",
     help="every ply with its notations, FEN and finding, plus the verdict",
     many=False,
     accepts=frozenset(),

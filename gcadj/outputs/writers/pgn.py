@@ -28,6 +28,7 @@ from gcadj.notation.pgn import GC_MARK, NOTE_MARK, ROSTER_UNKNOWN, VARIANT, esca
 from gcadj.notation.records import UnreadText
 from gcadj.outputs.notes import finding_note, unread_note
 from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo
+from gcadj.vocabulary import DEFAULT_POCKET_FILE
 
 __all__ = ["WIDTH", "WRITER", "pgn_tags", "termination_tag", "write_pgn"]
 
@@ -59,7 +60,7 @@ def pgn_tags(game: JudgedGame) -> list[tuple[str, str]]:
     if game.start_fen != STARTING_FEN:
         tags += [("SetUp", "1"), ("FEN", verdict.start_fen)]
     tags.append(("Termination", termination_tag(verdict)))
-    if log.pocket_file != "i":
+    if log.pocket_file != DEFAULT_POCKET_FILE:
         tags.append(("PocketFile", log.pocket_file))
     tags += [(k, v) for k, v in log.tags if k.casefold() not in _GENERATED]
     return tags
@@ -193,6 +194,7 @@ def _prepare(games: Sequence[ExportGame], options: ExportOptions) -> WriteTo:
 
 WRITER = Writer(
     name="pgn",
+    title="PGN",
     help="PGN-like text, SAN with I@c4 drops and Rh1@=I pocketing",
     many=True,
     accepts=frozenset(),

@@ -46,6 +46,7 @@ def _prepare(games: Sequence[ExportGame], options: ExportOptions) -> WriteTo:
 
 WRITER = Writer(
     name="svg",
+    title="SVG",
     help="a diagram of the last legal position; --ply N: after N plies",
     many=False,
     accepts=frozenset({"ply"}),

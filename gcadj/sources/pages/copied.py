@@ -29,7 +29,7 @@ from gcadj.notation.parse import parse_log
 from gcadj.sources.pages.board import pocket_letter_from_labels
 from gcadj.sources.pages.movelist import could_be_log_line, pocket_letter_in
 from gcadj.sources.pages.scrape import BLACK_PLAYER, WHITE_PLAYER, ScrapedGame, player_name
-from gcadj.vocabulary import PocketFile
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 _HEADING: Final = re.compile(r"^\s*viewing game\s*$", re.IGNORECASE | re.MULTILINE)
 _NOTICE: Final = re.compile(r"uncoded\.?\s+no rules (?:are )?enforced", re.IGNORECASE)
@@ -112,7 +112,7 @@ def _move_list(lines: list[str], letter: str | None) -> tuple[list[str], str] | 
     """
     best: tuple[int, list[str], str] | None = None
     for run in _runs(lines):
-        pocket_file = letter or pocket_letter_in(run) or "i"
+        pocket_file = letter or pocket_letter_in(run) or DEFAULT_POCKET_FILE
         try:
             game = parse_log(
                 "\n".join(run), source="<page text>", pocket_file=PocketFile(pocket_file)

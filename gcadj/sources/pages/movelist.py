@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Final, TypeAlias
 from gcadj.errors import LogSyntaxError
 from gcadj.notation.parse import parse_log
 from gcadj.notation.tags import starts_like_tag, tag_pair
-from gcadj.vocabulary import PocketFile
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag
@@ -369,7 +369,7 @@ def _judge(render: _Render, lines: _Lines, label_letter: str | None) -> _Judged 
         for letter in _pocket_letters(unit.text):
             counts[letter] = counts.get(letter, 0) + 1
     used = max(sorted(counts), key=lambda k: counts[k]) if any(counts.values()) else None
-    letters = [label_letter or used or "i"]
+    letters = [label_letter or used or DEFAULT_POCKET_FILE]
     if used is not None and used not in letters:
         letters.append(used)
     length = render.length[b] - render.length[a] + sum(len(u.text) for u in extra)
@@ -754,9 +754,11 @@ def _nearer(
     ply_shaped = render.maybe_ply[max(lines.a, lines.b)] - render.maybe_ply[lines.a]
     if not lines.front and not lines.back and not ply_shaped:
         return nearest
-    _, plies, _, _ = render.kinds("i")
+    _, plies, _, _ = render.kinds(DEFAULT_POCKET_FILE)
     count = plies[lines.b] - plies[lines.a] if lines.a < lines.b else 0
-    count += sum(1 for u in (*lines.front, *lines.back) if line_kind(u.text, "i") == PLY)
+    count += sum(
+        1 for u in (*lines.front, *lines.back) if line_kind(u.text, DEFAULT_POCKET_FILE) == PLY
+    )
     if count and (
         nearest is None
         or count > nearest[0]
@@ -774,7 +776,7 @@ def _miss(page: _Page, nearest: tuple[int, int, int, _Lines] | None) -> NearestM
     first: _Unit | None = None
     for unit in _units(render, _trim(render, lines) or lines):
         first = first or unit
-        if line_kind(unit.text, "i") in (BAD, NOT_MOVE):
+        if line_kind(unit.text, DEFAULT_POCKET_FILE) in (BAD, NOT_MOVE):
             first = unit  # where the list breaks
             break
     assert first is not None  # a candidate has a line shaped like a ply

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Final
 
 from gcadj.errors import PageError
 from gcadj.sources.urls import is_url, redact_url
-from gcadj.vocabulary import PocketFile
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag
@@ -81,7 +81,7 @@ class ScrapedGame:
             ("White", self.white),
             ("Black", self.black),
             ("Status", self.status),
-            ("PocketFile", self.pocket_file if self.pocket_file != "i" else None),
+            ("PocketFile", self.pocket_file if self.pocket_file != DEFAULT_POCKET_FILE else None),
             ("PageBoard", self.board),
         ]
         tags += [("ScrapeWarning", w) for w in self.warnings]

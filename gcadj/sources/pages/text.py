@@ -17,8 +17,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_SPACE: Final = " \t\u00a0\r\n\f\v"
-
 # Elements whose text is never part of the game (display controls, scripts, ...).
 SKIP: Final = frozenset(
     {
