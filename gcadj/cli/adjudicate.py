@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from gcadj.app.exit_codes import JUDGING_CODES, exit_codes_help
 from gcadj.cli import output
 from gcadj.cli.options import (
     DEFAULT_MAX_BYTES,
@@ -47,8 +48,11 @@ ADJUDICATE_EPILOG = (
     "ended, or a forced mate was proved and its proof checked), recorded (the record ended "
     "the game: its result stands), claimable (a threefold repetition: a draw may be "
     "claimed), evidence (a material lead of at least --evidence-margin class units), "
-    "undetermined. Exit codes as for check (0 every game legal, 1 some illegal move, 3, 4, "
-    "5 as there; 2 usage); 130 when Ctrl-C stopped a search, after its partial answer."
+    "undetermined. "
+    + exit_codes_help(
+        (*JUDGING_CODES, EXIT_INTERRUPTED),
+        said={EXIT_INTERRUPTED: "Ctrl-C stopped a search, after its partial answer"},
+    )
 )
 
 # Progress lines for a long search: the first after this many seconds, then every so often.

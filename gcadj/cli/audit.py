@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
 
+from gcadj.app.exit_codes import EXIT_UNREADABLE, JUDGING_CODES, exit_codes_help
 from gcadj.cli import output
 from gcadj.cli.options import (
     DEFAULT_MAX_BYTES,
@@ -47,6 +48,7 @@ from gcadj.cli.options import (
     source_timeout_option,
 )
 from gcadj.cli.streams import say
+from gcadj.sources.walk import AUDIT_SUFFIX, SOURCE_SUFFIXES_TEXT
 from gcadj.vocabulary import VerdictKind
 from gcadj.words import plural
 
@@ -198,9 +200,9 @@ def _print_end(plan: AuditPlan, run: AuditRun, quiet: bool, json_lines: bool) ->
 
 
 AUDIT_EPILOG = (
-    "Sources: files, folders (searched recursively for .txt .log .pgn .html .htm, hidden "
+    f"Sources: files, folders (searched recursively for {SOURCE_SUFFIXES_TEXT}, hidden "
     "files and gcadj's own reports skipped), http(s) URLs of viewing pages, an earlier "
-    "audit's .jsonl (its sources), and --index log indexes; a PGN file of several games "
+    f"audit's {AUDIT_SUFFIX} (its sources), and --index log indexes; a PGN file of several games "
     "gives one verdict per game (FILE#N). Every verdict is appended to --output as one JSON "
     "line (the schema of check --json), in the order of the sources whatever --jobs is; "
     "without --output the lines go to stdout. --resume finishes an interrupted audit. The "
@@ -208,12 +210,16 @@ AUDIT_EPILOG = (
     "them; -q prints only those lines, as they come, exactly as check -q does. A source "
     "over --source-timeout or --memory, or whose worker dies, gets an error verdict; the "
     "others keep theirs. "
-    "Exit codes as check: 0 all legal; 1 some illegal; 3 some unparsable; 4 some "
-    "unreadable or empty, no game found, a folder with no game, an index that could not be "
-    "fetched or lists no game of --game; 5 gcadj failed on some source (an internal error: "
-    "a bug, please report it); 6 an output could not be written (a full disk: --output keeps "
-    "whole lines, finish with --resume); 2 usage (also: another audit holds --output, or "
-    "--csv/--report would replace a file gcadj did not write); 130 interrupted."
+    + exit_codes_help(
+        (*JUDGING_CODES, EXIT_INTERRUPTED),
+        more={
+            EXIT_USAGE: "another audit holds --output, or --csv/--report would replace a "
+            "file gcadj did not write",
+            EXIT_UNREADABLE: "no game found, an index that could not be fetched or lists no "
+            "game of --game",
+            EXIT_CANNOT_WRITE: "--output keeps whole lines: finish with --resume",
+        },
+    )
 )
 
 

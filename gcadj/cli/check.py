@@ -6,9 +6,9 @@ from typing import Annotated
 
 import typer
 
+from gcadj.app.exit_codes import exit_codes_help
 from gcadj.cli.options import (
     DEFAULT_MAX_BYTES,
-    EXIT_CODES_HELP,
     CacheOption,
     DelayOption,
     FenOption,
@@ -24,12 +24,13 @@ from gcadj.cli.options import (
     fetch_settings_of,
     report_problems,
 )
+from gcadj.sources.walk import AUDIT_SUFFIX, SOURCE_SUFFIXES_TEXT
 
 CHECK_EPILOG = (
-    "A folder is searched recursively for .txt .log .pgn .html .htm files (hidden ones and "
-    "gcadj's own reports skipped); an audit's .jsonl stands for the sources it lists; a PGN "
-    "file of several games gives one verdict per game, named FILE#N. Verdicts go to stdout, "
-    "a source that cannot be read to stderr. " + EXIT_CODES_HELP
+    f"A folder is searched recursively for {SOURCE_SUFFIXES_TEXT} files (hidden ones and "
+    f"gcadj's own reports skipped); an audit's {AUDIT_SUFFIX} stands for the sources it "
+    "lists; a PGN file of several games gives one verdict per game, named FILE#N. Verdicts "
+    "go to stdout, a source that cannot be read to stderr. " + exit_codes_help()
 )
 
 

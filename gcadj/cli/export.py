@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from gcadj.app.exit_codes import EXIT_ILLEGAL, EXIT_OK, JUDGING_CODES, exit_codes_help
 from gcadj.cli.options import (
     DEFAULT_MAX_BYTES,
     EXIT_USAGE,
@@ -32,7 +33,8 @@ from gcadj.cli.options import (
     number_option,
 )
 from gcadj.cli.streams import say
-from gcadj.vocabulary import PocketFile
+from gcadj.sources.walk import AUDIT_SUFFIX
+from gcadj.vocabulary import PocketFile, not_a_pocket_file, presets_in_words
 
 
 def format_name(value: str) -> str:
@@ -62,14 +64,24 @@ EXPORT_EPILOG_TAIL = (
     "one strong suggestion (same origin and destination; only a label, the en passant "
     "removal or a letter's case differ) with a '// gcadj: was ...' note, and stops at the "
     "first illegal ply that has none (said on stderr). Sources: files, folders, URLs, an "
-    "audit's .jsonl. Exit codes: 0 written; 2 usage (bad option, --ply out of range, "
-    "several games for a one-game format, FILE exists without --force, FILE is a folder, "
-    "-o naming a source without --force); 3 a game could not be parsed; 4 a source could "
-    "not be read (or is empty); 5 gcadj failed on a source (an internal error: a bug, "
-    "please report it); 6 the output could not be written (a full disk). Several games are "
-    "written with the games that could be read, and "
-    "the exit code says some could not."
+    f"audit's {AUDIT_SUFFIX}. Several games are written with the games that could be read, "
+    "and the exit code says some could not. "
+    + exit_codes_help(
+        set(JUDGING_CODES) - {EXIT_ILLEGAL},
+        said={EXIT_OK: "written"},
+        more={
+            EXIT_USAGE: "--ply out of range, several games for a one-game format, FILE "
+            "exists without --force, FILE is a folder, -o naming a source without --force"
+        },
+    )
 )
+
+
+def export_short_help() -> str:
+    """The line of ``gcadj --help``: every format, from the registry."""
+    from gcadj.outputs.registry import formats_in_words
+
+    return f"Convert games to {formats_in_words()}."
 
 
 def export_epilog() -> str:
@@ -137,7 +149,7 @@ def export(
             "--to-pocket-file",
             metavar="LETTER",
             help="gc: write the log for the preset whose pockets are on this file "
-            "(p: p1/p8, i: i1/i8).",
+            f"({presets_in_words()}).",
         ),
     ] = None,
     quiet: QuietOption = False,
@@ -150,8 +162,7 @@ def export(
     max_kb: MaxSizeOption = None,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
-    """Convert games: PGN-like text (one or many games), Game Courier text, FEN, JSON, SVG
-    or an HTML viewer (one or many games)."""
+    """Convert games to another format (the formats are listed below)."""
     import sys
 
     from gcadj.app.export import ExportJob, run_export
@@ -163,7 +174,7 @@ def export(
     letter = check_options("export", pocket_file, fen)
     target = None if to_pocket_file is None else PocketFile.read(to_pocket_file)
     if to_pocket_file is not None and target is None:
-        message = f"--to-pocket-file must be one letter from i to z, not {to_pocket_file!r}"
+        message = not_a_pocket_file("--to-pocket-file", to_pocket_file)
         raise fail("export", message, EXIT_USAGE)
     job = ExportJob(
         sources=tuple(sources),

@@ -7,11 +7,13 @@ from typing import Annotated
 
 import typer
 
+from gcadj.app.exit_codes import EXIT_CANNOT_WRITE, EXIT_OK, EXIT_READER_GONE, exit_codes_help
 from gcadj.cli.options import (
     EXIT_USAGE,
     check_options,
     fail,
 )
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, POCKET_LETTERS, presets_in_words
 
 # fen reads no log, so its --pocket-file says only what it does here (not the shared
 # wording, which speaks of a log's PocketFile tag).
@@ -20,8 +22,8 @@ FenPocketFileOption = Annotated[
     typer.Option(
         "--pocket-file",
         metavar="LETTER",
-        help="The file of the pockets, one letter from i to z (i on the 2009 preset, p on "
-        "the newer one): how messages name the pocket cells.",
+        help=f"The file of the pockets, {POCKET_LETTERS} ({presets_in_words()}): how "
+        "messages name the pocket cells.",
     ),
 ]
 
@@ -39,8 +41,12 @@ FEN_EPILOG = (
     "'startpos'. --from-gc assumes what the "
     "code cannot say: the side to move from --turn (default w), no en passant, halfmove "
     "clock 0, move 1; a code followed by FEN fields ('CODE b - - 0 12') keeps them. "
-    "Exit codes: 0 converted; 2 usage or a bad code/FEN (the message names the column); "
-    "6 the output could not be written (a full disk)."
+    + exit_codes_help(
+        (EXIT_OK, EXIT_USAGE, EXIT_CANNOT_WRITE, EXIT_READER_GONE),
+        said={EXIT_OK: "converted"},
+        more={EXIT_USAGE: "or a bad code or FEN: the message names its column"},
+        several=False,
+    )
 )
 
 
@@ -68,12 +74,11 @@ def fen_command(
             "--turn", case_sensitive=False, help="--from-gc: the side to move (default w)."
         ),
     ] = None,
-    pocket_file: FenPocketFileOption = "i",
+    pocket_file: FenPocketFileOption = DEFAULT_POCKET_FILE,
 ) -> None:
     """Convert between gcadj's FEN and Game Courier's position code."""
     from gcadj.errors import FenError
     from gcadj.notation.gccode import fen_to_gc_code, gc_code_to_fen
-    from gcadj.vocabulary import DEFAULT_POCKET_FILE
 
     if (from_gc is None) == (to_gc is None):
         raise fail("fen", "give exactly one of --from-gc CODE and --to-gc FEN", EXIT_USAGE)

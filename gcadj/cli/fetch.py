@@ -6,6 +6,14 @@ from typing import Annotated
 
 import typer
 
+from gcadj.app.exit_codes import (
+    EXIT_ILLEGAL,
+    EXIT_OK,
+    EXIT_SYNTAX,
+    EXIT_UNREADABLE,
+    JUDGING_CODES,
+    exit_codes_help,
+)
 from gcadj.cli.options import (
     EXIT_USAGE,
     INTERNAL_ERROR_HINT,
@@ -20,10 +28,15 @@ from gcadj.cli.options import (
     write_output,
 )
 
-FETCH_EPILOG = (
-    "Exit codes: 0 the log was written; 2 usage (FILE exists without --force); 3 the page "
-    "holds no move list; 4 the page could not be fetched; 5 gcadj failed on the page (an "
-    "internal error: a bug, please report it); 6 the log could not be written (a full disk)."
+FETCH_EPILOG = exit_codes_help(
+    set(JUDGING_CODES) - {EXIT_ILLEGAL},
+    said={
+        EXIT_OK: "the log was written",
+        EXIT_SYNTAX: "the page holds no move list",
+        EXIT_UNREADABLE: "the page could not be fetched",
+    },
+    more={EXIT_USAGE: "FILE exists without --force"},
+    several=False,
 )
 
 

@@ -62,6 +62,15 @@ class Command(TyperCommand):
         help_text: str = super().get_help(ctx)
         return help_text
 
+    def get_short_help_str(self, limit: int = 45) -> str:
+        """The line of ``gcadj --help``; one in `LATE_SHORT_HELPS` is made only when shown
+        (export's names the formats, from the registry)."""
+        make = LATE_SHORT_HELPS.get(self.name or "")
+        if make is not None:
+            self.short_help = make()
+        short: str = super().get_short_help_str(limit)
+        return short
+
 
 def _sibling_options(ctx: typer.Context) -> dict[str, list[str]]:
     """The options of every gcadj command, by command name (from the group's context)."""
@@ -75,6 +84,7 @@ def _sibling_options(ctx: typer.Context) -> dict[str, list[str]]:
 
 
 LATE_EPILOGS = {"export": export.export_epilog}
+LATE_SHORT_HELPS = {"export": export.export_short_help}
 
 
 app = typer.Typer(
@@ -117,10 +127,7 @@ app.command(
     epilog=adjudicate.ADJUDICATE_EPILOG,
     short_help="Adjudicate unfinished games: a proved forced mate, a claimable draw, material.",
 )(adjudicate.adjudicate)
-app.command(
-    cls=Command,
-    short_help="Convert games to PGN, Game Courier text, FEN, JSON, SVG or a viewer.",
-)(export.export)
+app.command(cls=Command)(export.export)  # its line names the formats (LATE_SHORT_HELPS)
 app.command(
     cls=Command,
     epilog=audit.AUDIT_EPILOG,
@@ -144,6 +151,7 @@ app.command(
 )(serve.serve)
 app.command(
     cls=Command,
+    epilog=perft.PERFT_EPILOG,
     short_help="Count the legal move tree to a depth (to test the engine).",
 )(perft.perft)
 

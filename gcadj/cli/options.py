@@ -24,7 +24,13 @@ from gcadj.app.exit_codes import (
 )
 from gcadj.cli.streams import say
 from gcadj.errors import CannotWrite
-from gcadj.vocabulary import PocketFile
+from gcadj.vocabulary import (
+    DEFAULT_POCKET_FILE,
+    POCKET_LETTERS,
+    PocketFile,
+    not_a_pocket_file,
+    presets_in_words,
+)
 
 if TYPE_CHECKING:
     from gcadj.app.batch import Limits
@@ -45,9 +51,9 @@ PocketFileOption = Annotated[
     typer.Option(
         "--pocket-file",
         metavar="LETTER",
-        help="The file of the pockets: one letter from i to z: i on the 2009 preset (i1/i8), "
-        "p on the newer one (p1/p8). A PocketFile tag in a log overrides it. Default: the "
-        "file the log's plies use (p1 makes it p), else i.",
+        help=f"The file of the pockets, {POCKET_LETTERS}: {presets_in_words()}. A PocketFile "
+        "tag in a log overrides it. Default: the file the log's plies use (p1 makes it p), "
+        f"else {DEFAULT_POCKET_FILE}.",
     ),
 ]
 QuietOption = Annotated[
@@ -157,16 +163,6 @@ def limits_of(jobs: int | None, source_timeout: float, memory: int, **more: floa
         memory=int(memory) * MB,
         **more,
     )
-
-
-# The exit codes of the commands that judge games, for their --help epilogs.
-EXIT_CODES_HELP = (
-    "Exit codes: 0 every game legal; 1 some illegal move found; 3 some game could not be "
-    "parsed; 4 some source could not be read (or is empty, or a folder holds no game); 5 "
-    "gcadj failed on some source (an internal error: a bug, please report it); 6 an output "
-    "could not be written (a full disk); 2 usage. When several apply, the highest wins. "
-    "141: the reader of the output stopped before gcadj finished (| head)."
-)
 
 
 # The fetch options of every command that reads URLs (check, export, audit, fetch): the
@@ -291,19 +287,13 @@ def check_options(
     """The --pocket-file as a `PocketFile` (either case: ``P`` is ``p``; None when it is
     not given: the logs say), checked with --fen before any source is read; a usage error
     (exit 2) for a bad one."""
-    from gcadj.vocabulary import DEFAULT_POCKET_FILE
-
     if pocket_file is None:
         if fen is not None:
             check_fen(command, fen, DEFAULT_POCKET_FILE)
         return None
     letter = PocketFile.read(pocket_file)
     if letter is None:
-        message = (
-            "--pocket-file needs one letter from i to z (i on the 2009 preset, p on the "
-            f"newer one), not {pocket_file!r}"
-        )
-        raise fail(command, message, EXIT_USAGE)
+        raise fail(command, not_a_pocket_file("--pocket-file", pocket_file), EXIT_USAGE)
     if fen is not None:
         check_fen(command, fen, letter)
     return letter

@@ -6,11 +6,19 @@ from typing import Annotated
 
 import typer
 
+from gcadj.app.exit_codes import EXIT_CANNOT_WRITE, EXIT_OK, EXIT_READER_GONE, exit_codes_help
 from gcadj.cli.options import (
     EXIT_USAGE,
     number_parser,
 )
 from gcadj.cli.streams import say
+
+PERFT_EPILOG = exit_codes_help(
+    (EXIT_OK, EXIT_USAGE, EXIT_CANNOT_WRITE, EXIT_READER_GONE),
+    said={EXIT_OK: "counted"},
+    more={EXIT_USAGE: "or a bad FEN"},
+    several=False,
+)
 
 
 def perft(

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from gcadj.app.exit_codes import EXIT_OK, exit_codes_help
 from gcadj.cli.options import (
     EXIT_USAGE,
     JobsOption,
@@ -32,7 +33,13 @@ SERVE_EPILOG = (
     "public addresses only (--any-urls to fetch any), the server answers only to its own "
     "address's names (--allowed-host for a reverse proxy's), forms posted from other sites "
     "are refused, and slow clients are cut off. Needs the serve extra: "
-    "pip install 'gcadj[serve]'."
+    "pip install 'gcadj[serve]'. "
+    + exit_codes_help(
+        (EXIT_OK, EXIT_USAGE),
+        said={EXIT_OK: "the server was stopped (Ctrl-C)"},
+        more={EXIT_USAGE: "or the serve extra missing, or the port cannot be listened on"},
+        several=False,
+    )
 )
 
 

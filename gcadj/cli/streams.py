@@ -24,11 +24,9 @@ from typing import Final, TextIO
 
 import typer
 
-from gcadj.app.exit_codes import EXIT_CANNOT_WRITE
+from gcadj.app.exit_codes import EXIT_CANNOT_WRITE, EXIT_READER_GONE
 from gcadj.errors import CannotWrite
 from gcadj.terminal import visible
-
-EXIT_READER_GONE: Final = 141  # 128 + SIGPIPE (13): what a shell reports for `yes | head -1`
 
 
 def say(message: str = "", *, err: bool = False, nl: bool = True) -> None:

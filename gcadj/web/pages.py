@@ -18,6 +18,8 @@ from typing import Final
 from urllib.parse import quote
 
 from gcadj.about import GENERATOR_META, __version__
+from gcadj.sources.walk import SOURCE_SUFFIXES
+from gcadj.vocabulary import PRESETS
 from gcadj.web.limits import ServeSettings, size_text
 
 STYLE: Final = """
@@ -83,6 +85,19 @@ def page(title: str, body: str, *, refresh: float | None = None) -> str:
     )
 
 
+ACCEPTED_FILES: Final = ",".join(
+    (*SOURCE_SUFFIXES, ".zip", "text/plain", "text/html", "application/zip")
+)
+"""What the form's file chooser offers: the files a folder walk reads, and zips of them."""
+
+
+def preset_options() -> str:
+    """The pocket-file choices of the form: one per preset (`gcadj.vocabulary.PRESETS`)."""
+    return "\n".join(
+        f'<option value="{p.pocket_file}">{p.pocket_file} ({e(p.name)})</option>' for p in PRESETS
+    )
+
+
 def home(settings: ServeSettings, *, message: str | None = None) -> str:
     """The form: paste, an address, files; what is accepted and the limits."""
     notice = f'<div class="box error" role="alert">{e(message)}</div>' if message else ""
@@ -108,12 +123,11 @@ several give a report with a link to each game.</p>
 <p class="hint">{e(guard)}</p></fieldset>
 <fieldset><legend>Or files</legend>
 <input type="file" name="file" multiple aria-label="Files to check"
- accept=".txt,.log,.pgn,.html,.htm,.zip,text/plain,text/html,application/zip">
+ accept="{ACCEPTED_FILES}">
 </fieldset>
 <div class="options">
 <label>Pockets on file <select name="pocket_file"><option value="">from the log</option>
-<option value="i">i (2009 preset)</option>
-<option value="p">p (newer preset)</option></select></label>
+{preset_options()}</select></label>
 <label><input type="checkbox" name="all" value="1"> every illegal ply, not only the first</label>
 </div>
 <div><button type="submit">Check</button></div>

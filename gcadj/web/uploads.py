@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import BinaryIO, Final
 
 from gcadj.errors import UploadRefused as Refused
-from gcadj.sources.walk import SOURCE_SUFFIXES
+from gcadj.sources.walk import SOURCE_SUFFIXES, SOURCE_SUFFIXES_TEXT
 from gcadj.web.limits import size_text
 
 ZIP_MAGIC: Final = b"PK\x03\x04"
@@ -207,8 +207,9 @@ class UploadReader:
                 planned.append(Planned(upload.name, index, refusal=str(err)))
                 continue
             if not members:
-                suffixes = " ".join(sorted(SOURCE_SUFFIXES))
-                message = f"{upload.name}: no game file in this zip (files ending {suffixes})"
+                message = (
+                    f"{upload.name}: no game file in this zip (files ending {SOURCE_SUFFIXES_TEXT})"
+                )
                 planned.append(Planned(upload.name, index, refusal=message))
             for member in members:
                 name = f"{upload.name}/{member}"

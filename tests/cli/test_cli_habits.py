@@ -441,12 +441,15 @@ def test_pocket_file_takes_one_letter_from_i_to_z(command: str, letter: str) -> 
     }[command]
     code, stdout, stderr = invoke(*args, "--pocket-file", letter)
     assert code == 2 and stdout == ""
-    assert stderr.startswith(f"gcadj {command}: --pocket-file needs one letter from i to z")
+    assert stderr.startswith(f"gcadj {command}: --pocket-file must be one letter from i to z")
+    assert "i on the 2009 preset (i1/i8), p on the newer preset (p1/p8)" in stderr
 
 
 def test_pocket_file_help_and_behaviour_agree() -> None:
     help_text = " ".join(invoke("check", "--help")[1].split())
-    assert "one letter from i to z: i on the 2009 preset (i1/i8), p on the newer one" in help_text
+    assert (
+        "one letter from i to z: i on the 2009 preset (i1/i8), p on the newer preset" in help_text
+    )
     for letter in ("i", "p", "x", "I", "P"):  # either case: P is p
         assert invoke("check", str(LEGAL), "--pocket-file", letter)[0] == 0
 

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 import gcadj
 from gcadj.app.check import FAULT_ENV
 from gcadj.cli.main import app
+from gcadj.outputs.registry import writers
 
 LEGAL = FIXTURES / "logs" / "legal" / "checkmate.txt"
 ILLEGAL = FIXTURES / "logs" / "illegal" / "castling.txt"
@@ -340,7 +341,7 @@ def test_completion_is_offered_and_works() -> None:
 
     assert complete("gcadj ch") == ["check"]
     assert complete("gcadj check --js") == ["--json"]
-    assert complete("gcadj export --to ") == ["pgn", "gc", "fen", "json", "svg", "html"]
+    assert complete("gcadj export --to ") == list(writers())  # every format, in its order
     read_end, write_end = os.pipe()  # a stdin that never ends: completion must not read it
     try:
         assert "--json" in complete("gcadj check --fen - --j", stdin=read_end)

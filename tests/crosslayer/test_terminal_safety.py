@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from gcadj.cli.main import app
+from gcadj.outputs.registry import writers
 
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 CONTROLS = [
@@ -47,7 +48,8 @@ DIRTY = st.lists(
     max_size=8,
 ).map("".join)
 
-# Formats whose stdout is data with its own escaping (see the module's docstring).
+# Formats whose stdout is data with its own escaping (see the module's docstring); every
+# other format, a new one too, must show nothing raw.
 DATA_ON_STDOUT = {"pgn", "gc", "html"}
 
 
@@ -81,7 +83,7 @@ def invocations(folder: Path, legal: Path, dirty: str, url: str) -> Iterator[lis
     yield ["adjudicate", "-v", "--mate-depth", "1", str(folder / "illegal.txt")]
     yield ["adjudicate", "-q", "--mate-depth", "1", where]
     yield ["adjudicate", "--fen", f"8/8{dirty}"]
-    for to in ("pgn", "gc", "fen", "json", "svg", "html"):
+    for to in writers():  # every format the registry has
         yield ["export", str(legal), "--to", to, "-v"]
     yield ["export", where, "--to", "pgn"]
     yield ["export", str(folder / "illegal.txt"), "--to", "gc", "--fix"]
@@ -128,6 +130,10 @@ def test_no_control_character_from_the_input_comes_out_raw(dirty: str) -> None:
 # `serve` reads no game from its command line and prints only its own address: the games
 # come over HTTP and go back as HTML (escaped, under a CSP) and JSON (tests/web).
 NOT_HERE = {"serve"}
+
+
+def test_the_formats_kept_as_data_are_formats() -> None:
+    assert set(writers()) > DATA_ON_STDOUT
 
 
 def test_the_property_reaches_every_command() -> None:
