@@ -15,6 +15,7 @@ from viewer_pages import page_data
 from gcadj.app.check import check_text
 from gcadj.cli.main import app
 from gcadj.outputs.export import export_game
+from gcadj.outputs.registry import writers
 from gcadj.outputs.viewer import write_games_viewer
 from gcadj.outputs.writers.fen import write_fens
 
@@ -72,7 +73,8 @@ def test_every_multi_game_export_writes_every_game(folder: Path) -> None:
         "pgn": lambda out: out.count('[Variant "Pocket Mutation Chess"]'),
         "html": lambda out: len(page_data(out)["games"]),  # type: ignore[arg-type]
     }
-    for fmt in ("pgn", "gc", "fen", "json", "svg", "html"):
+    assert set(counted) == {name for name, writer in writers().items() if writer.many}
+    for fmt in writers():
         done = runner.invoke(app, ["export", str(folder), str(EX1), "--to", fmt, "-v"])
         if fmt in counted:
             assert done.exit_code == 0, (fmt, done.stderr)

@@ -21,6 +21,7 @@ from conftest import FIXTURES, ROOT
 from httpserver import FixtureServer, page, play_path, redirect, status
 
 from gcadj.app.pipeline import source_name
+from gcadj.outputs.registry import writers
 from gcadj.sources.fetch import Fetcher, FetchError, FetchOptions
 from gcadj.sources.urls import is_secret_key, redact_text, redact_url
 
@@ -114,7 +115,7 @@ def test_check_shows_no_secret(server: FixtureServer, tmp_path: Path) -> None:
     assert_no_secret_in_files(tmp_path)
 
 
-@pytest.mark.parametrize("to", ["pgn", "gc", "json", "html", "fen"])
+@pytest.mark.parametrize("to", list(writers()))
 def test_export_shows_no_secret(to: str, server: FixtureServer, tmp_path: Path) -> None:
     target = tmp_path / "out" / f"game.{to}"
     target.parent.mkdir()
