@@ -19,6 +19,7 @@ from gcadj.adjudication.suggest import suggest
 from gcadj.adjudication.verdict import Verdict, replay
 from gcadj.notation.records import GameLog
 from gcadj.notation.san import gc_submoves
+from gcadj.vocabulary import Category
 
 __all__ = ["FixedGame", "PlyFix", "fix_log"]
 
@@ -53,7 +54,7 @@ def fix_log(log: GameLog, *, fen: str | None = None) -> FixedGame:
     while True:
         verdict = replay(log, fen=fen)
         finding = verdict.first_illegal
-        if finding is None or finding.category == "after-game-end":
+        if finding is None or finding.category == Category.AFTER_GAME_END:
             return FixedGame(verdict, tuple(fixes))
         position = JudgedGame(verdict).position_after(len(verdict.moves))  # where it stopped
         index = finding.ply - 1

@@ -38,6 +38,7 @@ from gcadj.outputs.registry import (
     writer_for,
 )
 from gcadj.sources.walk import SourceWalker
+from gcadj.vocabulary import Category, VerdictKind
 from gcadj.words import plural
 
 __all__ = ["ExportJob", "run_export"]
@@ -134,7 +135,7 @@ def _judge_all(job: ExportJob, say: Say) -> tuple[list[Verdict], list[str], int]
         for verdict in judge_source(spec, job.judge):  # never raises: a bad source is a verdict
             if verdict.log is None:  # nothing to write: said now, and in the exit code
                 say(verdict.error or f"{verdict.source}: {verdict.status}")
-                if verdict.outcome == "internal-error":
+                if verdict.outcome == VerdictKind.INTERNAL_ERROR:
                     say(f"{PREFIX}{INTERNAL_ERROR_HINT}")
                 worst = max(worst, exit_code_of(verdict.outcome))
                 continue
@@ -190,7 +191,7 @@ def _fixed(verdicts: Sequence[Verdict], job: ExportJob, say: Say) -> list[Export
             say(f"{PREFIX}{verdict.source}: ply {f.ply}: {f.typed!r} -> {f.text!r} ({f.why})")
         stop = fixed.verdict.first_illegal
         if stop is not None:
-            if stop.category == "after-game-end":
+            if stop.category == Category.AFTER_GAME_END:
                 why = "the game had already ended"
             elif stop.suggestions:
                 why = "no single strong suggestion"

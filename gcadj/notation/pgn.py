@@ -124,6 +124,7 @@ ANNOTATION: Final = "annotation"  # "!", "?!" standing alone
 RESULT: Final = "result"  # "1-0", "0-1", "1/2-1/2", "*"
 MOVE: Final = "move"  # anything else without a delimiter: a move, or not
 OTHER: Final = "other"  # one character no token starts with: '}', ']', a lone '$'
+_CASTLING: Final = "castling"  # castling with anything glued to it: a MOVE token
 
 
 class Token(NamedTuple):
@@ -140,7 +141,7 @@ _NEXT: Final = re.compile(
     rf"""
       (?P<{SEMI}>;[^\n]*)
     | (?P<{RESULT}>(?:{RESULT_TOKEN})(?![^{_DELIMITER}]))
-    | (?P<castling>{CASTLING_MOVE}[^{_DELIMITER}$]*)
+    | (?P<{_CASTLING}>{CASTLING_MOVE}[^{_DELIMITER}$]*)
     | (?P<{NUMBER}>[0-9]+\.*|\.+)
     | (?P<{NAG}>\$[0-9]+)
     | (?P<{ANNOTATION}>[!?]+(?![^{_DELIMITER}$]))
@@ -215,7 +216,7 @@ def _token(text: str, offset: int, stop: int, closes: _Closes) -> Token:
     if match is None:
         return Token(OTHER, offset, offset + 1)
     kind = str(match.lastgroup)
-    return Token(MOVE if kind == "castling" else kind, offset, match.end())
+    return Token(MOVE if kind == _CASTLING else kind, offset, match.end())
 
 
 def _brace(text: str, offset: int, stop: int, closes: _Closes) -> Token:

@@ -35,6 +35,7 @@ from gcadj.adjudication.verdict import outcome_of
 from gcadj.outputs.files import atomic_text_file
 from gcadj.outputs.html_text import breakable
 from gcadj.outputs.report import failing_line
+from gcadj.vocabulary import Status
 from gcadj.words import plural
 
 log = logging.getLogger(__name__)
@@ -97,7 +98,7 @@ def summarize(path: Path, *, failing: int | None = 10) -> Summary:
     for record in iter_records(path):
         summary.total += 1
         summary.by_status[str(record.get("status"))] += 1
-        if record.get("status") != "legal":
+        if record.get("status") != Status.LEGAL:
             summary.failing_total += 1
             if failing is None or len(summary.failing) < failing:
                 summary.failing.append(Failing(str(record.get("status")), failing_line(record)))
@@ -466,7 +467,7 @@ def _notes(record: dict[str, Any], first: dict[str, Any], facts: GameFacts | Non
     """What a row says besides its columns: error, finding, players, suggestion, warnings."""
     notes: list[str] = []
     if record.get("error"):
-        if record.get("status") == "syntax-error" and record.get("final_fen"):
+        if record.get("status") == Status.SYNTAX_ERROR and record.get("final_fen"):
             legal = int(record.get("legal_plies") or 0)  # judged up to the unreadable ply
             notes.append(f"legal for {plural(legal, 'ply')}; ply {legal + 1} unreadable")
         error = str(record["error"]).splitlines()[0]
@@ -482,7 +483,7 @@ def _notes(record: dict[str, Any], first: dict[str, Any], facts: GameFacts | Non
             notes.append(
                 f"did you mean <code>{_e(best.get('text'))}</code> ({_e(best.get('san'))})"
             )
-        if record.get("status") == "illegal" and facts is not None:
+        if record.get("status") == Status.ILLEGAL and facts is not None:
             white, black = facts.white, facts.black
             if white or black:  # as the viewer's title: White – Black
                 notes.append(f"{_e(_clip(white or '?'))} – {_e(_clip(black or '?'))}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from gcadj.adjudication.verdict import Finding
 from gcadj.notation.pgn import NOTE_MARK
 from gcadj.notation.records import UnreadText
+from gcadj.vocabulary import Side
 
 __all__ = ["finding_note", "unread_note"]
 
@@ -21,7 +22,7 @@ def _no_braces(text: str) -> str:
 
 def finding_note(finding: Finding) -> str:
     """gcadj's note on an illegal ply."""
-    dots = "." if finding.side == "white" else "..."
+    dots = "." if finding.side == Side.WHITE else "..."
     return _no_braces(
         f"{NOTE_MARK} illegal ply {finding.ply} ({finding.move_number}{dots} {finding.text}) "
         f"[{finding.category}]: {finding.reason}"

@@ -10,7 +10,7 @@ from typing import Any
 
 from gcadj.adjudication.verdict import Finding, Suggestion, Verdict
 from gcadj.outputs.diagram import text_diagram
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Side, Status
 from gcadj.words import plural
 
 
@@ -22,13 +22,13 @@ def render_verdict(verdict: Verdict, *, verbose: bool = False) -> str:
     pocket_file = verdict.log.pocket_file if verdict.log is not None else DEFAULT_POCKET_FILE
     if verdict.partial:
         return _render_partial(verdict, pocket_file)
-    if verdict.status in ("syntax-error", "error"):
+    if verdict.status in (Status.SYNTAX_ERROR, Status.ERROR):
         return verdict.error or f"{verdict.source}: {verdict.status}"
     lines: list[str] = []
     if verbose and verdict.log is not None and verdict.log.tags:
         tags = ", ".join(f"{key} {value!r}" for key, value in verdict.log.tags)
         lines.append(f"{verdict.source}: tags: {tags}")
-    if verdict.status == "legal":
+    if verdict.status == Status.LEGAL:
         how = verdict.termination or "ongoing"
         lines.append(
             f"{verdict.source}: legal, {plural(verdict.plies, 'ply')}, "
@@ -54,7 +54,7 @@ def render_verdict(verdict: Verdict, *, verbose: bool = False) -> str:
 def verdict_line(verdict: Verdict) -> str:
     """A game's verdict in one line (``check --quiet``): where and why for an illegal game,
     the first line of the message for one that could not be read or parsed."""
-    if verdict.status in ("illegal", "syntax-error", "error"):
+    if verdict.status in (Status.ILLEGAL, Status.SYNTAX_ERROR, Status.ERROR):
         return failing_line(verdict.to_json())
     return render_verdict(verdict).split("\n", 1)[0]
 
@@ -65,8 +65,8 @@ def failing_line(record: Mapping[str, Any]) -> str:
     line: ``file:line:col: illegal at ply 5 (3. P c5-d6) [category]: reason``, or the first
     line of the error of a game that could not be read or parsed."""
     source, status, bad = record.get("source"), record.get("status"), record.get("first_illegal")
-    if status == "illegal" and isinstance(bad, Mapping):
-        dots = "." if bad.get("side") == "white" else "..."
+    if status == Status.ILLEGAL and isinstance(bad, Mapping):
+        dots = "." if bad.get("side") == Side.WHITE else "..."
         return (
             f"{source}:{bad.get('line')}:{bad.get('column')}: illegal at ply {bad.get('ply')} "
             f"({bad.get('move_number')}{dots} {bad.get('text')}) [{bad.get('category')}]: "
@@ -94,7 +94,7 @@ def _render_partial(verdict: Verdict, pocket_file: PocketFile) -> str:
 
 
 def _render_finding(source: str, finding: Finding, pocket_file: PocketFile) -> list[str]:
-    dots = "." if finding.side == "white" else "..."
+    dots = "." if finding.side == Side.WHITE else "..."
     head = (
         f"{source}:{finding.line}:{finding.column}: {finding.move_number}{dots} "
         f"{finding.text}  [{finding.category}] (ply {finding.ply}, {finding.side})"

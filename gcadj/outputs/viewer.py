@@ -57,7 +57,7 @@ from gcadj.outputs.legend import piece_legend
 from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, marks
 from gcadj.outputs.writers.gc import write_gc
 from gcadj.urls import is_url
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PRESETS, PocketFile
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PRESETS, PocketFile, Side, Status
 
 __all__ = [
     "VIEWER_FILE",
@@ -175,7 +175,7 @@ def _game_view(verdict: Verdict, size: int) -> _GameView:
     unread = game.unread
     if unread is not None:
         items.append(_unread_item(len(log.records) + 1, unread))
-    elif verdict.status == "syntax-error" and verdict.error:
+    elif verdict.status == Status.SYNTAX_ERROR and verdict.error:
         items.append(_unreadable_item(len(log.records) + 1, verdict.error))
     white, black = log.tag("White"), log.tag("Black")
     title = f"{white or '?'} – {black or '?'}" if white or black else verdict.source
@@ -299,16 +299,16 @@ def _unread_item(ply: int, unread: UnreadText) -> str:
 def _verdict_html(verdict: Verdict) -> str:
     finding = verdict.first_illegal
     legal = len(verdict.moves)
-    if verdict.status == "legal":
+    if verdict.status == Status.LEGAL:
         how = verdict.termination or "ongoing"
         return (
             f'<p class="verdict legal">Legal, {verdict.plies} plies. Result '
             f"<b>{_e(verdict.result)}</b> ({_e(how)}).</p>"
         )
-    if verdict.status == "illegal" and finding is not None:
+    if verdict.status == Status.ILLEGAL and finding is not None:
         return (
             f'<p class="verdict illegal">Illegal at ply {finding.ply} '
-            f"({finding.move_number}{_dots(finding.side == 'white')} "
+            f"({finding.move_number}{_dots(finding.side == Side.WHITE)} "
             f"<code>{_e(finding.text)}</code>) [{_e(finding.category)}]: {_e(finding.reason)}. "
             f"{legal} legal plies before it, {verdict.plies} in the log. Result "
             f"<b>{_e(verdict.result)}</b>.</p>"

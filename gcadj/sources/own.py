@@ -32,7 +32,7 @@ from gcadj.engine.position import Position
 from gcadj.errors import FenError, LogSyntaxError, OwnFileError
 from gcadj.notation.parse import parse_log
 from gcadj.notation.records import GameLog, MoveRecord, UnreadText
-from gcadj.vocabulary import RECORDED_ENDINGS, PocketFile, Result
+from gcadj.vocabulary import RECORDED_ENDINGS, PocketFile, Result, Status
 
 __all__ = [
     "NO_GAME_PAGE",
@@ -131,7 +131,7 @@ def _record(index: int, ply: Any, source: str, pocket_file: PocketFile) -> MoveR
     reader made of it: `JudgedPly.typed_gc`), with the text typed, its line and column."""
     typed = _text(ply["typed"], "typed")
     gc = _text(ply["gc"], "gc")
-    san = ply.get("status") != "legal" and gc != typed  # a ply not legal, typed as PGN's
+    san = ply.get("status") != Status.LEGAL and gc != typed  # a ply not legal, typed as PGN's
     line, column = int(ply["line"]), int(ply["column"])
     comment = ply.get("comment")
     try:

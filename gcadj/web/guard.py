@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from gcadj.web.limits import ServeSettings, host_name
+from gcadj.web.limits import ANY_HOST, ServeSettings, host_name
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +158,7 @@ class Guard:
                 header(scope, b"origin"),
                 header(scope, b"referer"),
                 host or "",
-                [h for h in settings.allowed_hosts if h != "*"],
+                [h for h in settings.allowed_hosts if h != ANY_HOST],
             )
             if origin is not None:
                 log.info("refused a %s from %s", scope.get("method"), origin)

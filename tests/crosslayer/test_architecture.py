@@ -222,3 +222,114 @@ def test_every_exception_gcadj_defines_derives_from_one_root() -> None:
     ]
     assert len(classes) >= 17
     assert all(issubclass(cls, errors.GcadjError) for cls in classes), classes
+
+
+# -- a word of the vocabulary is compared as its member --------------------------------
+
+
+def _vocabulary_words() -> dict[str, str]:
+    """Every value of gcadj's closed vocabularies (the enums built on `Word`: a verdict's
+    status, a category, a side, a source format...) -> the member that carries it."""
+    import gcadj.notation.lexicon  # noqa: F401  (its SourceFormat is a Word too)
+    from gcadj.vocabulary import Word
+
+    members: dict[str, list[str]] = {}
+    kinds = [Word]
+    while kinds:
+        kind = kinds.pop()
+        kinds.extend(kind.__subclasses__())
+        for member in kind.__members__.values():
+            members.setdefault(member.value, []).append(f"{kind.__name__}.{member.name}")
+    return {value: " or ".join(sorted(names)) for value, names in members.items()}
+
+
+def string_comparisons(source: str, words: dict[str, str]) -> list[str]:
+    """Comparisons that spell a vocabulary word as a string literal (``status == "legal"``,
+    ``side in ("white", ...)``): each should name the member (``Status.LEGAL``), so that a
+    misspelt word is an error, not a comparison that is never true."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Compare):
+            continue
+        for operand in (node.left, *node.comparators):
+            literals = (
+                operand.elts if isinstance(operand, (ast.Tuple, ast.List, ast.Set)) else [operand]
+            )
+            for literal in literals:
+                if isinstance(literal, ast.Constant) and literal.value in words:
+                    found.append(
+                        f"line {node.lineno}: {ast.unparse(node)} ({words[literal.value]})"
+                    )
+    return found
+
+
+def test_the_string_comparison_finder_can_fail() -> None:
+    words = _vocabulary_words()
+    assert words["legal"] == "Status.LEGAL or VerdictKind.LEGAL"
+    assert words["pgn"] == "SourceFormat.PGN"
+    source = (
+        "if verdict.status == 'legal': pass\n"
+        "ok = side in ('white', 'black')\n"
+        "fine = verdict.status == Status.LEGAL and name == 'legalese'\n"
+    )
+    assert string_comparisons(source, words) == [
+        "line 1: verdict.status == 'legal' (Status.LEGAL or VerdictKind.LEGAL)",
+        "line 2: side in ('white', 'black') (Side.WHITE)",
+        "line 2: side in ('white', 'black') (Side.BLACK)",
+    ]
+
+
+def test_no_module_compares_a_vocabulary_word_as_a_string() -> None:
+    package = Path(gcadj.__file__).parent
+    words = _vocabulary_words()
+    assert len(words) > 50  # every vocabulary was read
+    found = {
+        str(path.relative_to(package)): uses
+        for path in sorted(package.rglob("*.py"))
+        if (uses := string_comparisons(path.read_text(encoding="utf-8"), words))
+    }
+    assert found == {}
+
+
+# -- no function over 100 lines ----------------------------------------------------------
+
+LONGEST_FUNCTION = 100
+
+
+def long_functions(source: str, limit: int = LONGEST_FUNCTION) -> list[str]:
+    """The functions and methods of a module longer than `limit` lines, from their first
+    decorator to their last line (nested functions count in their parent, and on their own)."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            length = (node.end_lineno or node.lineno) - first + 1
+            if length > limit:
+                found.append(f"line {first}: {node.name} has {length} lines")
+    return found
+
+
+def test_the_function_measure_can_fail() -> None:
+    body = "".join(f"    x{i} = {i}\n" for i in range(99))
+    short = f"@decorated\ndef short():\n{body}"  # 101 lines with its decorator
+    assert long_functions(short) == ["line 1: short has 101 lines"]
+    assert long_functions(short.replace("@decorated\n", "")) == []  # exactly 100
+    deep = body.replace("    ", "            ")
+    nested = f"class A:\n    def outer(self):\n        def inner():\n{deep}{deep}"
+    assert long_functions(nested) == ["line 2: outer has 200 lines", "line 3: inner has 199 lines"]
+
+
+def test_no_function_is_over_100_lines() -> None:
+    package = Path(gcadj.__file__).parent
+    modules = sorted(package.rglob("*.py"))
+    assert len(modules) > 50
+    found = {
+        str(path.relative_to(package)): long
+        for path in modules
+        if (long := long_functions(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}

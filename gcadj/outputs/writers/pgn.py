@@ -28,7 +28,7 @@ from gcadj.notation.pgn import GC_MARK, NOTE_MARK, ROSTER_UNKNOWN, VARIANT, esca
 from gcadj.notation.records import UnreadText
 from gcadj.outputs.notes import finding_note, unread_note
 from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo
-from gcadj.vocabulary import DEFAULT_POCKET_FILE
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, Status, Termination
 
 __all__ = ["WIDTH", "WRITER", "pgn_tags", "termination_tag", "write_pgn"]
 
@@ -42,11 +42,11 @@ _GENERATED = frozenset(
 
 def termination_tag(verdict: Verdict) -> str:
     """The Termination tag: gcadj's ending, or PGN's words for an illegal or open game."""
-    if verdict.status == "illegal":
+    if verdict.status == Status.ILLEGAL:
         return "rules infraction"
     if verdict.partial:
         return "unterminated"
-    if verdict.termination in (None, "ongoing"):
+    if verdict.termination in (None, Termination.ONGOING):
         return "unterminated"
     return verdict.termination
 
