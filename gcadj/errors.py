@@ -51,15 +51,17 @@ class FenError(GcadjError, ValueError):
 
 
 class IllegalMoveError(GcadjError, ValueError):
-    """A move that is not legal in the position, with the FEN it was tried in."""
+    """A move that is not legal in the position, with the FEN it was tried in and the rule
+    it breaks."""
 
-    def __init__(self, move: Move, fen: str) -> None:
+    def __init__(self, move: Move, fen: str, why: str = "") -> None:
         self.move = move
         self.fen = fen
-        super().__init__(f"illegal move: {move.uci()!r} in {fen}")
+        self.why = why  # the rule it breaks (`gcadj.engine.position.IllegalReason`'s words)
+        super().__init__(f"illegal move: {move.uci()!r} in {fen}{f' ({why})' if why else ''}")
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.move, self.fen))
+        return (type(self), (self.move, self.fen, self.why))
 
 
 # -- notation ------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from typing import Any
 from gcadj.engine.compiled import rebuild_args
 from gcadj.engine.move import BOARD_MOVES, DROP_MOVES, POCKET_MOVES, Move
 from gcadj.engine.pieces import PIECE, PIECES, Piece, mutation_choices, promotion_choices
-from gcadj.engine.position import LAST_RANK, PawnStep, Position, pawn_step
+from gcadj.engine.position import KING_REASONS, IllegalReason, Position
 from gcadj.engine.squares import COLOR_NAMES, POCKET, WHITE, square_name
 from gcadj.errors import UnsupportedSquare
 from gcadj.notation.records import (
@@ -39,6 +39,10 @@ from gcadj.notation.records import (
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, Category, PocketFile
 
 CATEGORIES = tuple(category.value for category in Category)
+
+_CHOICE_REASONS = frozenset(
+    {IllegalReason.MISSING_PROMOTION, IllegalReason.BAD_PROMOTION, IllegalReason.BAD_MUTATION}
+)
 
 WHITE_POCKET = 64  # literal-board index of i1 (White's pocket)
 BLACK_POCKET = 65  # literal-board index of i8 (Black's pocket)
@@ -320,7 +324,7 @@ class PlyJudge:
                     f"into its own side's pocket",
                 )
             return self._explain_pocketing(position, primary, o, piece, diff)
-        return self._explain_board_move(position, record, primary, o, d, piece, diff)
+        return self._explain_board_move(position, primary, o, d, piece, diff)
 
     def _castling(self, position: Position, record: MoveRecord) -> IllegalPly | None:
         """`castling`: a sub-move takes the side to move's King two files along its own first
@@ -433,48 +437,51 @@ class PlyJudge:
                 Category.ILLEGAL_PIECE_MOVE,
                 f"a piece cannot move from pocket to pocket ({sub.target})",
             )
-        if d >> 3 == LAST_RANK[us]:
+        move = Move(POCKET, d, piece.kind)
+        reason = position.why_illegal(move)
+        if reason is IllegalReason.DROP_LAST_RANK:
             return IllegalPly(
                 Category.DROP_LAST_RANK,
                 f"{COLOR_NAMES[us]} may not drop on its own rank 8 ({sub.target})",
             )
-        target = position.board[d]
-        if target is not None:
+        if reason is IllegalReason.DROP_OCCUPIED:
             return IllegalPly(
                 Category.DROP_OCCUPIED,
-                f"{sub.target} is occupied by {_describe(target)}; a drop needs an empty square",
+                f"{sub.target} is occupied by {_describe(position.board[d])}; a drop needs an "
+                "empty square",
             )
-        move = Move(POCKET, d, piece.kind)
-        return self._king_or_extra(position, move, diff, f"dropping on {sub.target}")
+        return self._king_or_extra(position, move, diff, f"dropping on {sub.target}", reason)
 
     def _explain_pocketing(
         self, position: Position, sub: MoveSub, o: int, piece: Piece, diff: Diff
     ) -> IllegalPly:
+        """Why pocketing `piece` from `o` is illegal: the engine's reason, put in words, but
+        that what the ply left in the pocket (none, or the other side's) is said before
+        the choice of piece."""
         us = position.turn
         pocket_name = self.squares.name(POCKET_INDEX[us])
-        if piece.kind.is_king:
+        became = diff.get(POCKET_INDEX[us])
+        move = Move(o, POCKET, (became or piece).kind)
+        reason = position.why_illegal(move)
+        if reason is IllegalReason.POCKET_KING:
             return IllegalPly(
                 Category.POCKET_KING, f"the King on {sub.origin} can never be pocketed"
             )
-        held = position.pockets[us]
-        if held is not None:
+        if reason is IllegalReason.POCKET_FULL:
             return IllegalPly(
                 Category.POCKET_FULL,
-                f"{COLOR_NAMES[us]}'s pocket {pocket_name} already holds {_describe(held)}; "
-                "a pocket holds one piece",
+                f"{COLOR_NAMES[us]}'s pocket {pocket_name} already holds "
+                f"{_describe(position.pockets[us])}; a pocket holds one piece",
             )
-        if position.pocket_ban and us == WHITE:
+        if reason is IllegalReason.POCKET_FIRST_MOVE:
             return IllegalPly(
                 Category.POCKET_FIRST_MOVE,
                 "White may not pocket a piece on the first move of the game",
             )
-        became = diff.get(POCKET_INDEX[us])
         if became is None:
             return IllegalPly(
                 Category.EXTRA_SUBMOVE, f"the piece moved into {pocket_name} was removed again"
             )
-        from_last_rank = o >> 3 == LAST_RANK[us]
-        kind = piece.kind
         if became.color != us:
             return IllegalPly(
                 Category.BAD_MUTATION,
@@ -482,94 +489,106 @@ class PlyJudge:
                 f"({became.symbol}): {COLOR_NAMES[us]}'s pieces are written in "
                 f"{'upper' if us == WHITE else 'lower'} case",
             )
-        if from_last_rank:
-            choices = promotion_choices(kind)
-            if became.kind not in choices:
-                names = ", ".join(k.name for k in choices)
-                target_class = choices[0].value_class
-                if became.kind is kind:
-                    return IllegalPly(
-                        Category.MISSING_PROMOTION,
-                        f"{_the(piece)} pocketed from {sub.origin} (its rank 8) must promote to "
-                        f"class {target_class} ({names}); add e.g. "
-                        f"'{PIECES[us][choices[0].index].symbol}-{pocket_name}'",
-                    )
-                return IllegalPly(
-                    Category.BAD_PROMOTION,
-                    f"{_the(piece)} (class {kind.value_class}) pocketed from {sub.origin} must "
-                    f"promote to class {target_class} ({names}), not to a {became.kind.name} "
-                    f"(class {became.kind.value_class})",
-                )
-        else:
-            choices = mutation_choices(kind)
-            if became.kind not in choices:
-                names = ", ".join(k.name for k in choices)
-                return IllegalPly(
-                    Category.BAD_MUTATION,
-                    f"{_the(piece)} (class {kind.value_class}) pocketed from {sub.origin} may "
-                    f"become only a piece of its class ({names}), not a {became.kind.name} "
-                    f"(class {became.kind.value_class})",
-                )
-        move = Move(o, POCKET, became.kind)
+        if reason in _CHOICE_REASONS:
+            return self._bad_choice(us, sub, piece, became, reason)
         return self._king_or_extra(
-            position, move, diff, f"pocketing {_the(piece)} from {sub.origin}"
+            position, move, diff, f"pocketing {_the(piece)} from {sub.origin}", reason
+        )
+
+    def _bad_choice(
+        self, us: int, sub: MoveSub, piece: Piece, became: Piece, reason: IllegalReason
+    ) -> IllegalPly:
+        """A pocketed piece that became what it may not: the choices it had, named."""
+        kind = piece.kind
+        if reason is IllegalReason.BAD_MUTATION:
+            names = ", ".join(k.name for k in mutation_choices(kind))
+            return IllegalPly(
+                Category.BAD_MUTATION,
+                f"{_the(piece)} (class {kind.value_class}) pocketed from {sub.origin} may "
+                f"become only a piece of its class ({names}), not a {became.kind.name} "
+                f"(class {became.kind.value_class})",
+            )
+        choices = promotion_choices(kind)
+        names = ", ".join(k.name for k in choices)
+        target_class = choices[0].value_class
+        if reason is IllegalReason.MISSING_PROMOTION:
+            pocket_name = self.squares.name(POCKET_INDEX[us])
+            return IllegalPly(
+                Category.MISSING_PROMOTION,
+                f"{_the(piece)} pocketed from {sub.origin} (its rank 8) must promote to "
+                f"class {target_class} ({names}); add e.g. "
+                f"'{PIECES[us][choices[0].index].symbol}-{pocket_name}'",
+            )
+        return IllegalPly(
+            Category.BAD_PROMOTION,
+            f"{_the(piece)} (class {kind.value_class}) pocketed from {sub.origin} must "
+            f"promote to class {target_class} ({names}), not to a {became.kind.name} "
+            f"(class {became.kind.value_class})",
         )
 
     def _explain_board_move(
         self,
         position: Position,
-        record: MoveRecord,
         sub: MoveSub,
         o: int,
         d: int,
         piece: Piece,
         diff: Diff,
     ) -> IllegalPly:
-        us = position.turn
-        kind = piece.kind
-        target = position.board[d]
+        """Why the board move from `o` to `d` is illegal: the engine's reason for the move
+        as the ply made it (with the piece it left on `d`, if another), put in words."""
         step = f"{sub.origin}-{sub.target}"
-        if target is not None and target.color == us:
+        arrived = diff.get(d)
+        move = Move(o, d)
+        changed = arrived is not None and arrived is not piece
+        reason = position.why_illegal(Move(o, d, arrived.kind) if changed and arrived else move)
+        target = position.board[d]
+        if reason is IllegalReason.OWN_CAPTURE and target is not None:
             return IllegalPly(
                 Category.OWN_CAPTURE,
                 f"{_the(piece)} on {sub.origin} would capture {_the(target)} on {sub.target}, "
                 "a piece of its own side",
             )
-        if o == d:
-            return IllegalPly(Category.ILLEGAL_PIECE_MOVE, f"{step} does not move the piece")
-        arrived = diff.get(d)
-        if piece.pawn and d >> 3 == LAST_RANK[us] and arrived is not None and arrived is not piece:
+        if reason is IllegalReason.PROMOTION_ON_ARRIVAL:
             return IllegalPly(
                 Category.PROMOTION_ON_ARRIVAL,
                 f"a Pawn reaching rank 8 ({sub.target}) stays a Pawn; it promotes only when "
                 f"pocketed from there, not into {_describe(arrived)} on arrival",
             )
-        move = Move(o, d)
-        if not position.is_pseudo_legal(move):
+        if reason is IllegalReason.CHANGE_ON_ARRIVAL:  # the change is a sub-move too many
+            reason = position.why_illegal(move)
+        if reason is not None and reason not in KING_REASONS:
             return IllegalPly(
-                Category.ILLEGAL_PIECE_MOVE, self._why_unreachable(position, o, d, piece)
+                Category.ILLEGAL_PIECE_MOVE, self._why_unreachable(position, o, d, piece, reason)
             )
-        if piece.pawn and d == position.ep_square and target is None:
-            victim = d - 8 if us == WHITE else d + 8
-            if diff.get(victim, position.board[victim]) is not None:
-                cleared = [
-                    self.squares.name(i)
-                    for i, p in sorted(diff.items())
-                    if p is None and i not in (o, victim)
-                ]
-                extra = f"; the ply cleared {', '.join(cleared)} instead" if cleared else ""
-                return IllegalPly(
-                    Category.EN_PASSANT_INCOMPLETE,
-                    f"en passant {step} must remove the captured Pawn on "
-                    f"{square_name(victim)}, which was not removed{extra}",
-                )
-        return self._king_or_extra(position, move, diff, f"{kind.name} {step}")
+        victim = position.en_passant_victim(move)
+        if victim is not None and diff.get(victim, position.board[victim]) is not None:
+            cleared = [
+                self.squares.name(i)
+                for i, p in sorted(diff.items())
+                if p is None and i not in (o, victim)
+            ]
+            extra = f"; the ply cleared {', '.join(cleared)} instead" if cleared else ""
+            return IllegalPly(
+                Category.EN_PASSANT_INCOMPLETE,
+                f"en passant {step} must remove the captured Pawn on "
+                f"{square_name(victim)}, which was not removed{extra}",
+            )
+        return self._king_or_extra(position, move, diff, f"{piece.kind.name} {step}", reason)
 
-    def _king_or_extra(self, position: Position, move: Move, diff: Diff, what: str) -> IllegalPly:
-        """The primary move is possible for the piece: either it exposes the King, or the
-        ply's other sub-moves changed the board beyond what the move does."""
-        if not position.is_legal(move):
-            return self._king_in_check(position, move, what)
+    def _king_or_extra(
+        self,
+        position: Position,
+        move: Move,
+        diff: Diff,
+        what: str,
+        reason: IllegalReason | None,
+    ) -> IllegalPly:
+        """The primary move is possible for the piece (`reason`, the engine's, is None or
+        about its King): either it exposes the King, or the ply's other sub-moves changed
+        the board beyond what the move does."""
+        if reason is not None:
+            return self._king_in_check(position, move, what, reason)
         expected = expected_diff(position, move)
         content = self.content
         differ = sorted(
@@ -588,9 +607,11 @@ class PlyJudge:
             f"where the move leaves {_describe(should)}",
         )
 
-    def _king_in_check(self, position: Position, move: Move, what: str) -> IllegalPly:
+    def _king_in_check(
+        self, position: Position, move: Move, what: str, reason: IllegalReason
+    ) -> IllegalPly:
+        """The move leaves its King attacked (`reason`, one of `KING_REASONS`): by whom."""
         us = position.turn
-        was_check = position.is_check()
         with position.trial(move):
             king_sq = position.king_squares[us]
             attackers = position.attackers(us ^ 1, king_sq)
@@ -598,44 +619,40 @@ class PlyJudge:
                 f"{_describe(position.board[a])} on {square_name(a)}" for a in attackers
             )
         king = f"the {COLOR_NAMES[us]} King on {square_name(king_sq)}"
-        if move.is_pocketing and was_check:
+        if reason is IllegalReason.POCKETING_IN_CHECK:
             return IllegalPly(
                 Category.KING_IN_CHECK,
                 f"{what} does not answer the check to {king} by {names}: "
                 "pocketing never answers check",
             )
-        verb = "leaves" if was_check else "puts"
+        verb = "leaves" if reason is IllegalReason.LEAVES_KING_IN_CHECK else "puts"
         return IllegalPly(Category.KING_IN_CHECK, f"{what} {verb} {king} in check from {names}")
 
-    def _why_unreachable(self, position: Position, o: int, d: int, piece: Piece) -> str:
-        us = position.turn
+    def _why_unreachable(
+        self, position: Position, o: int, d: int, piece: Piece, reason: IllegalReason
+    ) -> str:
+        """The engine's reason the piece on `o` cannot go to `d`, with the squares named."""
         origin, target = square_name(o), square_name(d)
-        name = piece.kind.name
-        if piece.pawn:
-            occupant = position.board[d]
-            step = pawn_step(us, o, d)
-            if step is PawnStep.CAPTURE:
-                return f"a Pawn moves diagonally only to capture, and {target} is empty"
-            if step is PawnStep.SINGLE:
-                return f"a Pawn captures only diagonally, and {target} holds {_describe(occupant)}"
-            if step is PawnStep.DOUBLE_OFF_RANK_2:
-                rank = (o >> 3) + 1 if us == WHITE else 8 - (o >> 3)
-                return f"a Pawn double-steps only from its rank 2, and {origin} is its rank {rank}"
-            if step is PawnStep.DOUBLE:
-                between = (o + d) // 2
-                blocker = position.board[between] or occupant
-                where = square_name(between) if position.board[between] else target
-                return (
-                    f"the Pawn on {origin} cannot double-step: {where} holds {_describe(blocker)}"
-                )
-            return f"a Pawn cannot move from {origin} to {target}"
-        block = position.blocker(o, d) if position.can_reach(o, d) else None
+        occupant = position.board[d]
+        if reason is IllegalReason.PAWN_CAPTURES_NOTHING:
+            return f"a Pawn moves diagonally only to capture, and {target} is empty"
+        if reason is IllegalReason.PAWN_BLOCKED:
+            return f"a Pawn captures only diagonally, and {target} holds {_describe(occupant)}"
+        if reason is IllegalReason.PAWN_DOUBLE_OFF_RANK_2:
+            rank = (o >> 3) + 1 if position.turn == WHITE else 8 - (o >> 3)
+            return f"a Pawn double-steps only from its rank 2, and {origin} is its rank {rank}"
+        if reason is IllegalReason.PAWN_DOUBLE_BLOCKED:
+            between = (o + d) // 2
+            blocker = position.board[between] or occupant
+            where = square_name(between) if position.board[between] else target
+            return f"the Pawn on {origin} cannot double-step: {where} holds {_describe(blocker)}"
+        block = position.blocker(o, d) if reason is IllegalReason.LINE_BLOCKED else None
         if block is not None:
             return (
-                f"the {name} on {origin} cannot reach {target}: its line is blocked on "
-                f"{square_name(block)} by {_describe(position.board[block])}"
+                f"the {piece.kind.name} on {origin} cannot reach {target}: its line is blocked "
+                f"on {square_name(block)} by {_describe(position.board[block])}"
             )
-        return f"a {name} cannot move from {origin} to {target}"
+        return f"a {piece.kind.name} cannot move from {origin} to {target}"
 
 
 def _wrong_side(us: int, where: str, piece: Piece) -> IllegalPly:
@@ -684,14 +701,8 @@ def expected_diff(position: Position, move: Move) -> Diff:
         return {f: None, POCKET_INDEX[us]: PIECES[us][kind.index]}
     if f == POCKET:
         return {POCKET_INDEX[us]: None, t: position.pockets[us]}
-    piece = position.board[f]
-    diff: Diff = {f: None, t: piece}
-    if (
-        piece is not None
-        and piece.pawn
-        and t == position.ep_square
-        and position.board[t] is None
-        and (f & 7) != (t & 7)
-    ):
-        diff[t - 8 if us == WHITE else t + 8] = None
+    diff: Diff = {f: None, t: position.board[f]}
+    victim = position.en_passant_victim(move)
+    if victim is not None:
+        diff[victim] = None
     return diff

@@ -185,6 +185,49 @@ def pawn_step(color: int, origin: int, target: int) -> PawnStep:
     return PawnStep.NONE
 
 
+class IllegalReason(Enum):
+    """The rule a move breaks in a position (`Position.why_illegal`): the rules engine's own
+    answer, so that whoever explains an illegal move (the judge, the SAN reader, `push`'s
+    error) words it and never works it out again. When a move breaks several rules, the
+    first in this order is given: whose piece, then the move itself (a board move, a
+    pocketing, a drop, in the order of their members here), then the King's safety.
+    """
+
+    NO_PIECE = "there is nothing to move there"  # an empty origin, or an empty pocket
+    NOT_YOURS = "the piece is the other side's"
+    OWN_CAPTURE = "it would capture a piece of its own side"
+    PROMOTION_ON_ARRIVAL = "a Pawn reaching its rank 8 stays a Pawn"
+    CHANGE_ON_ARRIVAL = "a piece does not change on a board move"
+    PAWN_CAPTURES_NOTHING = "a Pawn moves diagonally only to capture"
+    PAWN_BLOCKED = "a Pawn captures only diagonally"
+    PAWN_DOUBLE_BLOCKED = "a Pawn double-steps only over and onto empty squares"
+    PAWN_DOUBLE_OFF_RANK_2 = "a Pawn double-steps only from its rank 2"
+    LINE_BLOCKED = "the piece's line is blocked"
+    OUT_OF_REACH = "the piece does not move that way"
+    POCKET_KING = "the King is never pocketed"
+    POCKET_FULL = "a pocket holds one piece"
+    POCKET_FIRST_MOVE = "White may not pocket on the first move of the game"
+    MISSING_PROMOTION = "a piece pocketed from its rank 8 must promote"
+    BAD_PROMOTION = "a piece pocketed from its rank 8 promotes to the next class"
+    BAD_MUTATION = "a piece pocketed from ranks 1-7 may become only a piece of its class"
+    DROP_WRONG_PIECE = "the pocket holds another piece"
+    DROP_LAST_RANK = "a piece is never dropped on its side's rank 8"
+    DROP_OCCUPIED = "a drop needs an empty square"
+    POCKETING_IN_CHECK = "pocketing never answers a check"
+    LEAVES_KING_IN_CHECK = "the King stays in check"
+    EXPOSES_KING = "the King would be in check"
+
+
+KING_REASONS = frozenset(
+    {
+        IllegalReason.POCKETING_IN_CHECK,
+        IllegalReason.LEAVES_KING_IN_CHECK,
+        IllegalReason.EXPOSES_KING,
+    }
+)
+"""The reasons of a move the piece can make that leaves its own King attacked."""
+
+
 def _pocketing_table(color: int) -> tuple[tuple[tuple[Move, ...], ...], ...]:
     """Per square, per kind index: every pocketing move of that kind of `color` piece from
     there (the King none). Made at every start-up, so the choices are worked out per kind
@@ -876,59 +919,140 @@ class Position:
 
     def is_pseudo_legal(self, move: Move) -> bool:
         """Could the piece make this move, ignoring whether it leaves its King in check?"""
+        return self.why_not_pseudo_legal(move) is None
+
+    def why_not_pseudo_legal(self, move: Move) -> IllegalReason | None:
+        """The rule the move breaks, its King's safety aside; None when the piece can make
+        it (it is pseudo-legal). The one statement of how pieces move, drop and pocket:
+        `is_pseudo_legal` and `why_illegal` ask it, and the checks that succeed come first,
+        so that a legal move costs what a yes/no answer would."""
         us = self.turn
         f, t, kind = move
         board = self.board
         if f == POCKET:
-            pocket = self.pockets[us]
-            return (
-                0 <= t < 64
-                and pocket is not None
-                and pocket.kind is kind
-                and board[t] is None
-                and t >> 3 != LAST_RANK[us]
-            )
-        if not 0 <= f < 64:
-            return False
-        p = board[f]
-        if p is None or p.color != us:
-            return False
+            return self._why_not_drop(us, t, kind)
+        p = board[f] if 0 <= f < 64 else None
+        if p is None:
+            return IllegalReason.NO_PIECE
+        if p.color != us:
+            return IllegalReason.NOT_YOURS
         if t == POCKET:
-            if self.pockets[us] is not None or p.king or (self.pocket_ban and us == WHITE):
-                return False
-            return move in POCKETING[us][f][p.kind.index]
-        if kind is not None or not 0 <= t < 64:
-            return False
+            return self._why_not_pocketing(move, p)
+        if not 0 <= t < 64:
+            return IllegalReason.OUT_OF_REACH
         q = board[t]
         if q is not None and q.color == us:
-            return False
+            return IllegalReason.OWN_CAPTURE
+        if kind is not None:
+            if p.pawn and t >> 3 == LAST_RANK[us]:
+                return IllegalReason.PROMOTION_ON_ARRIVAL
+            return IllegalReason.CHANGE_ON_ARRIVAL
         if p.pawn:
-            if q is None and t == self.ep_square and t in PAWN_CAPTURES[us][f]:
-                return True
-            if t in PAWN_CAPTURES[us][f]:
-                return q is not None
-            if q is not None:
-                return False
-            if t == PAWN_SINGLE[us][f]:
-                return True
-            return t == PAWN_DOUBLE[us][f] and board[PAWN_SINGLE[us][f]] is None
+            return self._why_not_pawn_move(us, f, t, q)
         kind = p.kind
         if t in kind.leaps[f]:
-            return True
+            return None
         for ray in kind.rays[f]:  # `can_reach` and `blocker` in one walk
             if t in ray:
                 for s in ray:
                     if s == t:
-                        return True
+                        return None
                     if board[s] is not None:
-                        return False
-        return False
+                        return IllegalReason.LINE_BLOCKED
+        return IllegalReason.OUT_OF_REACH
 
-    def can_reach(self, f: int, t: int) -> bool:
-        """Is `t` on one of the lines or leaps of the piece on `f` (ignoring blockers)?"""
-        p = self._piece(f)
-        kind = p.kind
-        return t in kind.leaps[f] or any(t in ray for ray in kind.rays[f])
+    def _why_not_pawn_move(self, us: int, f: int, t: int, q: Piece | None) -> IllegalReason | None:
+        """A Pawn's board move (not onto its own side's piece): None when it can make it."""
+        captures = PAWN_CAPTURES[us][f]
+        if t in captures:
+            if q is not None or t == self.ep_square:
+                return None
+            return IllegalReason.PAWN_CAPTURES_NOTHING
+        single = PAWN_SINGLE[us][f]
+        if q is None and (t == single or (t == PAWN_DOUBLE[us][f] and self.board[single] is None)):
+            return None
+        step = pawn_step(us, f, t)
+        if step is PawnStep.SINGLE:
+            return IllegalReason.PAWN_BLOCKED
+        if step is PawnStep.DOUBLE:
+            return IllegalReason.PAWN_DOUBLE_BLOCKED
+        if step is PawnStep.DOUBLE_OFF_RANK_2:
+            return IllegalReason.PAWN_DOUBLE_OFF_RANK_2
+        return IllegalReason.OUT_OF_REACH
+
+    def _why_not_pocketing(self, move: Move, p: Piece) -> IllegalReason | None:
+        """Pocketing the side to move's piece `p`: None when it can be pocketed as `move`
+        says (the kind it becomes)."""
+        us = self.turn
+        f = move.from_square
+        if p.king:
+            return IllegalReason.POCKET_KING
+        if self.pockets[us] is not None:
+            return IllegalReason.POCKET_FULL
+        if self.pocket_ban and us == WHITE:
+            return IllegalReason.POCKET_FIRST_MOVE
+        if move in POCKETING[us][f][p.kind.index]:
+            return None
+        if f >> 3 != LAST_RANK[us]:
+            return IllegalReason.BAD_MUTATION
+        if move.kind is p.kind:
+            return IllegalReason.MISSING_PROMOTION
+        return IllegalReason.BAD_PROMOTION
+
+    def _why_not_drop(self, us: int, t: int, kind: PieceKind | None) -> IllegalReason | None:
+        """Dropping the pocketed `kind` on `t`: None when it can be dropped there."""
+        pocket = self.pockets[us]
+        if pocket is None:
+            return IllegalReason.NO_PIECE
+        if pocket.kind is not kind:
+            return IllegalReason.DROP_WRONG_PIECE
+        if not 0 <= t < 64:
+            return IllegalReason.OUT_OF_REACH
+        if t >> 3 == LAST_RANK[us]:
+            return IllegalReason.DROP_LAST_RANK
+        if self.board[t] is not None:
+            return IllegalReason.DROP_OCCUPIED
+        return None
+
+    def why_illegal(self, move: Move) -> IllegalReason | None:
+        """The rule this move breaks here (the first, in `IllegalReason`'s order); None
+        when it is legal. What explains an illegal move asks this, and words the answer.
+
+        Examples:
+            >>> from gcadj.engine.move import Move
+            >>> pos = Position()
+            >>> pos.why_illegal(Move.from_uci("e2e4")) is None
+            True
+            >>> pos.why_illegal(Move.from_uci("e2e5"))
+            <IllegalReason.OUT_OF_REACH: 'the piece does not move that way'>
+            >>> pos.why_illegal(Move.from_uci("g1@N")).value  # White's first move
+            'White may not pocket on the first move of the game'
+        """
+        reason = self.why_not_pseudo_legal(move)
+        if reason is not None:
+            return reason
+        us = self.turn
+        self._push(move)
+        safe = not self._attacked(self.king_squares[us], us ^ 1)
+        self._pop()
+        if safe:
+            return None
+        if not self.is_check():
+            return IllegalReason.EXPOSES_KING
+        if move.to_square == POCKET:
+            return IllegalReason.POCKETING_IN_CHECK
+        return IllegalReason.LEAVES_KING_IN_CHECK
+
+    def en_passant_victim(self, move: Move) -> int | None:
+        """The square of the Pawn this move takes en passant (it empties a square besides
+        its own two); None when it is no en passant capture."""
+        f, t, kind = move
+        if t != self.ep_square or kind is not None or not 0 <= f < 64 or (f & 7) == (t & 7):
+            return None
+        p = self.board[f]
+        if p is None or not p.pawn or self.board[t] is not None:
+            return None
+        return t - 8 if p.color == WHITE else t + 8
 
     def blocker(self, f: int, t: int) -> int | None:
         """The first occupied square strictly between f and t on the piece's line, if any."""
@@ -963,7 +1087,7 @@ class Position:
         ]
 
     def _is_legal(self, move: Move) -> bool:
-        if not self.is_pseudo_legal(move):
+        if self.why_not_pseudo_legal(move) is not None:
             return False
         us = self.turn
         self._push(move)
@@ -977,7 +1101,7 @@ class Position:
         The replay's hot path: a legal move is pushed once, instead of being pushed and
         popped by `is_legal` and then pushed again; only an unsafe move is taken back.
         """
-        if not self.is_pseudo_legal(move):
+        if self.why_not_pseudo_legal(move) is not None:
             return False
         us = self.turn
         self._push(move)
@@ -1001,8 +1125,9 @@ class Position:
             >>> pos.ply
             0
         """
-        if not self.is_legal(move):
-            raise IllegalMoveError(move, self.fen())
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise IllegalMoveError(move, self.fen(), reason.value)
         self._push(move)
 
     def push_trusted(self, move: Move) -> None:
@@ -1299,7 +1424,7 @@ class Position:
                     if (
                         (pin is None or t in pin)
                         and not (pawn and t == ep and (f & 7) != (t & 7))  # en passant: below
-                        and self.is_pseudo_legal(row[t])
+                        and self.why_not_pseudo_legal(row[t]) is None
                     ):
                         return True
         return self.ep_square is not None and bool(self._en_passant_moves())

@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from gcadj.engine.move import BOARD_MOVES, Move
 from gcadj.engine.pieces import KIND, PIECES, Piece, PieceKind
-from gcadj.engine.position import Position
+from gcadj.engine.position import KING_REASONS, IllegalReason, Position
 from gcadj.engine.squares import COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square, square_name
 from gcadj.errors import SanError
 from gcadj.notation.records import (
@@ -241,18 +241,18 @@ def _pick(
 def _parse_drop(position: Position, text: str, letter: str, target: str) -> Move:
     kind = _kind(position, text, letter)
     move = Move(POCKET, parse_square(target), kind)
-    if position.is_legal(move):
+    why = position.why_illegal(move)
+    if why is None:
         return move
-    us = position.turn
-    held = position.pockets[us]
-    side = COLOR_NAMES[us]
+    held = position.pockets[position.turn]
+    side = COLOR_NAMES[position.turn]
     if held is None:
         reason = f"{side}'s pocket is empty"
-    elif held.kind is not kind:
+    elif why is IllegalReason.DROP_WRONG_PIECE:
         reason = f"{side}'s pocket holds a {held.kind.name}, not a {kind.name}"
-    elif position.board[move.to_square] is not None:
+    elif why is IllegalReason.DROP_OCCUPIED:
         reason = f"{target} is occupied"
-    elif (move.to_square >> 3) == (7 if us == WHITE else 0):
+    elif why is IllegalReason.DROP_LAST_RANK:
         reason = f"{side} may not drop on its own rank 8"
     else:
         reason = f"dropping on {target} leaves {side}'s King in check"
@@ -275,18 +275,17 @@ def _parse_pocketing(
         )
     kind = piece.kind if into is None else _kind(position, text, into)
     move = Move(f, POCKET, kind)
-    if position.is_legal(move):
+    why = position.why_illegal(move)
+    if why is None:
         return move
-    if position.pockets[us] is not None:
+    if why is IllegalReason.POCKET_FULL:
         reason = f"{side}'s pocket is full"
-    elif piece.kind.is_king:
-        reason = "a King is never pocketed"
-    elif position.pocket_ban:
-        reason = "White may not pocket on the first move"
-    elif any(m.from_square == f and m.to_square == POCKET for m in position.legal_moves()):
-        reason = f"a {piece.kind.name} pocketed from {origin} cannot become a {kind.name}"
-    else:
+    elif why in KING_REASONS:
         reason = f"pocketing the {piece.kind.name} on {origin} leaves {side}'s King in check"
+    elif why in (IllegalReason.POCKET_KING, IllegalReason.POCKET_FIRST_MOVE):
+        reason = why.value
+    else:
+        reason = f"a {piece.kind.name} pocketed from {origin} cannot become a {kind.name}"
     raise SanError(text, position.fen(), reason, move)
 
 

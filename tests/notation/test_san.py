@@ -175,7 +175,8 @@ def test_canonical_submoves_read_back_as_the_same_text() -> None:
         (TWO_KNIGHTS, "Kc3@", "the piece on c3 is a Knight, not K"),
         (TWO_KNIGHTS, "Nc3@=Q", "cannot become a Queen"),
         ("4k3/8/8/8/8/8/8/4K2R[I] w - - 0 1", "Rh1@", "pocket is full"),
-        ("4k3/8/8/8/8/8/8/4K2R[I] w - - 0 1", "I@e8", "occupied"),
+        ("4k3/8/8/8/8/8/8/4K2R[I] w - - 0 1", "I@h1", "occupied"),
+        ("4k3/8/8/8/8/8/8/4K2R[I] w - - 0 1", "I@e8", "rank 8"),  # occupied too: the rank first
         ("4k3/8/8/8/8/8/8/4K2R[I] w - - 0 1", "I@a8", "may not drop on its own rank 8"),
         ("4k3/8/8/8/8/8/8/4K2R[I] w - - 0 1", "N@c3", "holds a Nightrider, not a Knight"),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w - - 0 1", "Ng1@", "first move"),
