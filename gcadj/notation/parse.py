@@ -171,7 +171,7 @@ def _read_body(body: str, pocket_file: PocketFile) -> _MemoEntry:
 
     The usual forms are read by expressions mirroring the grammar's sub-move rules (its
     lexer skips spaces between tokens, so they allow spaces there); anything else goes to
-    Lark, which is imported only then. tests/test_parse_props.py checks on text generated
+    Lark, which is imported only then. tests/notation/test_parse_props.py checks on text generated
     from the grammar that both give the same records.
     """
     if not body.strip(LINE_SPACE):

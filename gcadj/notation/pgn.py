@@ -239,7 +239,7 @@ _SUBMOVE: Final = rf"""(?:
     | [A-Za-z]{_WS}[-*]{_WS}{_SQ}                 # L-d, L*d
     | @{_WS}-{_WS}{_SQ}                           # @-d
     | {_SQ}{_WS}-                                 # o-
-    | capture(?:{LINE_SPACE_CLASS}+{_SQ})+           # capture o ...
+    | capture(?:{_WS}{_SQ})+                      # capture o ... (spaces optional)
     | -{_WS}{_SQ}                                 # -d
 )"""
 _GC_LINE: Final = re.compile(
@@ -278,7 +278,7 @@ def movetext_kind(text: str, start: int = 0, *, moves_only: bool = False) -> Sou
     in_brace = False
     pgn = False
     for line in sample.split("\n"):
-        whole = not in_brace and "{" not in line  # no comment in braces on this line
+        whole = not in_brace  # the line does not start inside a comment in braces
         bare, in_brace = _outside_braces(line, in_brace)
         stripped = bare.strip()
         if not stripped or line.startswith("%"):

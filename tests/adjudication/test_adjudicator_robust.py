@@ -9,16 +9,15 @@ after a mate. Whatever they do to the board, `check_text` must answer with a ver
 from __future__ import annotations
 
 from conftest import budget
+from grammar_text import logs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis.extra.lark import from_lark
 
 from gcadj.adjudication.judge import CATEGORIES
 from gcadj.app.check import check_text
-from gcadj.notation.grammar import build_lark
 from gcadj.notation.parse import parse_log
 
-LOGS = from_lark(build_lark("i", use_cache=False), start="start")
+LOGS = logs("i")
 PLY = st.sampled_from(
     ["P e2-e4", "p e7-e5", "K e1-i1", "e8-", "Q-i8", "q*i1", "@-e1", "capture e8 d8",
      "-d4", "R a1-i1; I-i1", "I i1-c4", "N g1-f3; n b8-c6", "P d2-d4; e7-", "i8-a1", ";"]

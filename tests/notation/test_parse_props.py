@@ -11,18 +11,15 @@ returns; on mutated text it never returns a log Lark would not.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import os
 
 import pytest
+from grammar_text import logs, ply_bodies
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis.extra.lark import from_lark
-from lark import Lark
 
 from gcadj.errors import LogSyntaxError, ParserDeclined
 from gcadj.notation import records
-from gcadj.notation.grammar import build_lark
 from gcadj.notation.parse import (
     clear_memo,
     normalise_text,
@@ -38,16 +35,6 @@ SETTINGS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-
-
-@functools.cache
-def grammar_lark(pocket_file: str) -> Lark:
-    """A parser with its grammar attached (a cache-loaded one may lack it, from_lark needs it)."""
-    return build_lark(pocket_file, use_cache=False)
-
-
-def logs(pocket_file: str = "i") -> st.SearchStrategy[str]:
-    return from_lark(grammar_lark(pocket_file), start="start")
 
 
 def reference(text: str, pocket_file: str) -> GameLog | LogSyntaxError:
@@ -90,9 +77,7 @@ def test_generated_logs_with_pocket_file_p(text: str) -> None:
 
 
 @SETTINGS
-@given(
-    body=from_lark(grammar_lark("i"), start="submoves"), number=st.sampled_from(["", "7.", "7..."])
-)
+@given(body=ply_bodies("i"), number=st.sampled_from(["", "7.", "7..."]))
 def test_generated_plies_parse_identically(body: str, number: str) -> None:
     log = assert_paths_agree_on_valid(number + body, "i", cold=True)
     assert len(log.records) == 1
@@ -206,7 +191,7 @@ def test_an_error_on_the_last_line_of_a_long_log_is_read_by_lark_alone() -> None
 
 @SETTINGS
 @given(
-    parts=st.lists(from_lark(grammar_lark("i"), start="submoves"), min_size=1, max_size=5),
+    parts=st.lists(ply_bodies("i"), min_size=1, max_size=5),
     noise=st.lists(st.sampled_from(NOISE), min_size=1, max_size=4).map("".join),
     at=st.integers(0, 5),
     number=st.sampled_from(["", "7. ", "7..."]),
