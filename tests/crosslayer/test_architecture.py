@@ -229,9 +229,10 @@ def test_every_exception_gcadj_defines_derives_from_one_root() -> None:
 
 def _vocabulary_words() -> dict[str, str]:
     """Every value of gcadj's closed vocabularies (the enums built on `Word`: a verdict's
-    status, a category, a side, a source format...) -> the member that carries it."""
+    status, a category, a side, a source format...) -> the member that carries it; and the
+    presets' pocket files (``"i"``: `DEFAULT_POCKET_FILE`), which are written once too."""
     import gcadj.notation.lexicon  # noqa: F401  (its SourceFormat is a Word too)
-    from gcadj.vocabulary import Word
+    from gcadj.vocabulary import PRESETS, Word
 
     members: dict[str, list[str]] = {}
     kinds = [Word]
@@ -240,6 +241,8 @@ def _vocabulary_words() -> dict[str, str]:
         kinds.extend(kind.__subclasses__())
         for member in kind.__members__.values():
             members.setdefault(member.value, []).append(f"{kind.__name__}.{member.name}")
+    for number, preset in enumerate(PRESETS):
+        members[preset.pocket_file] = [f"PRESETS[{number}].pocket_file"]
     return {value: " or ".join(sorted(names)) for value, names in members.items()}
 
 
@@ -273,11 +276,13 @@ def test_the_string_comparison_finder_can_fail() -> None:
         "if verdict.status == 'legal': pass\n"
         "ok = side in ('white', 'black')\n"
         "fine = verdict.status == Status.LEGAL and name == 'legalese'\n"
+        "if log.pocket_file != 'i': pass\n"
     )
     assert string_comparisons(source, words) == [
         "line 1: verdict.status == 'legal' (Status.LEGAL or VerdictKind.LEGAL)",
         "line 2: side in ('white', 'black') (Side.WHITE)",
         "line 2: side in ('white', 'black') (Side.BLACK)",
+        "line 4: log.pocket_file != 'i' (PRESETS[0].pocket_file)",
     ]
 
 
