@@ -103,7 +103,7 @@ def _two_files(
         err.line_text,
         hint=(
             f"this log puts its pockets on file {letter} ({square} on line {line}) and here "
-            f"on file {other}: a game is played on one preset ({presets_in_words()}); a "
+            f"on file {other}: a game is played on one preset: {presets_in_words()}; a "
             "PocketFile tag or --pocket-file says which"
         ),
     )
