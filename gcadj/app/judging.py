@@ -4,11 +4,11 @@ of each game that wants one (`gcadj.app.products.write_game_page`), and send bac
 game, a `Judged`: what the parent needs of the verdict, small enough to travel.
 
 **The JSON line of a game comes from `game_line` only**, given the verdict and the
-`JudgeJob`: today it is exactly what ``gcadj check --json`` prints. A key computed per
-verdict (say ``"adjudication"``, from an option the job carries) is added there, in the
-worker, and nowhere else: the audit's JSONL, the server's answers and the products read
-from them all follow. The job is small and picklable (it travels with every unit of
-work), so one more option is one more field of `JudgeJob`.
+`JudgeJob`: what ``gcadj check --json`` prints, or, when the job carries
+`AdjudicateOptions` (``audit --adjudicate``, ``gcadj serve``), what ``gcadj adjudicate
+--json`` prints: the same object with its ``"adjudication"``, made here, in the worker,
+and nowhere else. The audit's JSONL, the server's answers and the products read from
+them all follow. The job is small and picklable (it travels with every unit of work).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from gcadj.analysis.options import AdjudicateOptions
 from gcadj.app.pipeline import JudgeOptions, judge_source, source_name
 from gcadj.app.products import ViewerPages, write_game_page
 from gcadj.outputs.audit_report import GameFacts
@@ -30,12 +31,13 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class JudgeJob:
     """How a worker judges each source of a batch (small and picklable: it travels to the
-    workers): the judge's options, the viewer pages to write (None: none), and whether
-    the report's facts of each game are wanted."""
+    workers): the judge's options, the viewer pages to write (None: none), whether the
+    report's facts of each game are wanted, and how to adjudicate each game (None: not)."""
 
     options: JudgeOptions = field(default_factory=JudgeOptions)
     pages: ViewerPages | None = None
     facts: bool = False
+    adjudicate: AdjudicateOptions | None = None
 
 
 class Judged(NamedTuple):
@@ -54,24 +56,28 @@ class Judged(NamedTuple):
     viewer: str | None = None
 
 
-def game_line(verdict: Verdict, job: JudgeJob) -> str:
+def game_line(verdict: Verdict, job: JudgeJob) -> tuple[str, bool]:
     """The JSON line of a judged game (no newline): the one place that makes it (see the
-    module docstring). To add a key computed per verdict: ``record = verdict.to_json()``,
-    set the key from `job`, and return ``json_text(record)``
-    (`gcadj.adjudication.json_text`), which keeps the line one line."""
-    del job  # no key of the job's yet: exactly ``gcadj check --json``'s line
-    return verdict.json_line()
+    module docstring); and whether gcadj itself failed on the game's adjudication (a bug:
+    the game's outcome is then an internal error, as ``gcadj adjudicate`` exits 5)."""
+    if job.adjudicate is None:
+        return verdict.json_line(), False
+    from gcadj.app.adjudicate import AdjudicatedGame, guarded_adjudication
+
+    adjudication = guarded_adjudication(verdict, job.adjudicate)
+    return AdjudicatedGame(verdict, adjudication).json_line(), adjudication.internal
 
 
 def game_result(verdict: Verdict, job: JudgeJob, viewer: str | None = None) -> Judged:
     """What the parent needs of a verdict (`Judged`)."""
     from gcadj.outputs.report import verdict_line
 
+    line, failed = game_line(verdict, job)
     return Judged(
         verdict.source,
-        game_line(verdict, job) + "\n",
+        line + "\n",
         verdict.status,
-        verdict.outcome,
+        VerdictKind.INTERNAL_ERROR if failed else verdict.outcome,
         None if verdict.status == Status.LEGAL else verdict_line(verdict),
         game_facts(verdict) if job.facts else None,
         viewer,
