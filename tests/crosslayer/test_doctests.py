@@ -29,6 +29,8 @@ MODULES = (
     "gcadj.app.pipeline",
     "gcadj.app.adjudicate",
     "gcadj.analysis.adjudicate",
+    "gcadj.analysis.options",
+    "gcadj.app.exit_codes",
     "gcadj.sources.options",
     "gcadj.adjudication.verdict",
     "gcadj.vocabulary",
