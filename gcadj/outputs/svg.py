@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from xml.sax.saxutils import escape
+from html import escape
 
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import PIECE, Piece
@@ -135,7 +135,7 @@ class _Canvas:
     def text(self, x: float, y: float, label: str, size: float, fill: str, extra: str = "") -> None:
         self.add(
             f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" fill="{fill}" '
-            f'text-anchor="middle"{extra}>{escape(label)}</text>'
+            f'text-anchor="middle"{extra}>{escape(label, quote=False)}</text>'
         )
 
 
@@ -175,7 +175,8 @@ def render_svg(
         state = f"{COLOR_NAMES[position.turn]} is checkmated. "
     elif position.is_check():
         state = f"{COLOR_NAMES[position.turn]} is in check. "
-    title = escape(f"{state}{COLOR_NAMES[position.turn]} to move. FEN {position.fen()}")
+    side = COLOR_NAMES[position.turn]
+    title = escape(f"{state}{side} to move. FEN {position.fen()}", quote=False)
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="{FONT}">'
@@ -318,7 +319,7 @@ def _piece_markup(canvas: _Canvas, cx: float, cy: float, piece: Piece) -> str:
     font = 0.5 * u
     parts.append(
         f'<text x="{_n(cx)}" y="{_n(cy + font * 0.36)}" font-size="{_n(font)}" fill="{ink}" '
-        f'text-anchor="middle" font-weight="bold">{escape(piece.kind.letter)}</text>'
+        f'text-anchor="middle" font-weight="bold">{escape(piece.kind.letter, quote=False)}</text>'
     )
     return "".join(parts)
 
