@@ -21,6 +21,7 @@ from gcadj.adjudication.verdict import Suggestion, Verdict
 from gcadj.app.check import check_text
 from gcadj.engine.pieces import KINDS
 from gcadj.errors import ExportError
+from gcadj.outputs.plain_words import CATEGORY_SENTENCES
 from gcadj.outputs.viewer import write_viewer
 from gcadj.outputs.writers.fen import write_fens
 
@@ -84,8 +85,10 @@ def test_an_illegal_game_shows_its_finding_and_suggestions() -> None:
     finding = verdict.first_illegal
     assert finding is not None
     page = write_viewer(verdict)
-    assert '<li data-ply="7" class="illegal">' in page  # a step of its own after 6 legal plies
-    assert f'<span class="category">{finding.category}</span>' in page
+    # a step of its own after 6 legal plies, and the board Game Courier showed after it
+    assert f'<li data-ply="7" data-after="8" class="illegal" data-typed="{finding.text}"' in page
+    sentence = CATEGORY_SENTENCES[finding.category]
+    assert f'<b class="term" title="{finding.category}">{sentence}</b>' in page
     assert finding.suggestions and "Did you mean" in page  # the judge's own suggestions
     bare = dataclasses.replace(finding, suggestions=())
     page = write_viewer(dataclasses.replace(verdict, first_illegal=bare))
@@ -94,8 +97,14 @@ def test_an_illegal_game_shows_its_finding_and_suggestions() -> None:
         finding, suggestions=(Suggestion("I i1-d5", "I@d5", "a drop names the pocket"),)
     )
     page = write_viewer(dataclasses.replace(verdict, first_illegal=suggested))
-    assert "Did you mean:<ul><li><code>I i1-d5</code> (I@d5) — a drop names the pocket" in page
-    assert page.count('class="unjudged"') == verdict.plies - finding.ply
+    assert (
+        'Did you mean:<ul><li class="suggestion" data-fix="I i1-d5"><code>I i1-d5</code> '
+        "(I@d5) — a drop names the pocket" in page
+    )
+    # every later ply is a step on the board Game Courier showed, not judged
+    assert page.count('class="shown"') + page.count('class="unjudged"') == (
+        verdict.plies - finding.ply
+    )
 
 
 def partial_verdict() -> Verdict:
@@ -122,8 +131,9 @@ def test_a_partial_verdict_shows_the_readable_plies_and_the_error() -> None:
     verdict = partial_verdict()
     page = write_viewer(verdict)
     assert page.count('<li data-ply="') == 5  # start and four plies
-    assert "Legal for 4 plies; ply 5 unreadable: ex1:9:1: syntax error" in page
-    assert '<li class="illegal unreadable"><span class="num">Ply 5</span>' in page
+    assert "Every move is legal up to move 2, Black; move 3, White could not be read" in page
+    assert '<li class="illegal unreadable"><span class="num">Move 3, White</span>' in page
+    assert '<p class="message">ex1:9:1: syntax error: unexpected &#x27;Q?? d1&#x27;</p>' in page
     assert f'"f":"{verdict.final_fen}"' in page
 
 
@@ -249,7 +259,9 @@ def test_browser_shows_the_illegal_ply_in_red(browser: WebDriver, tmp_path: Path
     assert shown_fen(browser) == finding.fen_before
     item = browser.find_element(By.CSS_SELECTOR, "#moves li.current")
     assert "illegal" in (item.get_attribute("class") or "")
-    assert finding.category in item.text
+    assert CATEGORY_SENTENCES[finding.category] in item.text  # a player's words
+    term = item.find_element(By.CSS_SELECTOR, ".term")
+    assert term.get_attribute("title") == finding.category  # the precise term on hover
     red = browser.find_elements(By.CSS_SELECTOR, '#marks [stroke="#d01c1c"]')
     assert red  # the drop's square outlined
     colour = item.value_of_css_property("background-color")
