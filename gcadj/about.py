@@ -1,5 +1,5 @@
 """Facts about gcadj itself, for every layer: its version, which build is running, and its
-per-user cache folder.
+per-user cache and data folders.
 
 The bottom of the house: it imports nothing of gcadj, so the parser (Lark's tables) and the
 fetcher (pages, the User-Agent) can both use it without reaching up to the package root.
@@ -61,6 +61,23 @@ def user_cache_dir() -> Path:
     else:
         xdg = os.environ.get("XDG_CACHE_HOME")
         base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "gcadj"
+
+
+def user_data_dir() -> Path:
+    """gcadj's per-user data folder: ``$XDG_DATA_HOME/gcadj`` (else
+    ``~/.local/share/gcadj``), ``~/Library/Application Support/gcadj`` on macOS,
+    ``%APPDATA%/gcadj`` on Windows.
+
+    Holds what a user would miss if it went, unlike the cache: ``gcadj serve``'s results.
+    """
+    if sys.platform == "win32" and os.environ.get("APPDATA"):
+        base = Path(os.environ["APPDATA"])
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME")
+        base = Path(xdg) if xdg else Path.home() / ".local" / "share"
     return base / "gcadj"
 
 

@@ -417,6 +417,12 @@ class ServeError(GcadjError):
     """The server cannot start (the address is taken, or not this machine's)."""
 
 
+class StoreError(GcadjError):
+    """The server's store of results cannot be used: its data folder cannot be made or
+    written, or its database is damaged or not gcadj's. Says which folder and what to do;
+    at start-up the server stops with exit code 6 (`EXIT_CANNOT_WRITE`)."""
+
+
 __all__ = [
     "AddressRefused",
     "AuditError",
@@ -446,6 +452,7 @@ __all__ = [
     "ServerBusy",
     "SourceError",
     "StaleVisit",
+    "StoreError",
     "UnreadableCell",
     "UnsupportedSquare",
     "UploadRefused",

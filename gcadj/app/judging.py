@@ -13,6 +13,8 @@ work), so one more option is one more field of `JudgeJob`.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -26,24 +28,34 @@ if TYPE_CHECKING:
     from gcadj.adjudication.verdict import Verdict
     from gcadj.app.pool import Lost
 
+log = logging.getLogger(__name__)
+
+
+ViewData = Callable[["Verdict"], "bytes | None"]
+"""What a client keeps of a game's viewer instead of a page file (``gcadj serve``'s
+stored data, `gcadj.web.judging.stored_view`): made in the worker from the verdict, sent
+back with the game's result (`Judged.view`). A picklable function: it travels too."""
+
 
 @dataclass(frozen=True)
 class JudgeJob:
     """How a worker judges each source of a batch (small and picklable: it travels to the
-    workers): the judge's options, the viewer pages to write (None: none), and whether
-    the report's facts of each game are wanted."""
+    workers): the judge's options, the viewer pages to write (None: none), whether the
+    report's facts of each game are wanted, and the viewer data to send back per game
+    (`views`; None: none)."""
 
     options: JudgeOptions = field(default_factory=JudgeOptions)
     pages: ViewerPages | None = None
     facts: bool = False
+    views: ViewData | None = None
 
 
 class Judged(NamedTuple):
     """One game's result, as a worker sends it to the parent: its JSON line (`game_line`,
     with the newline), its status and outcome (for the counts and the exit code), the
     line ``gcadj check -q`` prints for it when it is not legal, what the report shows of
-    it besides the verdict (None when nothing, or not wanted), and the file name of its
-    viewer page (None: none)."""
+    it besides the verdict (None when nothing, or not wanted), the file name of its
+    viewer page (None: none), and its viewer's data (`JudgeJob.views`; None: none)."""
 
     source: str
     line: str
@@ -52,6 +64,7 @@ class Judged(NamedTuple):
     failing: str | None
     facts: GameFacts | None
     viewer: str | None = None
+    view: bytes | None = None
 
 
 def game_line(verdict: Verdict, job: JudgeJob) -> str:
@@ -75,7 +88,20 @@ def game_result(verdict: Verdict, job: JudgeJob, viewer: str | None = None) -> J
         None if verdict.status == Status.LEGAL else verdict_line(verdict),
         game_facts(verdict) if job.facts else None,
         viewer,
+        game_view(verdict, job),
     )
+
+
+def game_view(verdict: Verdict, job: JudgeJob) -> bytes | None:
+    """The viewer data `job.views` makes of a verdict; None when it makes none, or fails
+    (a bug: logged; a page must never cost the verdict)."""
+    if job.views is None:
+        return None
+    try:
+        return job.views(verdict)
+    except Exception:
+        log.warning("no viewer data for %s", verdict.source, exc_info=True)
+        return None
 
 
 def game_facts(verdict: Verdict) -> GameFacts | None:
@@ -150,10 +176,12 @@ __all__ = [
     "JudgeJob",
     "Judged",
     "Task",
+    "ViewData",
     "failed_result",
     "game_facts",
     "game_line",
     "game_result",
+    "game_view",
     "has_text",
     "judge_task",
     "judge_text",

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gcadj.cli.options import (
+    EXIT_CANNOT_WRITE,
     EXIT_USAGE,
     JobsOption,
     limits_of,
@@ -28,7 +29,8 @@ if TYPE_CHECKING:
 SERVE_EPILOG = (
     "Open the printed address in a browser: paste a log, give a game page's address or "
     "upload files (logs, saved pages, PGN databases, a .zip of an archive). POST /api/check "
-    "answers JSON lines, as gcadj check --json. Safe by default: pages are fetched from "
+    "answers JSON lines, as gcadj check --json. Every result has its own address, kept "
+    "--keep days in the --data folder. Safe by default: pages are fetched from "
     "public addresses only (--any-urls to fetch any), the server answers only to its own "
     "address's names (--allowed-host for a reverse proxy's), forms posted from other sites "
     "are refused, and slow clients are cut off. Needs the serve extra: "
@@ -83,10 +85,27 @@ KeepOption = Annotated[
     float,
     number_option(
         "--keep",
-        metavar="MINUTES",
+        metavar="DAYS",
         minimum=0,
         whole=False,
-        help="How long a report and its viewers stay available.",
+        strict=True,
+        help="How long a result is kept at its address (fractions too: 0.5 is 12 hours).",
+    ),
+]
+DataOption = Annotated[
+    str | None,
+    typer.Option(
+        "--data",
+        metavar="DIR",
+        help="The folder the results are kept in (made if need be). Default: gcadj's "
+        "per-user data folder ($XDG_DATA_HOME/gcadj, ~/.local/share/gcadj).",
+    ),
+]
+MaxStoreOption = Annotated[
+    float,
+    megabytes(
+        "--max-store",
+        "Most the kept results may hold, in MB; past it the oldest are deleted first.",
     ),
 ]
 PublicUrlsOption = Annotated[
@@ -160,7 +179,9 @@ def settings_of(values: dict[str, object]) -> ServeSettings:
         source_timeout=limits.source_seconds,
         worker_memory=limits.memory,
         job_timeout=number("job_timeout"),
-        keep_minutes=number("keep"),
+        keep_days=number("keep"),
+        data=None if values["data"] is None else str(values["data"]),
+        max_store=int(number("max_store") * MB),
         public_urls_only=bool(values["public_urls_only"]),
         allowed_hosts=tuple(str(h) for h in allowed) if isinstance(allowed, (list, tuple)) else (),
         max_buffer=int(number("max_buffer") * MB),
@@ -182,7 +203,9 @@ def serve(
     source_timeout: SourceTimeoutOption = 60.0,
     memory: MemoryOption = 2048,
     job_timeout: JobTimeoutOption = 900.0,
-    keep: KeepOption = 60.0,
+    keep: KeepOption = 30.0,
+    data: DataOption = None,
+    max_store: MaxStoreOption = 1000.0,
     public_urls_only: PublicUrlsOption = True,
     allowed_host: AllowedHostOption = None,
     max_buffer: MaxBufferOption = 200.0,
@@ -204,6 +227,7 @@ def serve(
             err=True,
         )
         raise typer.Exit(EXIT_USAGE)
+    from gcadj.errors import StoreError
     from gcadj.web.serve import ServeError
     from gcadj.web.serve import serve as run
 
@@ -216,5 +240,8 @@ def serve(
     except ServeError as err:
         say(f"gcadj serve: {err}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
+    except StoreError as err:  # the data folder: the user's disk, not a bug
+        say(f"gcadj serve: {err}", err=True)
+        raise typer.Exit(EXIT_CANNOT_WRITE) from None
     except KeyboardInterrupt:
         pass

@@ -484,8 +484,8 @@ def _verdict_html(verdict: Verdict, walk: _Walker) -> str:
         more = len(walk.game.findings)
         every = f" {more} illegal moves in all, each in red in the list." if more > 1 else ""
         return (
-            f'<div class="verdict illegal"><p>Illegal move at '
-            f"{term(where, f'ply {finding.ply}', tag='b')}: <code>{_e(finding.text)}</code>. "
+            f'<div class="verdict illegal"><p>{term(_cap(where), f"ply {finding.ply}", tag="b")}'
+            f", <code>{_e(finding.text)}</code>, is illegal. "
             f"{term(sentence, str(finding.category))} {_e(finding.reason)}.</p>"
             f"<p>Every move before it is legal.{every}</p></div>"
         )
@@ -650,11 +650,17 @@ def _game_templates(games: Sequence[GameView]) -> str:
 
 
 def viewer_page(
-    games: Sequence[GameView], size: int = 48, assets: ViewerAssets | None = None
+    games: Sequence[GameView],
+    size: int = 48,
+    assets: ViewerAssets | None = None,
+    *,
+    top: str = "",
+    bottom: str = "",
 ) -> str:
     """The page of `games` (`game_view`'s): self-contained (style, kit and script inline),
     or, with `assets`, linking the shared files and holding only its games. Made from the
-    games' data alone: the server makes its pages from what it kept."""
+    games' data alone: the server makes its pages from what it kept, with its own `top`
+    (a bar) and `bottom` (an editor) around the viewer."""
     if not games:
         raise ExportError("no game to show")
     first = games[0]
@@ -694,7 +700,8 @@ def viewer_page(
         f"{GENERATOR_META}\n"
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{_e(title)} — gcadj viewer</title>\n{style}</head>\n"
-        f'<body>\n{_game_list(games)}<header id="game-head">{first.head}</header>\n<main>\n'
+        f'<body>\n{top}{_game_list(games)}<header id="game-head">{first.head}</header>\n'
+        "<main>\n"
         f'<section id="view"><div id="board-box">{_board_svg(kit, step)}</div>\n'
         '<div id="controls"><button id="first" title="Start (Home)">|◀</button>'
         '<button id="prev" title="Back (←)">◀</button>'
@@ -708,7 +715,8 @@ def viewer_page(
         '<span id="copied" aria-live="polite"></span></div>\n'
         f'<div id="facts-box">{first.facts}</div></section>\n'
         f'<section id="list"><h2>Moves</h2><ol id="moves">{"".join(first.items)}</ol></section>\n'
-        '</main>\n<details id="legend" open><summary>Piece letters</summary></details>\n'
+        f'</main>\n{bottom}<details id="legend" open><summary>Piece letters</summary>'
+        "</details>\n"
         f'<p class="made">Made by gcadj. Keys: ← → Home End, F flips the board. '
         f"Add <code>{address}</code> to the address to open a position.</p>\n"
         f"{_game_templates(games)}"

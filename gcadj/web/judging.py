@@ -12,8 +12,8 @@ module holds what those workers do (its functions travel to them by name):
 2. **Judging** (`judge_upload`): one task per source (an upload, or a member of a zip,
    which the worker reads from the saved file), judged by the one pipeline with its text
    in hand and named as the user named it, so the verdicts are those of ``gcadj check``;
-   each game's viewer page is written self-contained (the server's Content-Security-Policy
-   allows only the inline code it hashed), with a bar of downloads (`with_downloads`).
+   each game's viewer data and downloads come back with its verdict (`stored_view`), for
+   the store to keep (`gcadj.web.store`) and the result pages to show.
 
 Deadlines, the memory cap and deaths are the runner's: a source over its deadline, or
 whose worker dies, gets an "error" verdict worded as ``gcadj audit`` words it.
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,9 +33,8 @@ from typing import TYPE_CHECKING
 from gcadj.app.batch import Limits, Work, run_batch
 from gcadj.app.judging import Judged, JudgeJob, failed_result, judge_text, lost_result
 from gcadj.app.pipeline import JudgeOptions
-from gcadj.app.products import ViewerChoice, ViewerPages
 from gcadj.sources.decode import decode_text
-from gcadj.web.pages import add_bar, downloads_bar
+from gcadj.web.store import pack, unpack
 from gcadj.web.uploads import (
     Planned,
     Refused,
@@ -48,12 +48,13 @@ from gcadj.web.uploads import (
 if TYPE_CHECKING:
     from gcadj.adjudication.verdict import Verdict
     from gcadj.app.pool import Lost, WorkerPool
+    from gcadj.outputs.viewer import GameView
 
 log = logging.getLogger(__name__)
 
 
 # ---------------------------------------------------------------------------------------
-# The viewer pages' downloads
+# The viewers' data and downloads
 
 
 def downloads(verdict: Verdict, fen: str | None) -> list[tuple[str, str, str]]:
@@ -62,7 +63,7 @@ def downloads(verdict: Verdict, fen: str | None) -> list[tuple[str, str, str]]:
     left out."""
     from gcadj.outputs.export import export_game
 
-    stem = _stem(verdict.source)
+    stem = file_stem(verdict.source)
     out: list[tuple[str, str, str]] = []
     for label, fmt, name in (
         ("PGN", "pgn", f"{stem}.pgn"),
@@ -85,27 +86,41 @@ def downloads(verdict: Verdict, fen: str | None) -> list[tuple[str, str, str]]:
     return out
 
 
-def _stem(source: str) -> str:
+def file_stem(source: str) -> str:
+    """A file name for what is downloaded of a source: its name's last part without its
+    ending, in letters, digits and ``-_.`` ("club/Alice vs Bob.txt": "Alice_vs_Bob")."""
     tail = source.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
     stem = tail.rsplit(".", 1)[0] if "." in tail else tail
     clean = "".join(c if c.isalnum() or c in "-_." else "_" for c in stem).strip("._")
     return clean[:60] or "game"
 
 
-def with_downloads(page: str, verdict: Verdict, *, fen: str | None) -> str:
-    """A viewer page with the server's bar: its links (filled in when served) and the
-    game's downloads (`ViewerPages.decorate`)."""
-    return add_bar(page, downloads_bar(downloads(verdict, fen)))
+def stored_view(verdict: Verdict, *, fen: str | None) -> bytes | None:
+    """What the server keeps of a game's viewer (`JudgeJob.views`, in a worker): its data
+    (`gcadj.outputs.viewer.GameView`) and its downloads, as compressed JSON (`read_view`
+    reads it back); None for a verdict with no game to show."""
+    from gcadj.outputs.viewer import game_view
+
+    if verdict.log is None:
+        return None
+    data = {"view": game_view(verdict).to_json(), "downloads": downloads(verdict, fen)}
+    return pack(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
 
 
-def check_job(options: JudgeOptions, viewers: Path | None) -> JudgeJob:
-    """How a check's sources are judged: every game gets a self-contained viewer page
-    with its downloads in `viewers` (None: an API check, no pages), and the report's facts."""
-    pages = None
-    if viewers is not None:
-        decorate = functools.partial(with_downloads, fen=options.fen)
-        pages = ViewerPages(viewers, ViewerChoice.ALL, linked=False, decorate=decorate)
-    return JudgeJob(options, pages, facts=viewers is not None)
+def read_view(data: bytes) -> tuple[GameView, list[tuple[str, str, str]]]:
+    """A game's viewer data and downloads (label, file name, text), as `stored_view` kept
+    them."""
+    from gcadj.outputs.viewer import GameView
+
+    found = json.loads(unpack(data))
+    downloads = [(str(a), str(b), str(c)) for a, b, c in found["downloads"]]
+    return GameView.from_json(found["view"]), downloads
+
+
+def check_job(options: JudgeOptions) -> JudgeJob:
+    """How a check's sources are judged: with the report's facts, and each game's viewer
+    data (`stored_view`) sent back to be kept."""
+    return JudgeJob(options, facts=True, views=functools.partial(stored_view, fen=options.fen))
 
 
 # ---------------------------------------------------------------------------------------
@@ -296,9 +311,11 @@ __all__ = [
     "Zips",
     "check_job",
     "downloads",
+    "file_stem",
     "judge_check",
     "judge_upload",
     "list_zips",
     "plan_check",
-    "with_downloads",
+    "read_view",
+    "stored_view",
 ]
