@@ -273,6 +273,7 @@ def _records_at(jsonl: Path, offsets: list[int]) -> Iterator[dict[str, Any]]:
 STYLE: Final = """
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
+code,pre,kbd,samp{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace}
 body{font-family:system-ui,sans-serif;margin:.6em clamp(.5em,2vw,1.5em);color:#1b1b1b;
   max-width:1400px}
 h1{font-size:1.3em;margin:.1em 0}h2{font-size:1.05em;margin:.5em 0 .2em}

@@ -21,6 +21,7 @@ __all__ = ["VIEWER_SCRIPT", "VIEWER_STYLE"]
 VIEWER_STYLE: Final = """
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
+code,pre,kbd,samp{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace}
 body{font-family:system-ui,sans-serif;margin:.8em clamp(.5em,2vw,1.5em);color:#1b1b1b;
   max-width:1250px}
 h1{font-size:1.4em;margin:.2em 0;overflow-wrap:break-word}h2{font-size:1.1em;margin:0 0 .4em}

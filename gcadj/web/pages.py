@@ -23,6 +23,7 @@ from gcadj.web.limits import ServeSettings, size_text
 STYLE: Final = """
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
+code,pre,kbd,samp{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace}
 body{font-family:system-ui,sans-serif;margin:0 auto;padding:1em clamp(.6em,3vw,1.5em);
   color:#1b1b1b;max-width:60em;line-height:1.4}
 h1{font-size:1.5em;margin:.2em 0 .3em}h2{font-size:1.15em;margin:1.2em 0 .4em}
