@@ -54,14 +54,7 @@ def user_cache_dir() -> Path:
 
     Holds Lark's parse tables and fetched pages; nothing in it is ever the only copy.
     """
-    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        base = Path(os.environ["LOCALAPPDATA"])
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        xdg = os.environ.get("XDG_CACHE_HOME")
-        base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "gcadj"
+    return _user_folder("LOCALAPPDATA", ("Library", "Caches"), "XDG_CACHE_HOME", (".cache",))
 
 
 def user_data_dir() -> Path:
@@ -71,13 +64,24 @@ def user_data_dir() -> Path:
 
     Holds what a user would miss if it went, unlike the cache: ``gcadj serve``'s results.
     """
-    if sys.platform == "win32" and os.environ.get("APPDATA"):
-        base = Path(os.environ["APPDATA"])
+    return _user_folder(
+        "APPDATA", ("Library", "Application Support"), "XDG_DATA_HOME", (".local", "share")
+    )
+
+
+def _user_folder(
+    windows: str, mac: tuple[str, ...], xdg: str, xdg_default: tuple[str, ...]
+) -> Path:
+    """gcadj's folder in a per-user base folder, by the platform's convention: the
+    Windows variable `windows`, the home's `mac` folder on macOS, else the XDG variable
+    `xdg` or the home's `xdg_default` folder."""
+    if sys.platform == "win32" and os.environ.get(windows):
+        base = Path(os.environ[windows])
     elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
+        base = Path.home().joinpath(*mac)
     else:
-        xdg = os.environ.get("XDG_DATA_HOME")
-        base = Path(xdg) if xdg else Path.home() / ".local" / "share"
+        given = os.environ.get(xdg)
+        base = Path(given) if given else Path.home().joinpath(*xdg_default)
     return base / "gcadj"
 
 

@@ -12,6 +12,8 @@ import random
 import re
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -402,3 +404,32 @@ def test_a_log_of_the_newer_preset_needs_no_pocket_file(server: Server) -> None:
     form = requests.get(server.url, timeout=30).text
     menu = form[form.index('<select name="pocket_file">') :]
     assert menu.index('<option value="">from the log</option>') < menu.index('value="i"')
+
+
+def test_checks_at_once_keep_every_game_of_each(server: Server) -> None:
+    """Two checks judged at once by two workers, each writing its games to the store while
+    the other does, and pages read meanwhile: each result keeps all its games, in order,
+    as its answer streamed them."""
+    logs = sorted((FIXTURES / "logs").rglob("*.txt"))[:40]
+    answers: dict[str, requests.Response] = {}
+
+    def check(name: str) -> None:
+        archive = zip_of({f"{name}/{p.name}": p.read_bytes() for p in logs})
+        answers[name] = requests.post(
+            server.url + "api/check", files=[("file", (f"{name}.zip", archive))], timeout=120
+        )
+
+    threads = [threading.Thread(target=check, args=(name,)) for name in ("one", "two")]
+    for thread in threads:
+        thread.start()
+    while any(thread.is_alive() for thread in threads):
+        assert requests.get(server.url, timeout=30).status_code == 200  # a page meanwhile
+        time.sleep(0.2)
+    for name, answer in answers.items():
+        streamed = answer.text.splitlines()
+        assert len(streamed) == len(logs)
+        where = answer.links["alternate"]["url"]
+        kept = requests.get(f"{where}/{name}.jsonl", timeout=30)
+        assert kept.text.splitlines() == streamed
+        report = requests.get(where, timeout=30).text
+        assert f"<h1>{name}.zip</h1>" in report and report.count('href="/r/') >= len(logs)
