@@ -36,10 +36,11 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 # build's). mypy ships mypyc; setuptools drives the C compiler.
 BUILD_REQUIREMENTS = ["mypy==2.4.1", "setuptools>=70"]
 
-# The modules worth compiling (measured with bench/bench_check.py and bench/bench_long.py):
-# the rules engine, the log reader and the judge. Everything else (Lark, I/O, the CLI,
-# the outputs, the syntax errors' wording) runs as Python, where compiling would buy
-# little and cost build time (the C compiler takes most of the install's time).
+# The modules worth compiling (measured with bench/bench_check.py, bench/bench_long.py and
+# bench/bench_adjudicate.py): the rules engine, the log reader, the judge and the mate
+# prover. Everything else (Lark, I/O, the CLI, the outputs, the syntax errors' wording)
+# runs as Python, where compiling would buy little and cost build time (the C compiler
+# takes most of the install's time).
 COMPILED_MODULES = [
     "gcadj/engine/squares.py",
     "gcadj/engine/pieces.py",
@@ -51,6 +52,7 @@ COMPILED_MODULES = [
     "gcadj/notation/parse.py",
     "gcadj/adjudication/judge.py",
     "gcadj/adjudication/verdict.py",
+    "gcadj/analysis/search.py",
 ]
 
 # Written into the wheel beside about.py: why a build is pure, for `gcadj --version`.

@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable
 
 import chess
+from program import cpu_name
 
 from gcadj.about import build_flavour
 from gcadj.engine.position import Position
@@ -74,17 +75,6 @@ def alternating(runs: dict[str, Callable[[], int]], repeat: int) -> dict[str, tu
 def to_gcadj_fen(fen: str) -> str:
     board, rest = fen.split(" ", 1)
     return f"{board}[] {rest}"
-
-
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def main() -> None:

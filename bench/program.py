@@ -7,6 +7,7 @@ so from a checkout it runs the source tree (pure Python) whatever is installed.
 
 from __future__ import annotations
 
+import platform
 import subprocess
 import sys
 from pathlib import Path
@@ -18,3 +19,15 @@ def build_of_program() -> str:
     """What `GCADJ --version` says it is (which build, compiled or pure)."""
     done = subprocess.run([GCADJ, "--version"], capture_output=True, text=True, check=True)
     return done.stdout.strip()
+
+
+def cpu_name() -> str:
+    """The processor's model name, for a bench's first line (where /proc/cpuinfo says it)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"

@@ -3,12 +3,14 @@
 The package is layered along the data flow (docs/development.md, "How the code is laid
 out"), each sub-package importing only those below it: `engine` (the rules), `notation`
 (Game Courier text, SAN, position codes), `adjudication` (`replay`, the `Verdict`),
-`sources` (files, pages, PGN), `outputs` (reports and exports), `app` (whole jobs:
-`check_text`, audits) and `cli`. The public API below is imported lazily so `gcadj --help`
-starts fast.
+`analysis` (forced mates with their proofs, material, adjudications), `sources` (files,
+pages, PGN), `outputs` (reports and exports), `app` (whole jobs: `check_text`, audits) and
+`cli`. The public API below is imported lazily so `gcadj --help` starts fast.
 
 `judge_source` is the one way in (every game of a file, a page, a URL or a text, judged as
 ``gcadj check`` judges it); `check_text` and `check_source` give the first game's verdict.
+`adjudicate` judges a source's games and adjudicates each (``gcadj adjudicate``);
+`adjudicate_position` adjudicates one position.
 
 Examples:
     >>> import gcadj
@@ -29,6 +31,8 @@ from gcadj.about import __version__
 
 if TYPE_CHECKING:
     from gcadj.adjudication.verdict import Finding, Verdict, replay
+    from gcadj.analysis.adjudicate import AdjudicateOptions, Adjudication, adjudicate_position
+    from gcadj.app.adjudicate import AdjudicatedGame, adjudicate
     from gcadj.app.check import check_source, check_text
     from gcadj.app.pipeline import JudgeOptions, judge_source
     from gcadj.engine.move import Move
@@ -50,10 +54,18 @@ _LAZY = {
     "JudgeOptions": "gcadj.app.pipeline",
     "replay": "gcadj.adjudication.verdict",
     "parse_log": "gcadj.notation.parse",
+    "adjudicate": "gcadj.app.adjudicate",
+    "AdjudicatedGame": "gcadj.app.adjudicate",
+    "adjudicate_position": "gcadj.analysis.adjudicate",
+    "Adjudication": "gcadj.analysis.adjudicate",
+    "AdjudicateOptions": "gcadj.analysis.adjudicate",
     "LogSyntaxError": "gcadj.notation.parse",
 }
 
 __all__ = [
+    "AdjudicateOptions",
+    "AdjudicatedGame",
+    "Adjudication",
     "Finding",
     "JudgeOptions",
     "LogSyntaxError",
@@ -63,6 +75,8 @@ __all__ = [
     "Termination",
     "Verdict",
     "__version__",
+    "adjudicate",
+    "adjudicate_position",
     "check_source",
     "check_text",
     "judge_source",

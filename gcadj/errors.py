@@ -245,6 +245,29 @@ class ParserDeclined(GcadjError):
         self.valid_to = valid_to
 
 
+# -- analysis --------------------------------------------------------------------------------
+
+
+class SearchCut(GcadjError):
+    """A mate search ran out of what it was given: `why` is "budget" (its seconds) or
+    "nodes" (its node limit). Never leaves `gcadj.analysis.search`, whose answer then says
+    how far the search got."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+class ProofFault(GcadjError):
+    """The first fault the proof checker found in a proof tree; its message is the reason.
+    Never leaves `gcadj.analysis.proof_check`, which answers with a rejection."""
+
+
+class ProofRejected(GcadjError, RuntimeError):
+    """The proof checker rejected a proof the prover made: a bug of gcadj's (the
+    adjudication of that game becomes an internal error), never a proven mate printed."""
+
+
 # -- adjudication --------------------------------------------------------------------------
 
 

@@ -132,6 +132,17 @@ class Result(Word):
         return RESULT_SPELLINGS.get(text.strip())
 
 
+class AdjudicationClass(Word):
+    """How strong an adjudication is (the ``class`` of ``gcadj adjudicate --json``), strongest
+    first: docs/rules.md §7 says when each is given."""
+
+    PROVEN = "proven"  # the board has ended, or a forced mate was proved
+    RECORDED = "recorded"  # the record ended the game (resignation, agreement, time, result)
+    CLAIMABLE = "claimable"  # a draw a player may claim now (threefold repetition)
+    EVIDENCE = "evidence"  # no proof, but a clear material lead
+    UNDETERMINED = "undetermined"  # none of these
+
+
 class PocketFile(str):
     """The file of the pockets: one lower-case letter from i to z (i on the 2009 preset,
     whose pockets are i1/i8; p on the newer one, p1/p8).
@@ -189,6 +200,7 @@ __all__ = [
     "DEFAULT_POCKET_FILE",
     "RECORDED_ENDINGS",
     "RESULT_SPELLINGS",
+    "AdjudicationClass",
     "Category",
     "PocketFile",
     "Result",

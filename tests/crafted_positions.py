@@ -21,13 +21,14 @@ Fairy-Stockfish comparison, which wants a fixed list).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
 from hypothesis import assume
 from hypothesis import strategies as st
 
 from gcadj.engine.fen import FenError, format_fen
+from gcadj.engine.move import Move
 from gcadj.engine.pieces import PAWN, PIECES, Piece
 from gcadj.engine.position import KING_LINES, Position
 from gcadj.engine.squares import KING_STEPS, WHITE, Ray
@@ -219,3 +220,19 @@ def crafted_fen(rng: random.Random) -> str:
     while (fen := build_fen(RandomChooser(rng))) is None:
         pass
     return fen
+
+
+def walk_a_few_plies(
+    data: st.DataObject, fen: str, visit: Callable[[Position], None], most: int = 3
+) -> None:
+    """`visit` the position of `fen` and the positions after up to `most` random legal
+    plies (hypothesis's choices), at every node: a built position rarely stays the point
+    of a test for more than a few moves."""
+    position = Position(fen)
+    for _ in range(data.draw(st.integers(0, most), label="plies after")):
+        visit(position)
+        moves = sorted(position.legal_moves(), key=Move.uci)
+        if not moves:
+            return
+        position.push(data.draw(st.sampled_from(moves), label="move"))
+    visit(position)

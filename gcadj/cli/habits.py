@@ -30,7 +30,10 @@ from typer.core import TyperOption
 
 # The commands whose games come from standard input when no source is named (an audit
 # judges named archives in parallel and can resume: not a stream).
-READS_STDIN: Final = frozenset({"check", "export"})
+READS_STDIN: Final = frozenset({"check", "export", "adjudicate"})
+# The commands for which --fen with no source is the input itself (a position to adjudicate):
+# standard input is then not read for games.
+FEN_IS_INPUT: Final = frozenset({"adjudicate"})
 # Parameters holding a FEN or a text: "-" reads it from standard input.
 TEXT_FROM_STDIN: Final = ("fen", "to_gc", "from_gc")
 # (parameter, parameter): both given is a usage error, said in words.
@@ -75,7 +78,13 @@ def apply_habits(command: str, params: Sequence[Any], values: dict[str, Any]) ->
     problem = contradiction(params, values)
     if problem is not None:
         raise fail(command, problem, EXIT_USAGE)
-    if command in READS_STDIN and "sources" in values and not values["sources"]:
+    position_only = command in FEN_IS_INPUT and values.get("fen") is not None
+    if (
+        command in READS_STDIN
+        and "sources" in values
+        and not values["sources"]
+        and not position_only
+    ):
         if stdin_is_terminal():
             message = "name at least one source, or pipe a game into standard input ('-')"
             raise fail(command, message, EXIT_USAGE)
@@ -154,6 +163,7 @@ def owners_words(typed: str, owners: list[str]) -> str:
 
 __all__ = [
     "CONTRADICTIONS",
+    "FEN_IS_INPUT",
     "READS_STDIN",
     "TEXT_FROM_STDIN",
     "apply_habits",

@@ -14,7 +14,7 @@ import typer
 from typer.core import TyperArgument, TyperCommand
 
 from gcadj.about import __version__, build_flavour
-from gcadj.cli import audit, check, export, fen, fetch, perft, serve
+from gcadj.cli import adjudicate, audit, check, export, fen, fetch, perft, serve
 
 
 class Command(TyperCommand):
@@ -112,6 +112,11 @@ app.command(
     epilog=check.CHECK_EPILOG,
     short_help="Judge games: the first illegal move, or how each game ended.",
 )(check.check)
+app.command(
+    cls=Command,
+    epilog=adjudicate.ADJUDICATE_EPILOG,
+    short_help="Adjudicate unfinished games: a proved forced mate, a claimable draw, material.",
+)(adjudicate.adjudicate)
 app.command(
     cls=Command,
     short_help="Convert games to PGN, Game Courier text, FEN, JSON, SVG or a viewer.",

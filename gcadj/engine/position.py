@@ -38,7 +38,14 @@ from typing import Any
 from gcadj.engine.compiled import rebuild_args
 from gcadj.engine.fen import STARTING_FEN, format_fen, parse_fen
 from gcadj.engine.move import BOARD_MOVES, DROP_MOVES, POCKET_MOVES, Move
-from gcadj.engine.pieces import KINDS, PIECES, Piece, mutation_choices, promotion_choices
+from gcadj.engine.pieces import (
+    KINDS,
+    PIECES,
+    Piece,
+    PieceKind,
+    mutation_choices,
+    promotion_choices,
+)
 from gcadj.engine.squares import (
     BLACK,
     COLOR_NAMES,
@@ -205,6 +212,26 @@ POCKETING = (_pocketing_table(WHITE), _pocketing_table(BLACK))
 DROP_SQUARES = tuple(
     tuple(sq for sq in range(64) if sq >> 3 != LAST_RANK[color]) for color in (WHITE, BLACK)
 )
+
+
+def _lines_between() -> tuple[tuple[tuple[int, Ray] | None, ...], ...]:
+    """LINE_BETWEEN[f][t]: (line kind, the squares strictly between) when t lies on a queen
+    line or a Nightrider line out of f, else None. A rider of that kind of line on f
+    reaches t when those squares are empty: how a checking move is found from its target."""
+    table: list[list[tuple[int, Ray] | None]] = [[None] * 64 for _ in range(64)]
+    for line, rays in (
+        (LINE_DIAGONAL, _DIAGONAL_RAYS),
+        (LINE_ORTHOGONAL, _ORTHOGONAL_RAYS),
+        (LINE_KNIGHT, _KNIGHT_RAYS),
+    ):
+        for f in range(64):
+            for ray in rays[f]:
+                for i, t in enumerate(ray):
+                    table[f][t] = (line, ray[:i])
+    return tuple(tuple(row) for row in table)
+
+
+LINE_BETWEEN = _lines_between()
 
 # Fixed seed: keys are stable across runs. The generator is `random.Random`'s own C core
 # (the same numbers for an integer seed), which spares every start-up `random`'s imports.
@@ -518,77 +545,264 @@ class Position:
         if checkers:
             targets = set(block)
             targets.add(checkers[0])
+        self._piece_moves(us, pins, targets, append)
+        if self.ep_square is not None:
+            for move in self._en_passant_moves():
+                append(move)
+        self._pocket_moves(us, checkers, block, pins, moves)
+        return moves
 
+    def _piece_moves(
+        self,
+        us: int,
+        pins: dict[int, Ray],
+        targets: set[int] | None,
+        append: Callable[[Move], None],
+    ) -> None:
+        """The board moves of every piece but the King (en passant apart): along its pin if
+        pinned, onto `targets` (the checker and the blocking squares) when in check."""
+        board = self.board
+        ksq = self.king_squares[us]
         for f in self.occupied[us]:
-            if f == ksq:
-                continue
-            p = board[f]
-            assert p is not None
-            pin = pins.get(f)
-            row = BOARD_MOVES[f]
-            if p.pawn:
-                self._pawn_moves(f, us, row, pin, targets, append)
-                continue
-            kind = p.kind
-            if pin is None and targets is None:
-                for t in kind.leaps[f]:
-                    q = board[t]
-                    if q is None or q.color == them:
-                        append(row[t])
-                for ray in kind.rays[f]:
-                    for t in ray:
-                        q = board[t]
-                        if q is None:
-                            append(row[t])
-                        else:
-                            if q.color == them:
-                                append(row[t])
-                            break
-                continue
-            allowed = set(pin) if pin is not None else None
-            if targets is not None:
-                allowed = targets if allowed is None else allowed & targets
-            assert allowed is not None
+            if f != ksq:
+                piece = board[f]
+                assert piece is not None
+                self._one_piece_moves(f, piece, pins.get(f), targets, append)
+
+    def _one_piece_moves(
+        self,
+        f: int,
+        p: Piece,
+        pin: Ray | None,
+        targets: set[int] | None,
+        append: Callable[[Move], None],
+    ) -> None:
+        """The board moves of the piece `p` (not the King) on `f`, as `_piece_moves` says."""
+        board = self.board
+        us = p.color
+        them = us ^ 1
+        row = BOARD_MOVES[f]
+        if p.pawn:
+            self._pawn_moves(f, us, row, pin, targets, append)
+            return
+        kind = p.kind
+        if pin is None and targets is None:
             for t in kind.leaps[f]:
-                if t in allowed:
-                    q = board[t]
-                    if q is None or q.color == them:
-                        append(row[t])
+                q = board[t]
+                if q is None or q.color == them:
+                    append(row[t])
             for ray in kind.rays[f]:
                 for t in ray:
                     q = board[t]
                     if q is None:
-                        if t in allowed:
-                            append(row[t])
+                        append(row[t])
                     else:
-                        if q.color == them and t in allowed:
+                        if q.color == them:
                             append(row[t])
                         break
+            return
+        allowed = set(pin) if pin is not None else None
+        if targets is not None:
+            allowed = targets if allowed is None else allowed & targets
+        assert allowed is not None
+        for t in kind.leaps[f]:
+            if t in allowed:
+                q = board[t]
+                if q is None or q.color == them:
+                    append(row[t])
+        for ray in kind.rays[f]:
+            for t in ray:
+                q = board[t]
+                if q is None:
+                    if t in allowed:
+                        append(row[t])
+                else:
+                    if q.color == them and t in allowed:
+                        append(row[t])
+                    break
 
-        if self.ep_square is not None:
-            for move in self._en_passant_moves():
-                append(move)
-
-        if self.pockets[us] is None:
+    def _pocket_moves(
+        self,
+        us: int,
+        checkers: list[int],
+        block: set[int],
+        pins: dict[int, Ray],
+        moves: list[Move],
+    ) -> None:
+        """Pocketings (never in check, never of a pinned piece, not under White's ply-1 ban)
+        with an empty pocket; drops (onto a blocking square when in check) with a full one."""
+        board = self.board
+        held = self.pockets[us]
+        if held is None:
             if not checkers and not (self.pocket_ban and us == WHITE):
                 choices = POCKETING[us]
+                ksq = self.king_squares[us]
                 for f in self.occupied[us]:
                     if f != ksq and f not in pins:
                         p = board[f]
                         assert p is not None
                         moves.extend(choices[f][p.kind.index])
+            return
+        drops = DROP_MOVES[held.kind.index]
+        append = moves.append
+        if checkers:
+            last = LAST_RANK[us]
+            for t in block:
+                if t >> 3 != last:
+                    append(drops[t])
         else:
-            drops = DROP_MOVES[self.pockets[us].kind.index]  # type: ignore[union-attr]
-            if checkers:
-                last = LAST_RANK[us]
-                for t in block:
-                    if t >> 3 != last:
-                        append(drops[t])
+            for t in DROP_SQUARES[us]:
+                if board[t] is None:
+                    append(drops[t])
+
+    # -- checking moves ----------------------------------------------------------------
+
+    def gives_check(self, move: Move) -> bool:
+        """Does this legal move check the opponent's King? (It is played and taken back.)"""
+        us = self.turn
+        self._push(move)
+        check = self._attacked(self.king_squares[us ^ 1], us)
+        self._pop()
+        return check
+
+    def checking_moves(self) -> list[Move]:
+        """Every legal move that checks the opponent's King, without generating the others.
+
+        A mate-in-one search asks only for these, at the leaves of every mate search, so
+        they are found from the enemy King outwards: a piece checks directly from the
+        squares its kind would attack the King from (`_check_squares`, walked out of the
+        King), so only those targets are tried for it; a drop likewise; and a piece that
+        alone stands between the King and one of our riders on its line (a discoverer)
+        checks with every move off that line, pocketings included. En passant, which
+        empties a second square, is played to see. In check (rare when mating), the legal
+        moves are filtered. tests/engine/test_checking_moves.py holds this to
+        ``[m for m in legal_moves() if gives_check(m)]``.
+        """
+        us = self.turn
+        checkers, _, pins = self._checks_and_pins(us)
+        if checkers:
+            return [move for move in self.legal_moves() if self.gives_check(move)]
+        them = us ^ 1
+        board = self.board
+        ek = self.king_squares[them]
+        discoverers = self._discoverers(us)
+        moves: list[Move] = []
+        append = moves.append
+        by_kind: dict[int, list[int]] = {}
+        for f in self.occupied[us]:
+            p = board[f]
+            assert p is not None
+            line = discoverers.get(f)
+            if line is not None:
+                self._discovering_moves(f, p, pins.get(f), line, moves)
+            elif p.pawn:
+                found: list[Move] = []
+                self._pawn_moves(f, us, BOARD_MOVES[f], pins.get(f), None, found.append)
+                for move in found:
+                    if ek in PAWN_CAPTURES[us][move.to_square]:
+                        append(move)
+            elif not p.king:
+                squares = by_kind.get(p.kind.index)
+                if squares is None:
+                    squares = by_kind[p.kind.index] = self._check_squares(p.kind, ek, them)
+                pin = pins.get(f)
+                row = BOARD_MOVES[f]
+                for t in squares:
+                    if (pin is None or t in pin) and self._reaches(p, f, t):
+                        append(row[t])
+        held = self.pockets[us]
+        if held is not None:
+            drops = DROP_MOVES[held.kind.index]
+            last = LAST_RANK[us]
+            if held.pawn:
+                squares = list(PAWN_CAPTURES[them][ek])
             else:
-                for t in DROP_SQUARES[us]:
-                    if board[t] is None:
-                        append(drops[t])
+                squares = by_kind.get(held.kind.index) or self._check_squares(held.kind, ek, them)
+            for t in squares:
+                if board[t] is None and t >> 3 != last:
+                    append(drops[t])
+        if self.ep_square is not None:
+            for move in self._en_passant_moves():
+                if self.gives_check(move):
+                    append(move)
         return moves
+
+    def _discoverers(self, us: int) -> dict[int, Ray]:
+        """`us`'s pieces that alone stand between the enemy King and one of `us`'s riders of
+        their line, each with that line (from the King up to the rider)."""
+        board = self.board
+        ek = self.king_squares[us ^ 1]
+        found: dict[int, Ray] = {}
+        for ray, line, _ in (KING_LINES if self._nightriders[us] else QUEEN_LINES)[ek]:
+            own = -1
+            for i, t in enumerate(ray):
+                p = board[t]
+                if p is None:
+                    continue
+                if p.color != us:
+                    break
+                if own >= 0:
+                    if p.rides[line]:
+                        found[ray[own]] = ray[: i + 1]
+                    break
+                own = i
+        return found
+
+    def _discovering_moves(
+        self, f: int, p: Piece, pin: Ray | None, line: Ray, moves: list[Move]
+    ) -> None:
+        """The checking moves of a discoverer on `f`: every legal move off `line` (a King's
+        steps, a piece's moves, its pocketings), and a move along it that checks itself."""
+        us = p.color
+        them = us ^ 1
+        board = self.board
+        if p.king:
+            row = BOARD_MOVES[f]
+            board[f] = None  # lifted, as in legal_moves
+            for t in KING_STEPS[f]:
+                q = board[t]
+                if (q is None or q.color == them) and t not in line and not self._attacked(t, them):
+                    moves.append(row[t])
+            board[f] = p
+            return
+        own: list[Move] = []
+        self._one_piece_moves(f, p, pin, None, own.append)
+        for move in own:
+            if move.to_square not in line or self.gives_check(move):
+                moves.append(move)
+        if pin is None and self.pockets[us] is None and not (self.pocket_ban and us == WHITE):
+            moves.extend(POCKETING[us][f][p.kind.index])
+
+    def _check_squares(self, kind: PieceKind, ek: int, them: int) -> list[int]:
+        """The squares a `kind` piece of `them`'s opponent could stand on (empty, or holding
+        a piece of `them` to capture) to attack `them`'s King on `ek`: walked out of the
+        King along the kind's own lines, which are the same both ways."""
+        board = self.board
+        found: list[int] = []
+        for t in kind.leaps[ek]:
+            q = board[t]
+            if q is None or q.color == them:
+                found.append(t)
+        for ray in kind.rays[ek]:
+            for t in ray:
+                q = board[t]
+                if q is None:
+                    found.append(t)
+                else:
+                    if q.color == them:
+                        found.append(t)
+                    break
+        return found
+
+    def _reaches(self, p: Piece, f: int, t: int) -> bool:
+        """Can the piece `p` (not a pawn) on `f` move to `t`, whose content it may take?"""
+        if t in p.kind.leaps[f]:
+            return True
+        between = LINE_BETWEEN[f][t]
+        if between is None or not p.rides[between[0]]:
+            return False
+        board = self.board
+        return all(board[s] is None for s in between[1])
 
     def _pawn_moves(
         self,
@@ -1009,6 +1223,13 @@ class Position:
                 return True
         return False
 
+    @property
+    def key(self) -> int:
+        """The repetition key of the position: board, pockets, side to move, a legal en
+        passant and White's ply-1 ban (`_repetition_key`). Equal keys are the same position
+        in the sense of docs/rules.md §4, which is what a mate search's table is keyed by."""
+        return self._key
+
     def repetition_count(self) -> int:
         """How many times the current position has occurred, this time included."""
         return self._key_counts[self._key]
@@ -1024,26 +1245,64 @@ class Position:
 
         Out of check, a full pocket can drop on any empty square off the owner's rank 8
         (and in a game there always is one), and an empty pocket can take any unpinned
-        piece but the King (unless White's ply-1 ban holds). Only the rest (check, a bare
-        King, the ban, a board a FEN filled up) needs the full generation.
+        piece but the King (unless White's ply-1 ban holds). In check, `_has_evasion` looks
+        for one answer. Only the rest (a bare King, the ban, a board a FEN filled up) needs
+        the full generation.
         """
         us = self.turn
         board = self.board
-        if not self.is_check():
-            if self.pockets[us] is not None:  # a drop, if there is an empty square for it
-                if any(board[t] is None for t in DROP_SQUARES[us]):
-                    return True
-            elif not (self.pocket_ban and us == WHITE) and len(self.occupied[us]) > 1:
-                king = self.king_squares[us]
-                lines = (KING_LINE_SQUARES if self._nightriders[us ^ 1] else QUEEN_LINE_SQUARES)[
-                    king
-                ]
-                if any(sq != king and sq not in lines for sq in self.occupied[us]):
-                    return True  # a piece off every line out of the King is never pinned
-                pins = self._checks_and_pins(us)[2]
-                if any(sq != king and sq not in pins for sq in self.occupied[us]):
-                    return True
+        if self.is_check():
+            return self._has_evasion()
+        if self.pockets[us] is not None:  # a drop, if there is an empty square for it
+            if any(board[t] is None for t in DROP_SQUARES[us]):
+                return True
+        elif not (self.pocket_ban and us == WHITE) and len(self.occupied[us]) > 1:
+            king = self.king_squares[us]
+            lines = (KING_LINE_SQUARES if self._nightriders[us ^ 1] else QUEEN_LINE_SQUARES)[king]
+            if any(sq != king and sq not in lines for sq in self.occupied[us]):
+                return True  # a piece off every line out of the King is never pinned
+            pins = self._checks_and_pins(us)[2]
+            if any(sq != king and sq not in pins for sq in self.occupied[us]):
+                return True
         return bool(self.legal_moves())
+
+    def _has_evasion(self) -> bool:
+        """In check: is there a legal answer? The cheap ones first, stopping at the first
+        found: a King step, a drop on a square that blocks a line check, a piece taking
+        the checker or blocking; en passant last (it is tried on the board). Pocketing
+        never answers a check (docs/rules.md §3). The same moves as `legal_moves` in check."""
+        us = self.turn
+        them = us ^ 1
+        board = self.board
+        ksq = self.king_squares[us]
+        checkers, block, pins = self._checks_and_pins(us)
+        king = board[ksq]
+        board[ksq] = None  # lifted, as in legal_moves
+        for t in KING_STEPS[ksq]:
+            q = board[t]
+            if (q is None or q.color == them) and not self._attacked(t, them):
+                board[ksq] = king
+                return True
+        board[ksq] = king
+        if len(checkers) == 1:
+            if self.pockets[us] is not None and any(t >> 3 != LAST_RANK[us] for t in block):
+                return True
+            targets = (checkers[0], *block)
+            ep = self.ep_square
+            for f in self.occupied[us]:
+                if f == ksq:
+                    continue
+                pin = pins.get(f)
+                row = BOARD_MOVES[f]
+                pawn = self._piece(f).pawn
+                for t in targets:
+                    if (
+                        (pin is None or t in pin)
+                        and not (pawn and t == ep and (f & 7) != (t & 7))  # en passant: below
+                        and self.is_pseudo_legal(row[t])
+                    ):
+                        return True
+        return self.ep_square is not None and bool(self._en_passant_moves())
 
     def is_checkmate(self) -> bool:
         return self.is_check() and not self.has_legal_move()

@@ -351,6 +351,7 @@ def test_help_lists_the_commands_in_order_with_whole_descriptions() -> None:
     commands = re.findall(r"^  (\w+)\s{2,}(.+)$", done.stdout.split("Commands:")[1], re.M)
     assert [name for name, _ in commands] == [
         "check",
+        "adjudicate",
         "export",
         "audit",
         "fetch",

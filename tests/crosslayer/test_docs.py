@@ -166,3 +166,14 @@ def test_the_manual_names_every_key_of_a_verdicts_json() -> None:
     finding = verdict["first_illegal"]
     words = set(listed("check.md", "`--json` writes"))
     assert set(verdict) | set(finding) | set(finding["suggestions"][0]) <= words
+
+
+def test_the_adjudicate_page_names_every_class_and_every_key_of_an_adjudication() -> None:
+    from gcadj import adjudicate_position
+    from gcadj.vocabulary import AdjudicationClass
+
+    found = adjudicate_position("k7/8/2K5/8/8/8/8/7R[] w - - 0 1").to_json()
+    keys = set(found) | set(found["mate"]) | set(found["material"]["white"])
+    text = (DOCS / "adjudicate.md").read_text(encoding="utf-8")
+    assert [key for key in sorted(keys) if f"`{key}`" not in text] == []
+    assert [kind.value for kind in AdjudicationClass if f"`{kind.value}`" not in text] == []

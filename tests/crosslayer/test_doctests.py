@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import doctest
 import importlib
-import importlib.util
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,8 @@ MODULES = (
     "gcadj",
     "gcadj.app.check",
     "gcadj.app.pipeline",
+    "gcadj.app.adjudicate",
+    "gcadj.analysis.adjudicate",
     "gcadj.sources.options",
     "gcadj.adjudication.verdict",
     "gcadj.vocabulary",

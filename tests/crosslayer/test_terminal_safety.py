@@ -77,6 +77,10 @@ def invocations(folder: Path, legal: Path, dirty: str, url: str) -> Iterator[lis
     yield ["check", "--json", where]
     yield ["check", str(folder / f"missing {dirty.replace('/', '')}.txt")]
     yield ["check", "--fen", f"8/8{dirty}", str(legal)]
+    yield ["adjudicate", "--mate-depth", "1", where]
+    yield ["adjudicate", "-v", "--mate-depth", "1", str(folder / "illegal.txt")]
+    yield ["adjudicate", "-q", "--mate-depth", "1", where]
+    yield ["adjudicate", "--fen", f"8/8{dirty}"]
     for to in ("pgn", "gc", "fen", "json", "svg", "html"):
         yield ["export", str(legal), "--to", to, "-v"]
     yield ["export", where, "--to", "pgn"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import budget
-from crafted_positions import crafted_fens
+from crafted_positions import crafted_fens, walk_a_few_plies
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -97,15 +97,8 @@ def note_kind(pos: Position) -> None:
 @given(st.data(), crafted_fens())
 def test_generator_and_single_move_check_agree(data: st.DataObject, fen: str) -> None:
     """In the crafted position and a few random plies after it, at every node."""
-    pos = Position(fen)
-    note_kind(pos)
-    for _ in range(data.draw(st.integers(0, 3), label="plies after")):
-        assert_agreement(pos)
-        moves = sorted(pos.legal_moves(), key=Move.uci)
-        if not moves:
-            return
-        pos.push(data.draw(st.sampled_from(moves), label="move"))
-    assert_agreement(pos)
+    note_kind(Position(fen))
+    walk_a_few_plies(data, fen, assert_agreement)
 
 
 # -- the position of issue 19.6 ----------------------------------------------------------

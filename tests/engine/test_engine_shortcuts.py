@@ -6,42 +6,9 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from random_positions import random_position
 
 from gcadj.engine.position import Position
-from gcadj.errors import FenError
-
-LETTERS = "PBNRIDAGQMUVFWXTHZ"
-
-
-def random_position(rng: random.Random, pieces: int) -> Position | None:
-    """A random legal-looking position with `pieces` pieces besides the Kings, or None."""
-    board: list[str | None] = [None] * 64
-    squares = rng.sample(range(64), pieces + 2)
-    board[squares[0]], board[squares[1]] = "K", "k"
-    for sq in squares[2:]:
-        letter = rng.choice(LETTERS)
-        board[sq] = letter if rng.random() < 0.5 else letter.lower()
-    rows = []
-    for rank in range(7, -1, -1):
-        row, empty = "", 0
-        for file in range(8):
-            cell = board[rank * 8 + file]
-            if cell is None:
-                empty += 1
-                continue
-            row += (str(empty) if empty else "") + cell
-            empty = 0
-        rows.append(row + (str(empty) if empty else ""))
-    pocket = ""
-    if rng.random() < 0.6:
-        pocket += rng.choice(LETTERS)
-    if rng.random() < 0.6:
-        pocket += rng.choice(LETTERS).lower()
-    fen = f"{'/'.join(rows)}[{pocket}] {rng.choice('wb')} - - 0 {rng.randint(1, 40)}"
-    try:
-        return Position(fen)
-    except FenError:
-        return None
 
 
 @settings(max_examples=300, deadline=None)

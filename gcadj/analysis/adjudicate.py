@@ -1,0 +1,456 @@
+"""The adjudication of a game: a proposed result, how strong it is, and why.
+
+docs/rules.md §7 settles what is adjudicated for each kind of verdict, and this module
+follows it:
+
+* a legal game is adjudicated on its final position; an illegal one on the position
+  before its first illegal ply; a game read up to an unreadable ply on the position where
+  reading stopped (the reason says which); a source with no game has no position and is
+  `undetermined`;
+* a board that has ended (checkmate, stalemate, fifty moves, fivefold repetition, a dead
+  position) is `proven`, with the board's result;
+* a game the record ended (resignation, agreement, time forfeit, a PGN result) keeps the
+  record's result, class `recorded`, and the reason says what the board says; a win on
+  time by a side left with its bare King gets a note (FIDE rule 6.9: a draw);
+* otherwise the prover looks for the shortest forced mate, for and against the side to
+  move (`gcadj.analysis.search`); a mate it finds is checked by the proof checker
+  (`gcadj.analysis.proof_check`) before it is called `proven`; a proof the checker rejects
+  is a bug of gcadj's, raised as `ProofRejected`, never printed;
+* with no mate: `claimable` when the position has occurred three times (a draw either
+  player may claim), else `evidence` when one side leads by at least the evidence margin
+  in class units (`gcadj.analysis.material`), else `undetermined`.
+
+`Adjudication.to_json` is the ``adjudication`` key of ``gcadj adjudicate --json``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from gcadj.adjudication.plies import JudgedGame
+from gcadj.adjudication.verdict import Verdict, start_position
+from gcadj.analysis.material import Material, material
+from gcadj.analysis.proof import Tree, mating_line, tree_json
+from gcadj.analysis.proof_check import check_proof
+from gcadj.analysis.search import (
+    PROOF_LIMIT,
+    ProgressCallback,
+    Proof,
+    SearchResult,
+    search_mate,
+)
+from gcadj.engine.position import Outcome, Position
+from gcadj.engine.squares import COLOR_NAMES, WHITE
+from gcadj.errors import ProofRejected
+from gcadj.vocabulary import (
+    DEFAULT_POCKET_FILE,
+    AdjudicationClass,
+    PocketFile,
+    Result,
+    Side,
+    Status,
+    Termination,
+)
+from gcadj.words import plural
+
+if TYPE_CHECKING:
+    from gcadj.adjudication.verdict import Finding
+
+DEFAULT_MATE_DEPTH: Final = 3
+DEFAULT_BUDGET: Final = 30.0
+DEFAULT_EVIDENCE_MARGIN: Final = 3
+"""Class units: a Rook's worth, or three Pawns (docs/rules.md §7)."""
+
+SIDES: Final = (Side.WHITE, Side.BLACK)
+WINS: Final = (Result.WHITE_WINS, Result.BLACK_WINS)
+BOARD_ENDINGS: Final = frozenset(
+    {
+        Termination.CHECKMATE,
+        Termination.STALEMATE,
+        Termination.FIFTY_MOVES,
+        Termination.FIVEFOLD_REPETITION,
+        Termination.DEAD_POSITION,
+    }
+)
+CUT_WORDS: Final = {"budget": "the budget", "nodes": "the node limit", "interrupted": "Ctrl-C"}
+
+
+@dataclass(frozen=True)
+class AdjudicateOptions:
+    """How each game is adjudicated: the longest mate searched (the winner's moves), the
+    seconds (wall clock) and nodes a search may take per game (None: no limit), and the
+    material lead, in class units, that counts as evidence. Small and picklable.
+
+    Examples:
+        >>> import gcadj
+        >>> quick = gcadj.AdjudicateOptions(mate_depth=1, budget=None, node_limit=10_000)
+        >>> found = gcadj.adjudicate_position("k7/8/2K5/8/8/8/8/7R[] w - - 0 1", quick)
+        >>> found.kind.value, found.no_mate_within, found.mate_depth  # the mate is in 2
+        ('evidence', 1, 1)
+    """
+
+    mate_depth: int = DEFAULT_MATE_DEPTH
+    budget: float | None = DEFAULT_BUDGET
+    node_limit: int | None = None
+    evidence_margin: int = DEFAULT_EVIDENCE_MARGIN
+
+
+@dataclass(frozen=True)
+class ForcedMate:
+    """A forced mate, checked: the winner, its number of moves, the mating line (Game
+    Courier text and SAN) and the whole proof tree (`gcadj.analysis.proof`)."""
+
+    winner: Side
+    moves: int
+    line: tuple[str, ...]
+    san: tuple[str, ...]
+    tree: Tree
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner.value,
+            "moves": self.moves,
+            "line": list(self.line),
+            "san": list(self.san),
+            "tree": self.tree,
+        }
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    """A game's adjudication (see the module docstring). `no_mate_within` and
+    `not_mated_within`: the side to move was proved to have no forced mate, and not to be
+    mated, within that many moves (None: no search was made); `cut`: why the search
+    stopped short of `mate_depth` (its budget, the node limit, Ctrl-C), None if it did not.
+    `internal`: gcadj failed on the game (a bug; not part of the JSON).
+
+    Examples:
+        >>> import gcadj
+        >>> found = gcadj.adjudicate_position("4k3/8/8/8/8/8/8/R3K3[] b - - 0 1")
+        >>> found.kind.value, found.result.value, found.no_mate_within, found.mate
+        ('evidence', '1-0', 3, None)
+        >>> found.to_json()["material"]["white"]["by_class"]["3"]
+        1
+    """
+
+    kind: AdjudicationClass
+    result: Result
+    reason: str
+    position: str | None = None
+    mate: ForcedMate | None = None
+    no_mate_within: int | None = None
+    not_mated_within: int | None = None
+    mate_depth: int | None = None
+    cut: str | None = None
+    material: Material | None = None
+    notes: tuple[str, ...] = ()
+    nodes: int = 0
+    seconds: float = 0.0
+    internal: bool = field(default=False, compare=False)
+
+    @property
+    def interrupted(self) -> bool:
+        return self.cut == "interrupted"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "class": self.kind.value,
+            "result": self.result.value,
+            "reason": self.reason,
+            "position": self.position,
+            "mate": None if self.mate is None else self.mate.to_json(),
+            "no_mate_within": self.no_mate_within,
+            "not_mated_within": self.not_mated_within,
+            "mate_depth": self.mate_depth,
+            "cut": self.cut,
+            "material": None if self.material is None else self.material.to_json(),
+            "notes": list(self.notes),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def adjudicate_verdict(
+    verdict: Verdict,
+    options: AdjudicateOptions | None = None,
+    *,
+    progress: ProgressCallback | None = None,
+) -> Adjudication:
+    """The adjudication of a judged game: the one call per game (of ``gcadj adjudicate``,
+    and of any caller holding verdicts). The game is never judged again: its position comes
+    from replaying the verdict's legal moves (`JudgedGame.position_after`).
+
+    Examples:
+        >>> import gcadj
+        >>> verdict = gcadj.check_text("P e2-e4\\np f7-f6\\nP d2-d4\\np g7-g5\\nQ d1-h6\\n")
+        >>> verdict.status.value
+        'illegal'
+        >>> where, what = adjudicate_verdict(verdict).reason.split(": ")
+        >>> where
+        "on the position before ply 5 ('Q d1-h6'), the first illegal one"
+        >>> what
+        'White, to move, mates in 1'
+    """
+    options = options or AdjudicateOptions()
+    no_game = verdict.status is Status.ERROR or (
+        verdict.status is Status.SYNTAX_ERROR and not verdict.partial
+    )
+    if verdict.log is None or no_game:
+        return _no_position(verdict)
+    position = JudgedGame(verdict).position_after(len(verdict.moves))
+    pocket_file = verdict.log.pocket_file
+    where = _where(verdict)
+    if _recorded(verdict):
+        board = adjudicate_position(position, options, pocket_file=pocket_file, progress=progress)
+        return _with_record(board, verdict)
+    judged = adjudicate_position(position, options, pocket_file=pocket_file, progress=progress)
+    if where is None:
+        return judged
+    return _replace(judged, reason=f"{where}: {judged.reason}")
+
+
+def adjudicate_position(
+    position: Position | str,
+    options: AdjudicateOptions | None = None,
+    *,
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    progress: ProgressCallback | None = None,
+) -> Adjudication:
+    """The adjudication of a position: a `Position` (with its history, for repetitions; not
+    changed), or a gcadj FEN or Game Courier code (`FenError` if it is neither).
+
+    Examples:
+        >>> import gcadj
+        >>> found = gcadj.adjudicate_position("k7/8/2K5/8/8/8/8/7R[] w - - 0 1")
+        >>> found.kind.value, found.result.value, found.reason
+        ('proven', '1-0', 'White, to move, mates in 2')
+        >>> found.mate.san
+        ('Kb6', 'Kb8', 'Rh8#')
+    """
+    options = options or AdjudicateOptions()
+    if isinstance(position, str):
+        position = Position.starting_at(start_position(position, pocket_file))
+    fen = position.fen()
+    counted = material(position)
+    over = position.outcome()
+    if over is not None:
+        return Adjudication(
+            AdjudicationClass.PROVEN,
+            over.result(),
+            _ended_words(over),
+            position=fen,
+            material=counted,
+        )
+    search = search_mate(
+        position,
+        options.mate_depth,
+        seconds=options.budget,
+        node_limit=options.node_limit,
+        progress=progress,
+    )
+    mate = None if search.proof is None else checked_mate(position, search.proof, pocket_file)
+    kind, result, reason = _classify(position, search, mate, counted, options)
+    return Adjudication(
+        kind,
+        result,
+        reason,
+        position=fen,
+        mate=mate,
+        no_mate_within=search.no_mate_within,
+        not_mated_within=search.not_mated_within,
+        mate_depth=options.mate_depth,
+        cut=search.cut,
+        material=counted,
+        nodes=search.nodes,
+        seconds=search.seconds,
+    )
+
+
+def checked_mate(position: Position, proof: Proof, pocket_file: PocketFile) -> ForcedMate:
+    """A proof written out and accepted by the proof checker; `ProofRejected` if it is not."""
+    tree = tree_json(position, proof.tree, pocket_file)
+    winner = SIDES[proof.winner]
+    check = check_proof(
+        position, tree, winner=winner.value, moves=proof.moves, pocket_file=pocket_file
+    )
+    if not check.accepted:
+        raise ProofRejected(f"the proof checker rejected the prover's mate: {check.reason}")
+    line = mating_line(position, proof.tree, pocket_file)
+    return ForcedMate(winner, proof.moves, line.gc, line.san, tree)
+
+
+# -- the classes -------------------------------------------------------------------------
+
+
+def _classify(
+    position: Position,
+    search: SearchResult,
+    mate: ForcedMate | None,
+    counted: Material,
+    options: AdjudicateOptions,
+) -> tuple[AdjudicationClass, Result, str]:
+    turn = position.turn
+    times = position.repetition_count()
+    if mate is not None:
+        winner = SIDES.index(mate.winner)
+        if winner != turn and position.can_claim_threefold_repetition():
+            return (
+                AdjudicationClass.CLAIMABLE,
+                Result.DRAW,
+                f"the position has occurred {times} times: {COLOR_NAMES[turn]}, to move, may "
+                f"claim a draw by threefold repetition instead of being mated in {mate.moves}",
+            )
+        return AdjudicationClass.PROVEN, WINS[winner], _mate_words(turn, winner, mate.moves)
+    searched = _search_words(search, turn, options)
+    if position.can_claim_threefold_repetition():
+        return (
+            AdjudicationClass.CLAIMABLE,
+            Result.DRAW,
+            f"the position has occurred {times} times: a draw by threefold repetition may be "
+            f"claimed; {searched}",
+        )
+    lead = counted.lead
+    weighed = _material_words(lead)
+    if abs(lead) >= options.evidence_margin:
+        leader = WHITE if lead > 0 else 1
+        return (
+            AdjudicationClass.EVIDENCE,
+            WINS[leader],
+            f"{searched}; {weighed}, at least the evidence margin of {options.evidence_margin}: "
+            "evidence, not proof",
+        )
+    return AdjudicationClass.UNDETERMINED, Result.UNDECIDED, f"{searched}; {weighed}"
+
+
+def _mate_words(turn: int, winner: int, moves: int) -> str:
+    if winner == turn:
+        return f"{COLOR_NAMES[winner]}, to move, mates in {moves}"
+    loser = COLOR_NAMES[turn]
+    return f"{loser}, to move, is mated in {moves} whatever it plays"
+
+
+def _search_words(search: SearchResult, turn: int, options: AdjudicateOptions) -> str:
+    """What the search proved, and where it stopped if it was cut."""
+    side = f"{COLOR_NAMES[turn]} (to move)"
+    for_side, against = search.no_mate_within, search.not_mated_within
+    if for_side == against:
+        proved = f"no forced mate within {plural(for_side, 'move')} for either side"
+    else:
+        proved = (
+            f"no forced mate within {plural(for_side, 'move')} for {side}, "
+            f"nor against it within {against}"
+        )
+    if search.cut is None:
+        return proved
+    if search.cut == "budget" and options.budget is not None:
+        how = f"the budget ({options.budget:g} s)"
+    elif search.cut == "nodes" and options.node_limit is not None:
+        how = f"the node limit ({options.node_limit:,} nodes)"
+    else:
+        how = CUT_WORDS.get(search.cut, search.cut)
+    if search.unwritten is not None:
+        why = (
+            f"its proof has more than {PROOF_LIMIT:,} moves, too many to write out and check"
+            if search.cut == "proof"
+            else f"{how} stopped its proof being written out"
+        )
+        stopped = (
+            f"a forced mate in {search.cut_at} for {COLOR_NAMES[search.unwritten]} was found, "
+            f"but {why}: it is not proven"
+        )
+    else:
+        against_words = " against it" if search.cut_mated else ""
+        stopped = f"the search for a mate in {search.cut_at}{against_words} was cut by {how}"
+    return stopped if for_side == 0 and against == 0 else f"{proved}; {stopped}"
+
+
+def _material_words(lead: int) -> str:
+    if lead == 0:
+        return "material is level"
+    leader = "White" if lead > 0 else "Black"
+    return f"{leader} leads by {plural(abs(lead), 'class unit')}"
+
+
+def _ended_words(over: Outcome) -> str:
+    how = over.termination.value.replace("-", " ")
+    if over.winner is None:
+        return f"the game has ended on the board: a draw by {how}"
+    return f"the game has ended on the board: {COLOR_NAMES[over.winner]} won by {how}"
+
+
+# -- what a verdict is adjudicated on ----------------------------------------------------
+
+
+def _no_position(verdict: Verdict) -> Adjudication:
+    problem = (verdict.error or verdict.status.value).split("\n", 1)[0]
+    return Adjudication(
+        AdjudicationClass.UNDETERMINED,
+        Result.UNDECIDED,
+        f"no position to adjudicate: {problem}",
+    )
+
+
+def _where(verdict: Verdict) -> str | None:
+    """Which position of the game is adjudicated, when it is not the final one."""
+    first: Finding | None = verdict.first_illegal
+    if verdict.status is Status.ILLEGAL and first is not None:
+        return f"on the position before ply {first.ply} ({first.text!r}), the first illegal one"
+    if verdict.partial:
+        return f"on the position where reading stopped, before ply {verdict.plies + 1}"
+    return None
+
+
+def _recorded(verdict: Verdict) -> bool:
+    """Did the record, not the board, end this legal game?"""
+    return (
+        verdict.status is Status.LEGAL
+        and verdict.result is not Result.UNDECIDED
+        and verdict.termination is not None
+        and verdict.termination not in BOARD_ENDINGS
+    )
+
+
+def _with_record(board: Adjudication, verdict: Verdict) -> Adjudication:
+    """The record's result stands; the board's own adjudication becomes the reason."""
+    how = verdict.termination.value.replace("-", " ") if verdict.termination else "the record"
+    notes = list(board.notes)
+    if (
+        verdict.termination is Termination.TIME_FORFEIT
+        and verdict.result in WINS
+        and board.material is not None
+    ):
+        winner = WINS.index(verdict.result)
+        if board.material.side(winner).bare:
+            notes.append(
+                f"{COLOR_NAMES[winner]} won on time with only its King (nothing in its "
+                "pocket): by FIDE's rule 6.9 that would be a draw, since a bare King can "
+                "never mate"
+            )
+    return _replace(
+        board,
+        kind=AdjudicationClass.RECORDED,
+        result=verdict.result,
+        reason=f"the record ends the game by {how} ({verdict.result}); on the board, "
+        f"{board.reason}",
+        notes=tuple(notes),
+    )
+
+
+def _replace(adjudication: Adjudication, **changes: Any) -> Adjudication:
+    return dataclasses.replace(adjudication, **changes)
+
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_EVIDENCE_MARGIN",
+    "DEFAULT_MATE_DEPTH",
+    "AdjudicateOptions",
+    "Adjudication",
+    "ForcedMate",
+    "ProofRejected",
+    "adjudicate_position",
+    "adjudicate_verdict",
+    "checked_mate",
+]

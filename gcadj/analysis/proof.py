@@ -1,0 +1,98 @@
+"""A proof of a forced mate, written for people and programs: Game Courier text, SAN, JSON.
+
+The prover's tree (`gcadj.analysis.search.ProofNode`) holds engine moves; this module writes
+each move as the canonical Game Courier ply a player would type (`gcadj.notation.san.gc_text`,
+the text the ``gc`` export writes), so that a proof can be read back by anything that reads
+a log: `gcadj.analysis.proof_check` does exactly that.
+
+The JSON shape (the ``tree`` of ``gcadj adjudicate --json``): a node is ``{"move": GC text of
+the winner's move, "replies": {GC text of a defence: node}}``; a mating move has ``"replies":
+{}``; when the side to move is the one mated, the root is ``{"move": null, "replies": {each
+of its moves: node}}``.
+
+The mating line (`mating_line`) is the principal variation: the winner's moves of the tree
+and, at each defence, the one that holds out longest (the first of them in the tree's
+order), down to the mate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gcadj.analysis.search import ProofNode
+from gcadj.engine.move import Move
+from gcadj.engine.position import Position
+from gcadj.notation.san import gc_text, move_san
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+
+Tree = dict[str, Any]
+"""A proof tree as JSON: ``{"move": str | None, "replies": {str: Tree}}``."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of moves from a position, in Game Courier text and in SAN."""
+
+    gc: tuple[str, ...]
+    san: tuple[str, ...]
+
+
+def tree_json(
+    position: Position, node: ProofNode, pocket_file: PocketFile = DEFAULT_POCKET_FILE
+) -> Tree:
+    """The JSON of a proof tree from `position` (not changed)."""
+    return _node_json(position.copy(), node, pocket_file)
+
+
+def _node_json(position: Position, node: ProofNode, pocket_file: PocketFile) -> Tree:
+    move = node.move
+    text = None if move is None else gc_text(position, move, pocket_file)
+    if move is not None:
+        position.push_trusted(move)
+    replies = {}
+    for reply, answer in node.replies:
+        key = gc_text(position, reply, pocket_file)
+        position.push_trusted(reply)
+        replies[key] = _node_json(position, answer, pocket_file)
+        position.pop()
+    if move is not None:
+        position.pop()
+    return {"move": text, "replies": replies}
+
+
+def principal_moves(node: ProofNode) -> list[Move]:
+    """The mating line of a tree as moves: its winner's moves, and at each node the defence
+    whose answer takes the most moves (the first such in the tree's order)."""
+    line: list[Move] = []
+    while True:
+        if node.move is not None:
+            line.append(node.move)
+        if not node.replies:
+            return line
+        longest = max(answer.moves() for _, answer in node.replies)
+        reply, node = next(pair for pair in node.replies if pair[1].moves() == longest)
+        line.append(reply)
+
+
+def mating_line(
+    position: Position, node: ProofNode, pocket_file: PocketFile = DEFAULT_POCKET_FILE
+) -> Line:
+    """The principal variation of a proof (`principal_moves`) as text."""
+    return line_text(position, principal_moves(node), pocket_file)
+
+
+def line_text(
+    position: Position, moves: list[Move], pocket_file: PocketFile = DEFAULT_POCKET_FILE
+) -> Line:
+    """Legal moves played from `position` (not changed), in Game Courier text and SAN."""
+    walk = position.copy()
+    gc, san = [], []
+    for move in moves:
+        gc.append(gc_text(walk, move, pocket_file))
+        san.append(move_san(walk, move))
+        walk.push_trusted(move)
+    return Line(tuple(gc), tuple(san))
+
+
+__all__ = ["Line", "Tree", "line_text", "mating_line", "principal_moves", "tree_json"]

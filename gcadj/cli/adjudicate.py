@@ -1,0 +1,207 @@
+"""`gcadj adjudicate`: each game judged as `check` judges it, then adjudicated: a proposed
+result, how strong it is (proven, recorded, claimable, evidence, undetermined), the mating
+line when there is one, the material.
+
+Data on stdout (the blocks, or ``--json`` lines); on stderr the notes and, for a search that
+runs for more than a few seconds, a progress line now and then. Ctrl-C during a search
+prints what that search had proved and exits 130.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from gcadj.cli import output
+from gcadj.cli.options import (
+    DEFAULT_MAX_BYTES,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    INTERNAL_ERROR_HINT,
+    CacheOption,
+    DelayOption,
+    FenOption,
+    MaxBytesOption,
+    MaxSizeOption,
+    NoCacheOption,
+    PocketFileOption,
+    RetriesOption,
+    TimeoutOption,
+    VerboseOption,
+    check_options,
+    fetch_settings_of,
+    number_option,
+    report_problems,
+)
+from gcadj.cli.streams import say
+from gcadj.vocabulary import Status
+
+if TYPE_CHECKING:
+    from gcadj.analysis.search import Progress
+    from gcadj.app.adjudicate import AdjudicatedGame
+
+ADJUDICATE_EPILOG = (
+    "Sources as for check (files, folders, PGN databases, FILE#N, URLs, '-'); --fen FEN with "
+    "no source adjudicates that position. Classes, strongest first: proven (the board has "
+    "ended, or a forced mate was proved and its proof checked), recorded (the record ended "
+    "the game: its result stands), claimable (a threefold repetition: a draw may be "
+    "claimed), evidence (a material lead of at least --evidence-margin class units), "
+    "undetermined. Exit codes as for check (0 every game legal, 1 some illegal move, 3, 4, "
+    "5 as there; 2 usage); 130 when Ctrl-C stopped a search, after its partial answer."
+)
+
+# Progress lines for a long search: the first after this many seconds, then every so often.
+FIRST_PROGRESS_SECONDS = 3.0
+PROGRESS_EVERY_SECONDS = 10.0
+
+
+class SearchProgress:
+    """Prints a line on stderr now and then while one search runs long (not with -q)."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.source = ""
+        self.next_line = FIRST_PROGRESS_SECONDS
+
+    def __call__(self, source: str, where: Progress) -> None:
+        if source != self.source:
+            self.source = source
+            self.next_line = FIRST_PROGRESS_SECONDS
+        if self.quiet or where.seconds < self.next_line:
+            return
+        self.next_line = where.seconds + PROGRESS_EVERY_SECONDS
+        against = " against the side to move" if where.mated else ""
+        output.note(
+            "adjudicate",
+            f"{source}: searching for a mate in {where.searching}{against}: "
+            f"{where.nodes:,} nodes, {where.seconds:.0f} s",
+        )
+
+
+# The options of adjudicate alone (the others are check's, from gcadj.cli.options).
+MateDepthOption = Annotated[
+    int,
+    number_option(
+        "--mate-depth",
+        metavar="N",
+        minimum=1,
+        help="Longest forced mate searched, in moves of the winning side.",
+    ),
+]
+BudgetOption = Annotated[
+    float,
+    number_option(
+        "--budget",
+        metavar="SECONDS",
+        minimum=0,
+        whole=False,
+        strict=True,
+        help="Time a search may take per game; past it, the answer says what was proved.",
+    ),
+]
+NodesOption = Annotated[
+    int | None,
+    number_option(
+        "--nodes",
+        metavar="N",
+        minimum=1,
+        help="Positions a search may visit per game (default: no limit): the same answer "
+        "on every machine.",
+    ),
+]
+EvidenceMarginOption = Annotated[
+    int,
+    number_option(
+        "--evidence-margin",
+        metavar="N",
+        minimum=1,
+        help="Material lead, in class units (Pawn 1 ... AmazonRider 8), that counts as "
+        "evidence when no mate is proved.",
+    ),
+]
+QuietLinesOption = Annotated[
+    bool,
+    typer.Option("--quiet", "-q", help="One line per game: its source, class, result and reason."),
+]
+
+
+def adjudicate(
+    sources: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="SOURCES...",
+            help="Game logs: files, folders, saved pages, http(s) URLs, an audit's .jsonl, "
+            "or '-' for stdin (read when none is named, no --fen is given and stdin is not "
+            "a terminal).",
+        ),
+    ] = None,
+    json_lines: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="One JSON object per game per line: check's, with its adjudication."
+        ),
+    ] = False,
+    mate_depth: MateDepthOption = 3,
+    budget: BudgetOption = 30.0,
+    nodes: NodesOption = None,
+    evidence_margin: EvidenceMarginOption = 3,
+    fen: FenOption = None,
+    pocket_file: PocketFileOption = None,
+    quiet: QuietLinesOption = False,
+    verbose: VerboseOption = False,
+    cache: CacheOption = None,
+    no_cache: NoCacheOption = False,
+    delay: DelayOption = None,
+    timeout: TimeoutOption = None,
+    retries: RetriesOption = None,
+    max_kb: MaxSizeOption = None,
+    max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
+) -> None:
+    """Adjudicate each game: a forced mate with its proof, a claimable draw, or the material."""
+    from gcadj.analysis.adjudicate import AdjudicateOptions
+    from gcadj.app.adjudicate import AdjudicatePlan, run_adjudicate
+    from gcadj.app.pipeline import JudgeOptions
+
+    letter = check_options("adjudicate", pocket_file, fen)
+    plan = AdjudicatePlan(
+        sources=tuple(sources or ()),
+        judge=JudgeOptions(fen=fen, pocket_file=letter, max_bytes=max_bytes),
+        fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
+        options=AdjudicateOptions(
+            mate_depth=int(mate_depth),
+            budget=float(budget),
+            node_limit=None if nodes is None else int(nodes),
+            evidence_margin=int(evidence_margin),
+        ),
+    )
+    run = run_adjudicate(plan, progress=SearchProgress(quiet))
+    try:
+        for game in run:  # never raises for a source: a bug on one is that game's answer
+            show(game, json_lines=json_lines, quiet=quiet, verbose=verbose)
+    except KeyboardInterrupt:  # between searches (inside one, the search answers first)
+        output.note("adjudicate", "interrupted")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if run.interrupted:
+        output.note("adjudicate", "interrupted: the last answer is what its search had proved")
+    code = max(run.exit_code, report_problems("adjudicate", run.problems), EXIT_OK)
+    raise typer.Exit(code)
+
+
+def show(game: AdjudicatedGame, *, json_lines: bool, quiet: bool, verbose: bool) -> None:
+    """One game: its JSON line, or its verdict line and adjudication block (-q: one line)."""
+    from gcadj.outputs.adjudication import adjudication_line, render_adjudication
+    from gcadj.outputs.report import render_verdict, verdict_line
+
+    verdict, adjudication = game.verdict, game.adjudication
+    unreadable = verdict.status == Status.ERROR  # a diagnostic, on stderr, as check says it
+    if json_lines:
+        output.data(game.json_line() + "\n")
+    elif quiet:
+        say(adjudication_line(verdict, adjudication), err=unreadable)
+    else:
+        head = render_verdict(verdict, verbose=True) if verbose else verdict_line(verdict)
+        block = render_adjudication(verdict, adjudication, verbose=verbose)
+        say(f"{head}\n{block}", err=unreadable)
+    if verdict.internal or adjudication.internal:
+        output.note("adjudicate", f"{verdict.source}: {INTERNAL_ERROR_HINT}")
