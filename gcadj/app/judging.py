@@ -4,11 +4,12 @@ of each game that wants one (`gcadj.app.products.write_game_page`), and send bac
 game, a `Judged`: what the parent needs of the verdict, small enough to travel.
 
 **The JSON line of a game comes from `game_line` only**, given the verdict and the
-`JudgeJob`: today it is exactly what ``gcadj check --json`` prints. A key computed per
-verdict (say ``"adjudication"``, from an option the job carries) is added there, in the
-worker, and nowhere else: the audit's JSONL, the server's answers and the products read
-from them all follow. The job is small and picklable (it travels with every unit of
-work), so one more option is one more field of `JudgeJob`.
+`JudgeJob`: exactly what ``gcadj check --json`` prints, plus ``"adjudication"`` when the
+job adjudicates (`JudgeJob.adjudicate`: each game adjudicated once, in the worker, by
+`game_adjudication`; its viewer data is made from the same adjudication). The audit's
+JSONL, the server's answers and the products read from them all follow. The job is
+small and picklable (it travels with every unit of work), so one more option is one
+more field of `JudgeJob`.
 """
 
 from __future__ import annotations
@@ -26,28 +27,32 @@ from gcadj.vocabulary import Status, VerdictKind
 
 if TYPE_CHECKING:
     from gcadj.adjudication.verdict import Verdict
+    from gcadj.analysis.adjudicate import AdjudicateOptions, Adjudication
     from gcadj.app.pool import Lost
 
 log = logging.getLogger(__name__)
 
 
-ViewData = Callable[["Verdict"], "bytes | None"]
+ViewData = Callable[["Verdict", "Adjudication | None"], "bytes | None"]
 """What a client keeps of a game's viewer instead of a page file (``gcadj serve``'s
-stored data, `gcadj.web.judging.stored_view`): made in the worker from the verdict, sent
-back with the game's result (`Judged.view`). A picklable function: it travels too."""
+stored data, `gcadj.web.judging.stored_view`): made in the worker from the verdict and
+its adjudication, sent back with the game's result (`Judged.view`). A picklable
+function: it travels too."""
 
 
 @dataclass(frozen=True)
 class JudgeJob:
     """How a worker judges each source of a batch (small and picklable: it travels to the
     workers): the judge's options, the viewer pages to write (None: none), whether the
-    report's facts of each game are wanted, and the viewer data to send back per game
-    (`views`; None: none)."""
+    report's facts of each game are wanted, the viewer data to send back per game
+    (`views`; None: none), and how each game is adjudicated (`adjudicate`; None: it is
+    not, and its line is exactly ``gcadj check --json``'s)."""
 
     options: JudgeOptions = field(default_factory=JudgeOptions)
     pages: ViewerPages | None = None
     facts: bool = False
     views: ViewData | None = None
+    adjudicate: AdjudicateOptions | None = None
 
 
 class Judged(NamedTuple):
@@ -67,38 +72,54 @@ class Judged(NamedTuple):
     view: bytes | None = None
 
 
-def game_line(verdict: Verdict, job: JudgeJob) -> str:
+def game_line(verdict: Verdict, job: JudgeJob, adjudication: Adjudication | None = None) -> str:
     """The JSON line of a judged game (no newline): the one place that makes it (see the
-    module docstring). To add a key computed per verdict: ``record = verdict.to_json()``,
-    set the key from `job`, and return ``json_text(record)``
-    (`gcadj.adjudication.json_text`), which keeps the line one line."""
-    del job  # no key of the job's yet: exactly ``gcadj check --json``'s line
-    return verdict.json_line()
+    module docstring): ``gcadj check --json``'s, with the ``adjudication`` key when the
+    game was adjudicated (``gcadj adjudicate --json``'s line)."""
+    del job
+    if adjudication is None:
+        return verdict.json_line()
+    from gcadj.adjudication.json_text import json_text
+
+    return json_text({**verdict.to_json(), "adjudication": adjudication.to_json()})
+
+
+def game_adjudication(verdict: Verdict, job: JudgeJob) -> Adjudication | None:
+    """The game's adjudication when `job.adjudicate` asks for one (gcadj's own failure on
+    it is its answer, as for ``gcadj adjudicate``: `guarded_adjudication`)."""
+    if job.adjudicate is None:
+        return None
+    from gcadj.app.adjudicate import guarded_adjudication
+
+    return guarded_adjudication(verdict, job.adjudicate)
 
 
 def game_result(verdict: Verdict, job: JudgeJob, viewer: str | None = None) -> Judged:
     """What the parent needs of a verdict (`Judged`)."""
     from gcadj.outputs.report import verdict_line
 
+    adjudication = game_adjudication(verdict, job)
     return Judged(
         verdict.source,
-        game_line(verdict, job) + "\n",
+        game_line(verdict, job, adjudication) + "\n",
         verdict.status,
         verdict.outcome,
         None if verdict.status == Status.LEGAL else verdict_line(verdict),
         game_facts(verdict) if job.facts else None,
         viewer,
-        game_view(verdict, job),
+        game_view(verdict, job, adjudication),
     )
 
 
-def game_view(verdict: Verdict, job: JudgeJob) -> bytes | None:
+def game_view(
+    verdict: Verdict, job: JudgeJob, adjudication: Adjudication | None = None
+) -> bytes | None:
     """The viewer data `job.views` makes of a verdict; None when it makes none, or fails
     (a bug: logged; a page must never cost the verdict)."""
     if job.views is None:
         return None
     try:
-        return job.views(verdict)
+        return job.views(verdict, adjudication)
     except Exception:
         log.warning("no viewer data for %s", verdict.source, exc_info=True)
         return None
@@ -178,6 +199,7 @@ __all__ = [
     "Task",
     "ViewData",
     "failed_result",
+    "game_adjudication",
     "game_facts",
     "game_line",
     "game_result",

@@ -15,10 +15,12 @@ from __future__ import annotations
 import html
 from typing import Final
 
-from gcadj.vocabulary import Category, Result, Termination
+from gcadj.vocabulary import AdjudicationClass, Category, Result, Termination
 
 __all__ = [
+    "ADJUDICATION_WORDS",
     "CATEGORY_SENTENCES",
+    "PROPOSED_WORDS",
     "category_sentence",
     "move_words",
     "result_words",
@@ -50,6 +52,24 @@ CATEGORY_SENTENCES: Final[dict[Category, str]] = {
 }
 """Each category of illegal ply as a short sentence a player reads (docs/rules.md §5.2
 has the rules behind them)."""
+
+
+ADJUDICATION_WORDS: Final[dict[AdjudicationClass, str]] = {
+    AdjudicationClass.PROVEN: "Proven",
+    AdjudicationClass.RECORDED: "As recorded",
+    AdjudicationClass.CLAIMABLE: "A draw may be claimed",
+    AdjudicationClass.EVIDENCE: "Evidence, not proof",
+    AdjudicationClass.UNDETERMINED: "Undetermined",
+}
+"""How strong an adjudication is, as a player reads it (docs/rules.md §7 has the classes)."""
+
+PROPOSED_WORDS: Final[dict[Result, str]] = {
+    Result.WHITE_WINS: "White wins",
+    Result.BLACK_WINS: "Black wins",
+    Result.DRAW: "a draw",
+    Result.UNDECIDED: "no result",
+}
+"""The result an adjudication proposes, as a player reads it."""
 
 
 def category_sentence(category: str) -> str:

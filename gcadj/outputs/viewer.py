@@ -27,6 +27,11 @@ can be shared; ``&flip=1`` shows the board from Black's side. Without an address
 opens at the end of the game, or at its first illegal ply. Text the reader could not read
 is listed after the plies, as typed, its error laid out with its caret.
 
+An unfinished game may carry its adjudication (`gcadj.analysis.adjudicate`): how strong,
+the result proposed, the reason, the material, and its mating line, whose positions are
+steps after the game's (each move of the line, checked by the proof checker, played on
+the position adjudicated), so the board steps on through the mate.
+
 A game's part of a page is data (`GameView`, made by `game_view`), and `viewer_page`
 makes a page from such data alone: ``gcadj serve`` keeps the data and makes the page
 whenever it is asked for.
@@ -55,22 +60,32 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from gcadj.about import GAMES_BLOCK_ID, GENERATOR_META
+from gcadj.adjudication.judge import PlyJudge
 from gcadj.adjudication.plies import JudgedGame, JudgedPly, ShownBoard
 from gcadj.adjudication.verdict import Finding, Verdict
+from gcadj.analysis.adjudicate import Adjudication
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import PIECE
 from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.errors import ExportError
+from gcadj.notation.parse import parse_log
 from gcadj.notation.records import GameLog, UnreadText
 from gcadj.outputs.html_text import breakable, message_html
 from gcadj.outputs.legend import piece_legend
-from gcadj.outputs.plain_words import category_sentence, move_words, result_words, term
+from gcadj.outputs.plain_words import (
+    ADJUDICATION_WORDS,
+    PROPOSED_WORDS,
+    category_sentence,
+    move_words,
+    result_words,
+    term,
+)
 from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, marks
 from gcadj.outputs.viewer_code import VIEWER_SCRIPT, VIEWER_STYLE
 from gcadj.outputs.writers.gc import write_gc
 from gcadj.urls import is_url
-from gcadj.vocabulary import PocketFile
+from gcadj.vocabulary import PocketFile, Result
 
 __all__ = [
     "VIEWER_FILE",
@@ -211,9 +226,12 @@ def write_games_viewer(
     return viewer_page([game_view(verdict, size=size) for verdict in verdicts], size, assets)
 
 
-def game_view(verdict: Verdict, *, size: int = 48) -> GameView:
+def game_view(
+    verdict: Verdict, *, size: int = 48, adjudication: Adjudication | None = None
+) -> GameView:
     """One walk over the judged game: a step per position, an item per ply (see the
-    module docstring); `ExportError` when the verdict has no game."""
+    module docstring); `ExportError` when the verdict has no game. An unfinished game's
+    `adjudication` is shown under its verdict, its mating line as steps after the game's."""
     if verdict.log is None:
         raise ExportError(f"{verdict.source}: no game to show ({verdict.status})")
     game = JudgedGame(verdict)
@@ -221,6 +239,10 @@ def game_view(verdict: Verdict, *, size: int = 48) -> GameView:
     walk = _Walker(game, size)
     for ply in game.plies():
         walk.visit(ply)
+    initial = len(walk.steps) - 1 if walk.first_red is None else walk.first_red
+    shown = ""
+    if adjudication is not None and verdict.result == Result.UNDECIDED:
+        shown = _adjudication_html(adjudication, _line_steps(walk, adjudication))
     unread = game.unread
     nxt = walk.next_words
     if unread is not None:
@@ -234,8 +256,8 @@ def game_view(verdict: Verdict, *, size: int = 48) -> GameView:
         title=title,
         pocket_file=log.pocket_file,
         steps=tuple(walk.steps),
-        initial=len(walk.steps) - 1 if walk.first_red is None else walk.first_red,
-        head=_head_html(verdict, title, white, black, walk),
+        initial=initial,
+        head=_head_html(verdict, title, white, black, walk) + shown,
         facts=_facts_html(verdict, log),
         items=tuple(walk.items),
         label=f"{title} ({status})" if white or black else f"{title}: {status}",
@@ -351,6 +373,68 @@ class _Walker:
             self.items.append(_illegal_item(ply, ply.finding, red, after))
         else:
             self.items.append(_shown_item(ply, after, shown))
+
+
+# -- the adjudication of an unfinished game ----------------------------------------------
+
+
+def _line_steps(walk: _Walker, adjudication: Adjudication) -> list[tuple[int, str]]:
+    """The mating line as steps after the game's: each move of it played on the position
+    adjudicated (a line the proof checker accepted: each is a legal move there), labelled
+    as not played. Its moves' step and SAN, for the list under the verdict."""
+    mate = adjudication.mate
+    if mate is None or adjudication.position is None:
+        return []
+    pocket_file = walk.pocket_file
+    position = Position.starting_at(adjudication.position)
+    judge = PlyJudge(pocket_file)
+    out = []
+    for text, san in zip(mate.line, mate.san, strict=True):
+        record = parse_log(text + "\n", "mating line", pocket_file).records[0]
+        numbered = f"{position.fullmove_number}{_dots(position.turn == WHITE)} {san}"
+        move = judge.play(position, record)
+        if not isinstance(move, Move):  # never: the checker replayed it so
+            break
+        out.append((len(walk.steps), numbered))
+        walk.steps.append(
+            walk.step(position, f"Mating line, not played: {numbered}", last_move=move)
+        )
+    return out
+
+
+def _adjudication_html(adjudication: Adjudication, line: list[tuple[int, str]]) -> str:
+    """What the adjudicator proposes for an unfinished game: how strong (its class, in a
+    player's words), the result, the reason, the mating line (each move a step of the
+    board), the material, and any note."""
+    kind = adjudication.kind
+    how = term(ADJUDICATION_WORDS.get(kind, str(kind)), str(kind), tag="b")
+    proposed = term(PROPOSED_WORDS.get(adjudication.result, ""), str(adjudication.result))
+    parts = [
+        f'<div class="adjudication {_e(kind)}" id="adjudication"><p>Adjudication: {how}, '
+        f"{proposed}. {_e(adjudication.reason)}.</p>"
+    ]
+    if line:
+        moves = "".join(
+            f'<li data-ply="{step}"><a href="#ply={step}">{_e(numbered)}</a></li>'
+            for step, numbered in line
+        )
+        parts.append(f'<div class="line">Mating line: <ol>{moves}</ol></div>')
+    material = adjudication.material
+    if material is not None:
+        rows = "".join(
+            f"<tr><th>{name}</th>{''.join(f'<td>{n}</td>' for n in side.by_class)}"
+            f"<td>{side.total}</td><td>{_e(side.pocket or '–')}</td></tr>"
+            for name, side in (("White", material.white), ("Black", material.black))
+        )
+        heads = "".join(f"<th>{n}</th>" for n in range(1, len(material.white.by_class) + 1))
+        parts.append(
+            f'<details class="material"><summary>Material: White {material.white.total}, '
+            f"Black {material.black.total} (class units)</summary><table><tr><th>class</th>"
+            f"{heads}<th>total</th><th>pocket</th></tr>{rows}</table></details>"
+        )
+    parts.extend(f'<p class="note">{_e(note)}</p>' for note in adjudication.notes)
+    parts.append("</div>")
+    return "".join(parts)
 
 
 # -- the move list ---------------------------------------------------------------------

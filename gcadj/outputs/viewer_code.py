@@ -30,6 +30,16 @@ h1{font-size:1.4em;margin:.2em 0;overflow-wrap:break-word}h2{font-size:1.1em;mar
 .verdict.legal{background:#e8f4ea}.verdict.illegal{background:#fbe9e9}
 .verdict p{margin:.2em 0}
 .term{text-decoration:underline dotted #888;text-underline-offset:.15em;cursor:help}
+.adjudication{margin:-.4em 0 .8em;padding:.4em .6em;border-radius:4px;background:#eef3fb;
+  border-left:4px solid #1b4f9c}
+.adjudication p{margin:.2em 0}
+.adjudication .line ol{display:inline;padding:0;margin:0;list-style:none}
+.adjudication .line li{display:inline-block;margin:0 .3em}
+.adjudication .line li.current{background:#fff3b0}
+.adjudication .line a{color:#1b4f9c}
+.adjudication table{border-collapse:collapse;margin:.3em 0;font-size:.9em}
+.adjudication th,.adjudication td{border:1px solid #cbd6ea;padding:0 .35em;text-align:center}
+.adjudication summary{cursor:pointer}
 main{display:flex;gap:1.5em;align-items:flex-start;flex-wrap:wrap}
 main>section{min-width:0}
 #view{flex:0 1 500px;min-width:min(300px,100%)}
@@ -90,7 +100,8 @@ VIEWER_SCRIPT: Final = """
   var games = D.games, many = games.length > 1;
   var g = 0, steps = games[0].steps, last = steps.length - 1, cur = -1, flip = false;
   var $ = function (id) { return document.getElementById(id); };
-  var items = document.querySelectorAll('#moves [data-ply]');
+  var ITEMS = '#moves [data-ply], #adjudication [data-ply]';
+  var items = document.querySelectorAll(ITEMS);
   var parts = document.querySelectorAll('template.game-parts');
   function part(n, name) {
     return parts[n].content.querySelector('[data-part="' + name + '"]').innerHTML;
@@ -109,7 +120,7 @@ VIEWER_SCRIPT: Final = """
     $('game-head').innerHTML = part(g, 'head');
     $('facts-box').innerHTML = part(g, 'facts');
     $('moves').innerHTML = part(g, 'moves');
-    items = document.querySelectorAll('#moves [data-ply]');
+    items = document.querySelectorAll(ITEMS);
     $('game-select').value = String(g + 1);
   }
   function cells(fen) {
@@ -145,7 +156,9 @@ VIEWER_SCRIPT: Final = """
   }
   function reveal(item) {
     // scroll the move list, never the page: the page opens at its top (title, verdict)
-    var box = $('moves'), b = box.getBoundingClientRect(), r = item.getBoundingClientRect();
+    var box = $('moves');
+    if (!box.contains(item)) { return; }
+    var b = box.getBoundingClientRect(), r = item.getBoundingClientRect();
     if (r.top < b.top) { box.scrollTop -= b.top - r.top; }
     else if (r.bottom > b.bottom) { box.scrollTop += r.bottom - b.bottom; }
   }

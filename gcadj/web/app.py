@@ -11,8 +11,13 @@ Routes:
   opened in another browser or after a restart, until it expires. ``#ply=N`` opens a
   position. ``/r/<id>/g/<n>`` is game n of a report, ``/r/<id>/<name>.jsonl`` and
   ``.csv`` its verdicts, ``POST /r/<id>/delete`` deletes it (its owner only);
-- ``POST /api/check``: JSON lines, one per game, as ``gcadj check --json`` prints them;
-  the result's address is in the answer's ``Link`` header (``rel="alternate"``).
+- ``POST /api/check``: JSON lines, one per game, as ``gcadj check --json`` prints them
+  (with ``adjudicate=1``, as ``gcadj adjudicate --json`` does); the result's address is
+  in the answer's ``Link`` header (``rel="alternate"``).
+
+A page's check adjudicates every game (`gcadj.web.judging.WEB_ADJUDICATION`), in the
+workers: an unfinished game's page shows what the adjudicator proposes, its mating line
+stepped on the board.
 
 The endpoints share what the app holds (`ServerState`, in ``request.app.state``): the
 settings, the store of results (`gcadj.web.store.ResultStore`, opened before the server
@@ -114,8 +119,12 @@ def judge_options(fields: dict[str, str]) -> JudgeOptions:
             start_position(fen, pocket_file or DEFAULT_POCKET_FILE)
         except FenError as err:
             raise BadInput(f"fen: {err}") from None
-    everything = (fields.get("all") or "").strip().lower() in ("1", "true", "on", "yes")
-    return JudgeOptions(fen=fen, pocket_file=pocket_file, all_findings=everything)
+    return JudgeOptions(fen=fen, pocket_file=pocket_file, all_findings=is_yes(fields.get("all")))
+
+
+def is_yes(value: str | None) -> bool:
+    """A form's or query's yes: a ticked box ("on", "1"), "true", "yes"."""
+    return (value or "").strip().lower() in ("1", "true", "on", "yes")
 
 
 def upload_of(name: str, part: Part) -> Upload:
@@ -233,7 +242,10 @@ async def start_check(request: Request) -> tuple[Job, str] | Response:
         options = judge_options(fields)
         if not uploads and not urls:
             raise BadInput(NOTHING_API if api else NOTHING)
-        job, token = await asyncio.to_thread(state.runner.submit, uploads, urls, options, api=api)
+        adjudicate = not api or is_yes(fields.get("adjudicate"))  # the API's lines: check's
+        job, token = await asyncio.to_thread(
+            state.runner.submit, uploads, urls, options, api=api, adjudicate=adjudicate
+        )
     except (FormError, BadInput) as err:
         receipt.close()
         return refusal(request, 400, str(err))
@@ -466,7 +478,7 @@ def sample_pages() -> list[str]:
     text = "P e2-e4\np e7-e5\n"
     verdict = judge_source("sample.txt", text=text)[0]
     result = StoredResult("sample", time.time(), "sample.txt", "sample", "done", {}, 1, 0, text, "")
-    game = StoredGame(1, "sample.txt", verdict.json_line(), stored_view(verdict, fen=None))
+    game = StoredGame(1, "sample.txt", verdict.json_line(), stored_view(verdict, None, fen=None))
     bad = judge_source("bad.txt", text="not a game\n")[0]
     broken = StoredGame(1, "bad.txt", bad.json_line(), None)
     keep = 1.0

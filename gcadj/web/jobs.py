@@ -107,6 +107,7 @@ class Job:
     name: str
     folder: Path
     store: ResultStore
+    adjudicate: bool = True  # each game adjudicated (`gcadj.web.judging.WEB_ADJUDICATION`)
     created: float = field(default_factory=time.monotonic)
     state: str = "queued"  # then "running", then "done"
     names: list[str] | None = None  # every source, once the zips are listed
@@ -226,10 +227,17 @@ class JobRunner:
     # -- submitting and finding checks ---------------------------------------------------
 
     def submit(
-        self, uploads: Sequence[Upload], urls: Sequence[str], options: JudgeOptions, *, api: bool
+        self,
+        uploads: Sequence[Upload],
+        urls: Sequence[str],
+        options: JudgeOptions,
+        *,
+        api: bool,
+        adjudicate: bool = True,
     ) -> tuple[Job, str]:
-        """Start a check in the background: the job and its owner's token. Raises `Busy`
-        when too many wait already, `StoreError` when its result cannot be kept."""
+        """Start a check in the background (its games adjudicated unless told not to): the
+        job and its owner's token. Raises `Busy` when too many wait already, `StoreError`
+        when its result cannot be kept."""
         with self._lock:
             active = len(self._jobs)
             if active >= self.settings.pool_size + self.settings.queue:
@@ -246,7 +254,7 @@ class JobRunner:
         job_id, token = self.store.create(name, stem, form_options(options), text)
         folder = self.root / job_id
         folder.mkdir()
-        job = Job(job_id, api, name, folder, self.store)
+        job = Job(job_id, api, name, folder, self.store, adjudicate=adjudicate)
         with self._lock:
             self._jobs[job_id] = job
         thread = threading.Thread(
@@ -391,7 +399,7 @@ class JobRunner:
             time.monotonic(),
             job.folder,
             self.limits,
-            check_job(options),
+            check_job(options, adjudicate=job.adjudicate),
             job.cancel.is_set,
         )
         planned = plan_check(run, uploads)

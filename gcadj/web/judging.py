@@ -28,8 +28,9 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from gcadj.analysis.adjudicate import AdjudicateOptions
 from gcadj.app.batch import Limits, Work, run_batch
 from gcadj.app.judging import Judged, JudgeJob, failed_result, judge_text, lost_result
 from gcadj.app.pipeline import JudgeOptions
@@ -47,6 +48,7 @@ from gcadj.web.uploads import (
 
 if TYPE_CHECKING:
     from gcadj.adjudication.verdict import Verdict
+    from gcadj.analysis.adjudicate import Adjudication
     from gcadj.app.pool import Lost, WorkerPool
     from gcadj.outputs.viewer import GameView
 
@@ -95,15 +97,18 @@ def file_stem(source: str) -> str:
     return clean[:60] or "game"
 
 
-def stored_view(verdict: Verdict, *, fen: str | None) -> bytes | None:
+def stored_view(
+    verdict: Verdict, adjudication: Adjudication | None, *, fen: str | None
+) -> bytes | None:
     """What the server keeps of a game's viewer (`JudgeJob.views`, in a worker): its data
-    (`gcadj.outputs.viewer.GameView`) and its downloads, as compressed JSON (`read_view`
-    reads it back); None for a verdict with no game to show."""
+    (`gcadj.outputs.viewer.GameView`, with the game's adjudication) and its downloads, as
+    compressed JSON (`read_view` reads it back); None for a verdict with no game to show."""
     from gcadj.outputs.viewer import game_view
 
     if verdict.log is None:
         return None
-    data = {"view": game_view(verdict).to_json(), "downloads": downloads(verdict, fen)}
+    view = game_view(verdict, adjudication=adjudication)
+    data = {"view": view.to_json(), "downloads": downloads(verdict, fen)}
     return pack(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
 
 
@@ -117,10 +122,26 @@ def read_view(data: bytes) -> tuple[GameView, list[tuple[str, str, str]]]:
     return GameView.from_json(found["view"]), downloads
 
 
-def check_job(options: JudgeOptions) -> JudgeJob:
-    """How a check's sources are judged: with the report's facts, and each game's viewer
-    data (`stored_view`) sent back to be kept."""
-    return JudgeJob(options, facts=True, views=functools.partial(stored_view, fen=options.fen))
+WEB_ADJUDICATION: Final = AdjudicateOptions(mate_depth=3, budget=1.0)
+"""How the server adjudicates each game of a check: a forced mate searched up to 3 moves
+(``gcadj adjudicate``'s default), within 1 second a game (its default is 30). Why: on the
+prover's bench a mate in 3 is proved in a median of 6 ms and no mate within 3 in at most
+0.4 s (docs/performance-adjudicate.md), so 1 s answers nearly every position fully; a
+game's page then still comes within the few seconds a check waits before showing
+progress, and a zip of unfinished games costs at most a second a game of the check's
+deadline. A search cut by the budget says what it proved (`Adjudication.cut`)."""
+
+
+def check_job(options: JudgeOptions, *, adjudicate: bool = True) -> JudgeJob:
+    """How a check's sources are judged: with the report's facts, each game adjudicated
+    (`WEB_ADJUDICATION`; not for an API check that did not ask) and its viewer data
+    (`stored_view`) sent back to be kept."""
+    return JudgeJob(
+        options,
+        facts=True,
+        views=functools.partial(stored_view, fen=options.fen),
+        adjudicate=WEB_ADJUDICATION if adjudicate else None,
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -305,6 +326,7 @@ def _has_data(task: SourceTask) -> bool:
 
 
 __all__ = [
+    "WEB_ADJUDICATION",
     "CheckRun",
     "Listing",
     "SourceTask",

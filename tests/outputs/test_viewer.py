@@ -288,3 +288,43 @@ def test_the_readme_and_the_manual_show_a_screenshot_of_the_viewer() -> None:
     assert SCREENSHOT.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "](docs/viewer.png)" in (ROOT / "README.md").read_text(encoding="utf-8")
     assert "](viewer.png)" in (ROOT / "docs" / "convert.md").read_text(encoding="utf-8")
+
+
+# -- an unfinished game's adjudication ------------------------------------------------------
+
+MATE_IN_2 = '[FEN "1k6/8/2K5/8/8/8/8/7R[] b - - 0 1"]\nk b8-a8\n'
+
+
+def test_an_unfinished_games_adjudication_and_its_mating_line_are_steps_after_the_game() -> None:
+    import gcadj
+    from gcadj.outputs.viewer import game_view
+
+    (game,) = gcadj.adjudicate("m.txt", text=MATE_IN_2)
+    mate = game.adjudication.mate
+    assert mate is not None and mate.moves == 2
+    view = game_view(game.verdict, adjudication=game.adjudication)
+    played = game.verdict.plies
+    assert view.initial == played  # the page opens at the game's end, not the line's
+    line_steps = view.steps[played + 1 :]
+    assert len(line_steps) == len(mate.line)
+    for n, step in enumerate(line_steps, 1):  # each position: the game with the line's moves
+        longer = MATE_IN_2 + "".join(f"{move}\n" for move in mate.line[:n])
+        assert step.fen == check_text(longer).final_fen
+        assert step.label.startswith("Mating line, not played:") and mate.san[n - 1] in step.label
+    assert check_text(MATE_IN_2 + "\n".join(mate.line) + "\n").termination == "checkmate"
+    head = view.head
+    assert '<div class="adjudication proven"' in head and "White wins" in head
+    assert game.adjudication.reason in head
+    for step, san in zip(range(played + 1, len(view.steps)), mate.san, strict=True):
+        assert f'<li data-ply="{step}"><a href="#ply={step}">' in head and san in head
+    assert "Material: White 3, Black 0" in head
+
+
+def test_a_finished_game_shows_no_adjudication() -> None:
+    import gcadj
+    from gcadj.outputs.viewer import game_view
+
+    (game,) = gcadj.adjudicate("f.txt", text="P f2-f3\np e7-e5\nP g2-g4\nq d8-h4\n")
+    assert game.verdict.termination == "checkmate"
+    view = game_view(game.verdict, adjudication=game.adjudication)
+    assert "adjudication" not in view.head and len(view.steps) == game.verdict.plies + 1

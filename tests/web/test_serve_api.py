@@ -433,3 +433,23 @@ def test_checks_at_once_keep_every_game_of_each(server: Server) -> None:
         assert kept.text.splitlines() == streamed
         report = requests.get(where, timeout=30).text
         assert f"<h1>{name}.zip</h1>" in report and report.count('href="/r/') >= len(logs)
+
+
+def test_the_api_adjudicates_each_game_when_asked(server: Server) -> None:
+    """With adjudicate=1 the lines are `gcadj adjudicate --json`'s (the server's budget);
+    without it, `gcadj check --json`'s exactly."""
+    import gcadj
+    from gcadj.web.judging import WEB_ADJUDICATION
+
+    log = b'[FEN "1k6/8/2K5/8/8/8/8/7R[] b - - 0 1"]\nk b8-a8\n'
+    url = server.url + "api/check?name=m.txt"
+    (record,) = lines(requests.post(url + "&adjudicate=1", data=log, timeout=60))
+    (expected,) = gcadj.adjudicate(
+        "m.txt", text=log.decode(), mate_depth=WEB_ADJUDICATION.mate_depth, budget=10.0
+    )
+    want = expected.to_json()
+    for answer in (record, want):
+        del answer["adjudication"]["seconds"]  # wall clock: the one value that varies
+    assert record == want and record["adjudication"]["class"] == "proven"
+    (plain,) = lines(requests.post(url, data=log, timeout=60))
+    assert plain == expected.verdict.to_json()

@@ -484,3 +484,43 @@ def test_no_text_of_a_result_is_under_12_pixels(server: Server, page: WebDriver)
     paste(page, server, "Hello\n")  # a verdict page
     seen, small = page.execute_script(FONT_SIZES)
     assert seen > 10 and small == []
+
+
+# -- the adjudication of an unfinished game ----------------------------------------------------
+
+MATE_IN_2 = '[White "Alice"]\n[Black "Bob"]\n[FEN "1k6/8/2K5/8/8/8/8/7R[] b - - 0 1"]\nk b8-a8\n'
+
+
+def test_an_unfinished_game_with_a_mate_to_come_shows_mate_in_n_and_steps_its_line(
+    server: Server, page: WebDriver
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    import gcadj
+
+    (game,) = gcadj.adjudicate("pasted text", text=MATE_IN_2)
+    mate = game.adjudication.mate
+    assert mate is not None and game.adjudication.kind == "proven"
+    paste(page, server, MATE_IN_2)
+    panel = shown(page, "#adjudication")
+    assert panel.startswith(f"Adjudication: Proven, White wins. {game.adjudication.reason}.")
+    assert f"mates in {mate.moves}" in panel
+    fen = game.verdict.final_fen or ""
+    number, white = int(fen.split()[-1]), fen.split()[1] == "w"
+    expected = []
+    for san in mate.san:  # numbered as players number moves
+        expected.append(f"{number}{'.' if white else '...'} {san}")
+        number, white = number + (0 if white else 1), not white
+    items = page.find_elements(By.CSS_SELECTOR, "#adjudication .line li")
+    assert [item.text for item in items] == expected
+    assert fen_shown(page) == fen  # the page opens at the game's end
+    for n in range(1, len(mate.line) + 1):  # the board steps on through the line
+        page.find_element(By.ID, "next").click()
+        longer = MATE_IN_2 + "".join(f"{move}\n" for move in mate.line[:n])
+        assert fen_shown(page) == judge_source("x", text=longer)[0].final_fen
+        assert shown(page, "#ply-label") == f"Mating line, not played: {expected[n - 1]}"
+        assert "current" in (items[n - 1].get_attribute("class") or "")
+    assert judge_source("x", text=longer)[0].termination == "checkmate"
+    items[0].find_element(By.TAG_NAME, "a").click()  # a move of the line opens its board
+    first = judge_source("x", text=MATE_IN_2 + mate.line[0] + "\n")[0].final_fen
+    assert fen_shown(page) == first
