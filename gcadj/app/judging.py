@@ -14,7 +14,9 @@ more field of `JudgeJob`.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
@@ -45,14 +47,18 @@ class JudgeJob:
     """How a worker judges each source of a batch (small and picklable: it travels to the
     workers): the judge's options, the viewer pages to write (None: none), whether the
     report's facts of each game are wanted, the viewer data to send back per game
-    (`views`; None: none), and how each game is adjudicated (`adjudicate`; None: it is
-    not, and its line is exactly ``gcadj check --json``'s)."""
+    (`views`; None: none), how each game is adjudicated (`adjudicate`; None: it is
+    not, and its line is exactly ``gcadj check --json``'s), and the most a source's
+    adjudications may take together (`adjudication_seconds`, wall clock; None: no bound):
+    each game's search gets what is left, at most its own budget (`SourceClock`), so
+    adjudicating never costs a source its deadline."""
 
     options: JudgeOptions = field(default_factory=JudgeOptions)
     pages: ViewerPages | None = None
     facts: bool = False
     views: ViewData | None = None
     adjudicate: AdjudicateOptions | None = None
+    adjudication_seconds: float | None = None
 
 
 class Judged(NamedTuple):
@@ -84,21 +90,53 @@ def game_line(verdict: Verdict, job: JudgeJob, adjudication: Adjudication | None
     return json_text({**verdict.to_json(), "adjudication": adjudication.to_json()})
 
 
-def game_adjudication(verdict: Verdict, job: JudgeJob) -> Adjudication | None:
-    """The game's adjudication when `job.adjudicate` asks for one (gcadj's own failure on
-    it is its answer, as for ``gcadj adjudicate``: `guarded_adjudication`)."""
-    if job.adjudicate is None:
+class SourceClock:
+    """The time the adjudications of one source have left (`JudgeJob.adjudication_seconds`):
+    each game's search gets what is left, at most its own budget; a search with no time
+    left still answers, with what it proved before it looked at the clock."""
+
+    def __init__(self, job: JudgeJob) -> None:
+        self.left = job.adjudication_seconds
+
+    def options(self, job: JudgeJob) -> AdjudicateOptions | None:
+        """`job.adjudicate`, its budget cut to the time left."""
+        wanted = job.adjudicate
+        if wanted is None or self.left is None:
+            return wanted
+        budget = self.left if wanted.budget is None else min(wanted.budget, self.left)
+        return dataclasses.replace(wanted, budget=max(0.0, budget))
+
+    def spend(self, seconds: float) -> None:
+        if self.left is not None:
+            self.left -= seconds
+
+
+def game_adjudication(
+    verdict: Verdict, job: JudgeJob, clock: SourceClock | None = None
+) -> Adjudication | None:
+    """The game's adjudication when `job.adjudicate` asks for one, within what `clock`
+    leaves of its source's time (gcadj's own failure on it is its answer, as for ``gcadj
+    adjudicate``: `guarded_adjudication`)."""
+    options = job.adjudicate if clock is None else clock.options(job)
+    if options is None:
         return None
     from gcadj.app.adjudicate import guarded_adjudication
 
-    return guarded_adjudication(verdict, job.adjudicate)
+    started = time.monotonic()
+    found = guarded_adjudication(verdict, options)
+    if clock is not None:
+        clock.spend(time.monotonic() - started)
+    return found
 
 
-def game_result(verdict: Verdict, job: JudgeJob, viewer: str | None = None) -> Judged:
-    """What the parent needs of a verdict (`Judged`)."""
+def game_result(
+    verdict: Verdict, job: JudgeJob, viewer: str | None = None, clock: SourceClock | None = None
+) -> Judged:
+    """What the parent needs of a verdict (`Judged`); `clock`: its source's time for
+    adjudicating (`SourceClock`)."""
     from gcadj.outputs.report import verdict_line
 
-    adjudication = game_adjudication(verdict, job)
+    adjudication = game_adjudication(verdict, job, clock)
     return Judged(
         verdict.source,
         game_line(verdict, job, adjudication) + "\n",
@@ -147,9 +185,10 @@ def judge_text(spec: str, text: str | None, job: JudgeJob) -> list[Judged]:
     each with its viewer page when `job.pages` wants one; never raises for a bad source
     (`judge_source` turns it into a verdict)."""
     results = []
+    clock = SourceClock(job)
     for verdict in judge_source(spec, job.options, text=text):
         viewer = None if job.pages is None else write_game_page(verdict, job.pages)
-        results.append(game_result(verdict, job, viewer))
+        results.append(game_result(verdict, job, viewer, clock))
     return results
 
 
@@ -196,6 +235,7 @@ def has_text(task: Task) -> bool:
 __all__ = [
     "JudgeJob",
     "Judged",
+    "SourceClock",
     "Task",
     "ViewData",
     "failed_result",

@@ -101,6 +101,18 @@ DataOption = Annotated[
         "per-user data folder ($XDG_DATA_HOME/gcadj, ~/.local/share/gcadj).",
     ),
 ]
+AdjudicateBudgetOption = Annotated[
+    float,
+    number_option(
+        "--adjudicate-budget",
+        metavar="SECONDS",
+        minimum=0,
+        whole=False,
+        help="Time to adjudicate each game of a check (a mate searched up to 3 moves; "
+        "0: no adjudication). A source spends at most a quarter of its deadline "
+        "adjudicating, a check a tenth of its own.",
+    ),
+]
 MaxStoreOption = Annotated[
     float,
     megabytes(
@@ -182,6 +194,7 @@ def settings_of(values: dict[str, object]) -> ServeSettings:
         keep_days=number("keep"),
         data=None if values["data"] is None else str(values["data"]),
         max_store=int(number("max_store") * MB),
+        adjudicate_budget=number("adjudicate_budget"),
         public_urls_only=bool(values["public_urls_only"]),
         allowed_hosts=tuple(str(h) for h in allowed) if isinstance(allowed, (list, tuple)) else (),
         max_buffer=int(number("max_buffer") * MB),
@@ -206,6 +219,7 @@ def serve(
     keep: KeepOption = 30.0,
     data: DataOption = None,
     max_store: MaxStoreOption = 1000.0,
+    adjudicate_budget: AdjudicateBudgetOption = 1.0,
     public_urls_only: PublicUrlsOption = True,
     allowed_host: AllowedHostOption = None,
     max_buffer: MaxBufferOption = 200.0,

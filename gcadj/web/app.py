@@ -15,9 +15,9 @@ Routes:
   (with ``adjudicate=1``, as ``gcadj adjudicate --json`` does); the result's address is
   in the answer's ``Link`` header (``rel="alternate"``).
 
-A page's check adjudicates every game (`gcadj.web.judging.WEB_ADJUDICATION`), in the
-workers: an unfinished game's page shows what the adjudicator proposes, its mating line
-stepped on the board.
+A page's check adjudicates every game (``--adjudicate-budget``: `gcadj.web.judging.check_job`),
+in the workers: an unfinished game's page shows what the adjudicator proposes, its mating
+line stepped on the board.
 
 The endpoints share what the app holds (`ServerState`, in ``request.app.state``): the
 settings, the store of results (`gcadj.web.store.ResultStore`, opened before the server

@@ -29,6 +29,7 @@ deleted. A finished check leaves the server's memory: its result is in the store
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import queue
@@ -107,7 +108,7 @@ class Job:
     name: str
     folder: Path
     store: ResultStore
-    adjudicate: bool = True  # each game adjudicated (`gcadj.web.judging.WEB_ADJUDICATION`)
+    adjudicate: bool = True  # each game adjudicated (`ServeSettings.adjudicate_budget`)
     created: float = field(default_factory=time.monotonic)
     state: str = "queued"  # then "running", then "done"
     names: list[str] | None = None  # every source, once the zips are listed
@@ -399,7 +400,7 @@ class JobRunner:
             time.monotonic(),
             job.folder,
             self.limits,
-            check_job(options, adjudicate=job.adjudicate),
+            check_job(options),
             job.cancel.is_set,
         )
         planned = plan_check(run, uploads)
@@ -407,7 +408,15 @@ class JobRunner:
             return False
         tasks, job.skipped = planned
         job.names = [task.name for task in tasks]
-        return judge_check(run, tasks, job.record)
+        settings = self.settings
+        judging = check_job(
+            options,
+            budget=settings.adjudicate_budget if job.adjudicate else 0.0,
+            sources=len(tasks),
+            source_seconds=settings.source_timeout,
+            check_seconds=settings.job_timeout,
+        )
+        return judge_check(dataclasses.replace(run, job=judging), tasks, job.record)
 
     def _keep_products(self, job: Job) -> None:
         """The report (linking each game's viewer by its address) and the CSV of a check

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from gcadj.analysis.adjudicate import AdjudicateOptions
+from gcadj.analysis.adjudicate import DEFAULT_MATE_DEPTH, AdjudicateOptions
 from gcadj.app.batch import Limits, Work, run_batch
 from gcadj.app.judging import Judged, JudgeJob, failed_result, judge_text, lost_result
 from gcadj.app.pipeline import JudgeOptions
@@ -122,25 +122,44 @@ def read_view(data: bytes) -> tuple[GameView, list[tuple[str, str, str]]]:
     return GameView.from_json(found["view"]), downloads
 
 
-WEB_ADJUDICATION: Final = AdjudicateOptions(mate_depth=3, budget=1.0)
-"""How the server adjudicates each game of a check: a forced mate searched up to 3 moves
-(``gcadj adjudicate``'s default), within 1 second a game (its default is 30). Why: on the
-prover's bench a mate in 3 is proved in a median of 6 ms and no mate within 3 in at most
-0.4 s (docs/performance-adjudicate.md), so 1 s answers nearly every position fully; a
-game's page then still comes within the few seconds a check waits before showing
-progress, and a zip of unfinished games costs at most a second a game of the check's
-deadline. A search cut by the budget says what it proved (`Adjudication.cut`)."""
+SOURCE_SHARE: Final = 0.25
+"""The most of a source's deadline that its games' adjudications may take together."""
+CHECK_SHARE: Final = 0.1
+"""The most of a check's deadline that its adjudications may take, shared by its sources."""
 
 
-def check_job(options: JudgeOptions, *, adjudicate: bool = True) -> JudgeJob:
-    """How a check's sources are judged: with the report's facts, each game adjudicated
-    (`WEB_ADJUDICATION`; not for an API check that did not ask) and its viewer data
-    (`stored_view`) sent back to be kept."""
+def check_job(
+    options: JudgeOptions,
+    *,
+    budget: float = 0.0,
+    sources: int = 1,
+    source_seconds: float = 0.0,
+    check_seconds: float = 0.0,
+) -> JudgeJob:
+    """How a check's sources are judged: with the report's facts, each game's viewer data
+    (`stored_view`) sent back to be kept, and, with a `budget` (seconds a game; 0: none),
+    each game adjudicated: a mate searched up to ``gcadj adjudicate``'s default depth
+    within that budget, and a source's adjudications within `SOURCE_SHARE` of its
+    deadline and its part of `CHECK_SHARE` of the check's (`check_seconds` over its
+    `sources`; a deadline of 0 is none), so adjudicating never costs a verdict its time:
+    one game gets its budget (a quarter of 60 s is far more), 300 sources share a tenth of
+    900 s (0.3 s each), 10,000 get 9 ms each (a search out of time still answers with
+    what it proved before it first looked at the clock, every 1,024 positions).
+    """
+    adjudicate = None
+    together = None
+    if budget > 0:
+        adjudicate = AdjudicateOptions(mate_depth=DEFAULT_MATE_DEPTH, budget=budget)
+        shares = [SOURCE_SHARE * source_seconds] if source_seconds > 0 else []
+        if check_seconds > 0:
+            shares.append(CHECK_SHARE * check_seconds / max(1, sources))
+        together = min(shares) if shares else None
     return JudgeJob(
         options,
         facts=True,
         views=functools.partial(stored_view, fen=options.fen),
-        adjudicate=WEB_ADJUDICATION if adjudicate else None,
+        adjudicate=adjudicate,
+        adjudication_seconds=together,
     )
 
 
@@ -326,7 +345,8 @@ def _has_data(task: SourceTask) -> bool:
 
 
 __all__ = [
-    "WEB_ADJUDICATION",
+    "CHECK_SHARE",
+    "SOURCE_SHARE",
     "CheckRun",
     "Listing",
     "SourceTask",

@@ -70,6 +70,7 @@ class ServeSettings:
     keep_days: float = 30.0  # how long a result is kept (its address answers)
     data: str | None = None  # the data folder of the results (None: the per-user one)
     max_store: int = 1000 * MB  # the most the kept results may hold; the oldest go first
+    adjudicate_budget: float = 1.0  # seconds to adjudicate a game of a check (0: none)
     fetch_bytes: int = 5 * MB  # a fetched page
     fetch_timeout: float = 30.0  # seconds for a fetched page, whole
     public_urls_only: bool = True  # refuse loopback, private, link-local and metadata addresses

@@ -61,3 +61,32 @@ def test_a_failing_view_costs_the_page_never_the_verdict() -> None:
 def test_an_adjudicating_job_travels_to_the_workers() -> None:
     job = JudgeJob(adjudicate=QUICK, facts=True)
     assert pickle.loads(pickle.dumps(job)) == job
+
+
+def test_a_sources_adjudications_share_the_time_it_has() -> None:
+    """With no time left for a source's adjudications, each game's search still answers,
+    cut by its budget; with time, it goes to its depth."""
+    from gcadj.app.judging import judge_text
+
+    pgn = "".join(f'[Event "{i}"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n' for i in range(3))
+    none_left = judge_text("g.pgn", pgn, JudgeJob(adjudicate=QUICK, adjudication_seconds=0.0))
+    cut = [json.loads(r.line)["adjudication"] for r in none_left]
+    assert [a["cut"] for a in cut] == ["budget"] * 3
+    assert all("cut by the budget (0 s)" in a["reason"] for a in cut)
+    plenty = judge_text("g.pgn", pgn, JudgeJob(adjudicate=QUICK, adjudication_seconds=600.0))
+    assert [json.loads(r.line)["adjudication"]["cut"] for r in plenty] == [None] * 3
+
+
+def test_a_servers_check_shares_its_deadlines_between_its_sources() -> None:
+    from gcadj.app.pipeline import JudgeOptions
+    from gcadj.web.judging import CHECK_SHARE, SOURCE_SHARE, check_job
+
+    one = check_job(JudgeOptions(), budget=1.0, source_seconds=60, check_seconds=900)
+    assert one.adjudicate is not None and one.adjudicate.budget == 1.0
+    assert one.adjudication_seconds == min(SOURCE_SHARE * 60, CHECK_SHARE * 900)
+    many = check_job(JudgeOptions(), budget=1.0, sources=300, source_seconds=60, check_seconds=900)
+    assert many.adjudication_seconds == CHECK_SHARE * 900 / 300
+    assert many.adjudication_seconds * 300 <= 900 / 4  # the judging keeps most of the time
+    unbounded = check_job(JudgeOptions(), budget=1.0)  # no deadlines: no bound
+    assert unbounded.adjudication_seconds is None
+    assert check_job(JudgeOptions()).adjudicate is None  # no budget: no adjudication

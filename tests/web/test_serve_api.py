@@ -439,13 +439,13 @@ def test_the_api_adjudicates_each_game_when_asked(server: Server) -> None:
     """With adjudicate=1 the lines are `gcadj adjudicate --json`'s (the server's budget);
     without it, `gcadj check --json`'s exactly."""
     import gcadj
-    from gcadj.web.judging import WEB_ADJUDICATION
+    from gcadj.analysis.adjudicate import DEFAULT_MATE_DEPTH
 
     log = b'[FEN "1k6/8/2K5/8/8/8/8/7R[] b - - 0 1"]\nk b8-a8\n'
     url = server.url + "api/check?name=m.txt"
     (record,) = lines(requests.post(url + "&adjudicate=1", data=log, timeout=60))
     (expected,) = gcadj.adjudicate(
-        "m.txt", text=log.decode(), mate_depth=WEB_ADJUDICATION.mate_depth, budget=10.0
+        "m.txt", text=log.decode(), mate_depth=DEFAULT_MATE_DEPTH, budget=10.0
     )
     want = expected.to_json()
     for answer in (record, want):

@@ -10,6 +10,7 @@ or from a computation written here independently (the literal board), never type
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 from collections.abc import Iterator
@@ -320,10 +321,12 @@ def test_an_upload_is_titled_and_downloaded_under_its_own_name(
     answer = requests.get(link, timeout=30, cookies={})
     assert answer.headers["content-disposition"] == 'attachment; filename="club_games_2024.jsonl"'
     expected = [
-        judge_source(f"club games 2024.zip/{name}", text=data.decode("utf-8"))[0].json_line()
+        judge_source(f"club games 2024.zip/{name}", text=data.decode("utf-8"))[0].to_json()
         for name, data in members.items()
     ]
-    assert answer.text.splitlines() == expected
+    kept = [json.loads(line) for line in answer.text.splitlines()]
+    assert [record.pop("adjudication")["class"] for record in kept] == ["undetermined"] * 3
+    assert kept == expected  # the verdicts, each with its adjudication (a page's check)
 
 
 # -- 7. the viewer players expect -----------------------------------------------------------------
