@@ -31,7 +31,8 @@ from gcadj.about import __version__
 
 if TYPE_CHECKING:
     from gcadj.adjudication.verdict import Finding, Verdict, replay
-    from gcadj.analysis.adjudicate import AdjudicateOptions, Adjudication, adjudicate_position
+    from gcadj.analysis.adjudicate import Adjudication, adjudicate_position
+    from gcadj.analysis.options import AdjudicateOptions
     from gcadj.app.adjudicate import AdjudicatedGame, adjudicate
     from gcadj.app.check import check_source, check_text
     from gcadj.app.pipeline import JudgeOptions, judge_source
@@ -58,7 +59,7 @@ _LAZY = {
     "AdjudicatedGame": "gcadj.app.adjudicate",
     "adjudicate_position": "gcadj.analysis.adjudicate",
     "Adjudication": "gcadj.analysis.adjudicate",
-    "AdjudicateOptions": "gcadj.analysis.adjudicate",
+    "AdjudicateOptions": "gcadj.analysis.options",
     "LogSyntaxError": "gcadj.notation.parse",
 }
 

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Final
 from gcadj.adjudication.plies import JudgedGame
 from gcadj.adjudication.verdict import Verdict, start_position
 from gcadj.analysis.material import Material, material
+from gcadj.analysis.options import AdjudicateOptions
 from gcadj.analysis.proof import Tree, mating_line, tree_json
 from gcadj.analysis.proof_check import check_proof
 from gcadj.analysis.search import (
@@ -58,11 +59,6 @@ from gcadj.words import plural
 if TYPE_CHECKING:
     from gcadj.adjudication.verdict import Finding
 
-DEFAULT_MATE_DEPTH: Final = 3
-DEFAULT_BUDGET: Final = 30.0
-DEFAULT_EVIDENCE_MARGIN: Final = 3
-"""Class units: a Rook's worth, or three Pawns (docs/rules.md §7)."""
-
 SIDES: Final = (Side.WHITE, Side.BLACK)
 WINS: Final = (Result.WHITE_WINS, Result.BLACK_WINS)
 BOARD_ENDINGS: Final = frozenset(
@@ -75,26 +71,6 @@ BOARD_ENDINGS: Final = frozenset(
     }
 )
 CUT_WORDS: Final = {"budget": "the budget", "nodes": "the node limit", "interrupted": "Ctrl-C"}
-
-
-@dataclass(frozen=True)
-class AdjudicateOptions:
-    """How each game is adjudicated: the longest mate searched (the winner's moves), the
-    seconds (wall clock) and nodes a search may take per game (None: no limit), and the
-    material lead, in class units, that counts as evidence. Small and picklable.
-
-    Examples:
-        >>> import gcadj
-        >>> quick = gcadj.AdjudicateOptions(mate_depth=1, budget=None, node_limit=10_000)
-        >>> found = gcadj.adjudicate_position("k7/8/2K5/8/8/8/8/7R[] w - - 0 1", quick)
-        >>> found.kind.value, found.no_mate_within, found.mate_depth  # the mate is in 2
-        ('evidence', 1, 1)
-    """
-
-    mate_depth: int = DEFAULT_MATE_DEPTH
-    budget: float | None = DEFAULT_BUDGET
-    node_limit: int | None = None
-    evidence_margin: int = DEFAULT_EVIDENCE_MARGIN
 
 
 @dataclass(frozen=True)
@@ -443,10 +419,6 @@ def _replace(adjudication: Adjudication, **changes: Any) -> Adjudication:
 
 
 __all__ = [
-    "DEFAULT_BUDGET",
-    "DEFAULT_EVIDENCE_MARGIN",
-    "DEFAULT_MATE_DEPTH",
-    "AdjudicateOptions",
     "Adjudication",
     "ForcedMate",
     "ProofRejected",

@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from gcadj.adjudication.verdict import Verdict
-from gcadj.analysis.adjudicate import (
+from gcadj.analysis.adjudicate import Adjudication, adjudicate_verdict
+from gcadj.analysis.options import (
     DEFAULT_BUDGET,
     DEFAULT_EVIDENCE_MARGIN,
     DEFAULT_MATE_DEPTH,
+    INTERNAL_REASON,
     AdjudicateOptions,
-    Adjudication,
-    adjudicate_verdict,
 )
 from gcadj.analysis.search import Progress, ProgressCallback
 from gcadj.app.check import CheckPlan, run_check
@@ -86,7 +86,7 @@ def guarded_adjudication(
         return Adjudication(
             AdjudicationClass.UNDETERMINED,
             Result.UNDECIDED,
-            f"internal error: {type(err).__name__}: {message}",
+            f"{INTERNAL_REASON}{type(err).__name__}: {message}",
             internal=True,
         )
 

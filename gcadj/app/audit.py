@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from gcadj.analysis.options import AdjudicateOptions
 from gcadj.app.audit_files import check_products, source_key
 from gcadj.app.batch import Done, Limits, Work, run_batch
 from gcadj.app.exit_codes import EXIT_UNREADABLE, exit_code_of, worst
@@ -121,6 +122,7 @@ class AuditPlan:
     csv: Path | None = None
     report: Path | None = None
     failing_listed: int | None = 10
+    adjudicate: AdjudicateOptions | None = None  # each game adjudicated (--adjudicate)
 
     def check_products(self, out: Path) -> None:
         """`AuditError` if --output, --csv or --report would replace what they must not."""
@@ -139,7 +141,7 @@ class AuditPlan:
         pages = None
         if self.viewers is not None and self.viewer_games is not ViewerChoice.NONE:
             pages = ViewerPages(self.viewers, self.viewer_games)
-        return JudgeJob(self.judge, pages, facts=self.report is not None)
+        return JudgeJob(self.judge, pages, self.report is not None, self.adjudicate)
 
 
 @dataclass

@@ -4,12 +4,13 @@ of each game that wants one (`gcadj.app.products.write_game_page`), and send bac
 game, a `Judged`: what the parent needs of the verdict, small enough to travel.
 
 **The JSON line of a game comes from `game_line` only**, given the verdict and the
-`JudgeJob`: exactly what ``gcadj check --json`` prints, plus ``"adjudication"`` when the
-job adjudicates (`JudgeJob.adjudicate`: each game adjudicated once, in the worker, by
-`game_adjudication`; its viewer data is made from the same adjudication). The audit's
-JSONL, the server's answers and the products read from them all follow. The job is
-small and picklable (it travels with every unit of work), so one more option is one
-more field of `JudgeJob`.
+`JudgeJob`: what ``gcadj check --json`` prints, or, when the job carries
+`AdjudicateOptions` (``audit --adjudicate``, ``gcadj serve``), what ``gcadj adjudicate
+--json`` prints: the same object with its ``"adjudication"``, made here, in the worker,
+and nowhere else (`game_adjudication`: once per game, and the viewer data a client keeps
+is made from the same answer). The audit's JSONL, the server's answers and the products
+read from them all follow. The job is small and picklable (it travels with every unit of
+work).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from gcadj.analysis.options import AdjudicateOptions
 from gcadj.app.pipeline import JudgeOptions, judge_source, source_name
 from gcadj.app.products import ViewerPages, write_game_page
 from gcadj.outputs.audit_report import GameFacts
@@ -29,7 +31,7 @@ from gcadj.vocabulary import Status, VerdictKind
 
 if TYPE_CHECKING:
     from gcadj.adjudication.verdict import Verdict
-    from gcadj.analysis.adjudicate import AdjudicateOptions, Adjudication
+    from gcadj.analysis.adjudicate import Adjudication
     from gcadj.app.pool import Lost
 
 log = logging.getLogger(__name__)
@@ -46,18 +48,18 @@ function: it travels too."""
 class JudgeJob:
     """How a worker judges each source of a batch (small and picklable: it travels to the
     workers): the judge's options, the viewer pages to write (None: none), whether the
-    report's facts of each game are wanted, the viewer data to send back per game
-    (`views`; None: none), how each game is adjudicated (`adjudicate`; None: it is
-    not, and its line is exactly ``gcadj check --json``'s), and the most a source's
-    adjudications may take together (`adjudication_seconds`, wall clock; None: no bound):
-    each game's search gets what is left, at most its own budget (`SourceClock`), so
-    adjudicating never costs a source its deadline."""
+    report's facts of each game are wanted, how to adjudicate each game (`adjudicate`;
+    None: not, and its line is exactly ``gcadj check --json``'s), the viewer data to send
+    back per game (`views`; None: none), and the most a source's adjudications may
+    take together (`adjudication_seconds`, wall clock; None: no bound): each game's
+    search gets what is left, at most its own budget (`SourceClock`), so adjudicating
+    never costs a source its deadline."""
 
     options: JudgeOptions = field(default_factory=JudgeOptions)
     pages: ViewerPages | None = None
     facts: bool = False
-    views: ViewData | None = None
     adjudicate: AdjudicateOptions | None = None
+    views: ViewData | None = None
     adjudication_seconds: float | None = None
 
 
@@ -78,16 +80,21 @@ class Judged(NamedTuple):
     view: bytes | None = None
 
 
-def game_line(verdict: Verdict, job: JudgeJob, adjudication: Adjudication | None = None) -> str:
+def game_line(
+    verdict: Verdict, job: JudgeJob, adjudication: Adjudication | None = None
+) -> tuple[str, bool]:
     """The JSON line of a judged game (no newline): the one place that makes it (see the
-    module docstring): ``gcadj check --json``'s, with the ``adjudication`` key when the
-    game was adjudicated (``gcadj adjudicate --json``'s line)."""
-    del job
+    module docstring); and whether gcadj itself failed on the game's adjudication (a bug:
+    the game's outcome is then an internal error, as ``gcadj adjudicate`` exits 5).
+    `adjudication`: the game's, when the caller made it (`game_adjudication`); else it is
+    made here if `job` asks for one."""
     if adjudication is None:
-        return verdict.json_line()
-    from gcadj.adjudication.json_text import json_text
+        adjudication = game_adjudication(verdict, job)
+    if adjudication is None:
+        return verdict.json_line(), False
+    from gcadj.app.adjudicate import AdjudicatedGame
 
-    return json_text({**verdict.to_json(), "adjudication": adjudication.to_json()})
+    return AdjudicatedGame(verdict, adjudication).json_line(), adjudication.internal
 
 
 class SourceClock:
@@ -137,11 +144,12 @@ def game_result(
     from gcadj.outputs.report import verdict_line
 
     adjudication = game_adjudication(verdict, job, clock)
+    line, failed = game_line(verdict, job, adjudication)
     return Judged(
         verdict.source,
-        game_line(verdict, job, adjudication) + "\n",
+        line + "\n",
         verdict.status,
-        verdict.outcome,
+        VerdictKind.INTERNAL_ERROR if failed else verdict.outcome,
         None if verdict.status == Status.LEGAL else verdict_line(verdict),
         game_facts(verdict) if job.facts else None,
         viewer,

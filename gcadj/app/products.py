@@ -151,12 +151,15 @@ def write_products(
     each with what `facts` says of its game, linked to its viewer in `products.viewers`
     or at the address `links` gives; titled `name`, see `write_report`); `CannotWrite`
     when one cannot be written."""
-    from gcadj.outputs.audit_report import write_csv, write_report
+    from gcadj.outputs.audit_report import summarize, write_csv, write_report
 
     target = products.csv
     try:
+        if products.csv is None and products.report is None:
+            return
+        summary = summary or summarize(jsonl)
         if products.csv is not None:
-            write_csv(jsonl, products.csv)
+            write_csv(jsonl, products.csv, adjudicated=summary.adjudicated)
         target = products.report
         if products.report is not None:
             write_report(

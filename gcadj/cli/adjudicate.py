@@ -15,23 +15,30 @@ import typer
 
 from gcadj.cli import output
 from gcadj.cli.options import (
+    DEFAULT_BUDGET,
+    DEFAULT_EVIDENCE_MARGIN,
+    DEFAULT_MATE_DEPTH,
     DEFAULT_MAX_BYTES,
     EXIT_INTERRUPTED,
     EXIT_OK,
     INTERNAL_ERROR_HINT,
+    BudgetOption,
     CacheOption,
     DelayOption,
+    EvidenceMarginOption,
     FenOption,
+    MateDepthOption,
     MaxBytesOption,
     MaxSizeOption,
     NoCacheOption,
+    NodesOption,
     PocketFileOption,
     RetriesOption,
     TimeoutOption,
     VerboseOption,
+    adjudicate_options_of,
     check_options,
     fetch_settings_of,
-    number_option,
     report_problems,
 )
 from gcadj.cli.streams import say
@@ -79,47 +86,6 @@ class SearchProgress:
         )
 
 
-# The options of adjudicate alone (the others are check's, from gcadj.cli.options).
-MateDepthOption = Annotated[
-    int,
-    number_option(
-        "--mate-depth",
-        metavar="N",
-        minimum=1,
-        help="Longest forced mate searched, in moves of the winning side.",
-    ),
-]
-BudgetOption = Annotated[
-    float,
-    number_option(
-        "--budget",
-        metavar="SECONDS",
-        minimum=0,
-        whole=False,
-        strict=True,
-        help="Time a search may take per game; past it, the answer says what was proved.",
-    ),
-]
-NodesOption = Annotated[
-    int | None,
-    number_option(
-        "--nodes",
-        metavar="N",
-        minimum=1,
-        help="Positions a search may visit per game (default: no limit): the same answer "
-        "on every machine.",
-    ),
-]
-EvidenceMarginOption = Annotated[
-    int,
-    number_option(
-        "--evidence-margin",
-        metavar="N",
-        minimum=1,
-        help="Material lead, in class units (Pawn 1 ... AmazonRider 8), that counts as "
-        "evidence when no mate is proved.",
-    ),
-]
 QuietLinesOption = Annotated[
     bool,
     typer.Option("--quiet", "-q", help="One line per game: its source, class, result and reason."),
@@ -142,10 +108,10 @@ def adjudicate(
             "--json", help="One JSON object per game per line: check's, with its adjudication."
         ),
     ] = False,
-    mate_depth: MateDepthOption = 3,
-    budget: BudgetOption = 30.0,
+    mate_depth: MateDepthOption = DEFAULT_MATE_DEPTH,
+    budget: BudgetOption = DEFAULT_BUDGET,
     nodes: NodesOption = None,
-    evidence_margin: EvidenceMarginOption = 3,
+    evidence_margin: EvidenceMarginOption = DEFAULT_EVIDENCE_MARGIN,
     fen: FenOption = None,
     pocket_file: PocketFileOption = None,
     quiet: QuietLinesOption = False,
@@ -159,7 +125,6 @@ def adjudicate(
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Adjudicate each game: a forced mate with its proof, a claimable draw, or the material."""
-    from gcadj.analysis.adjudicate import AdjudicateOptions
     from gcadj.app.adjudicate import AdjudicatePlan, run_adjudicate
     from gcadj.app.pipeline import JudgeOptions
 
@@ -168,12 +133,7 @@ def adjudicate(
         sources=tuple(sources or ()),
         judge=JudgeOptions(fen=fen, pocket_file=letter, max_bytes=max_bytes),
         fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
-        options=AdjudicateOptions(
-            mate_depth=int(mate_depth),
-            budget=float(budget),
-            node_limit=None if nodes is None else int(nodes),
-            evidence_margin=int(evidence_margin),
-        ),
+        options=adjudicate_options_of(mate_depth, budget, nodes, evidence_margin),
     )
     run = run_adjudicate(plan, progress=SearchProgress(quiet))
     try:

@@ -22,22 +22,31 @@ import typer
 
 from gcadj.cli import output
 from gcadj.cli.options import (
+    DEFAULT_BUDGET,
+    DEFAULT_EVIDENCE_MARGIN,
+    DEFAULT_MATE_DEPTH,
     DEFAULT_MAX_BYTES,
     EXIT_CANNOT_WRITE,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
     INTERNAL_ERROR_HINT,
+    AdjudicateFlag,
+    BudgetOption,
     CacheOption,
     DelayOption,
+    EvidenceMarginOption,
     FenOption,
     JobsOption,
+    MateDepthOption,
     MaxBytesOption,
     MaxSizeOption,
     NoCacheOption,
+    NodesOption,
     PocketFileOption,
     RetriesOption,
     TimeoutOption,
     VerboseOption,
+    adjudication_wanted,
     check_options,
     fetch_settings_of,
     limits_of,
@@ -146,6 +155,7 @@ def _print_tables(summary: Summary) -> None:
         ("status", summary.by_status),
         ("termination", summary.by_termination),
         ("first illegal move", summary.by_category),
+        ("adjudication", summary.by_adjudication),
     ):
         if not counts:
             continue
@@ -155,6 +165,8 @@ def _print_tables(summary: Summary) -> None:
         for key, count in counts.most_common():
             table.add_row(key, str(count))
         console.print(table)
+    if summary.adjudicated:
+        console.print(f"{plural(summary.forced_mates, 'forced mate')} proved")
     console.print(f"{plural(summary.total, 'game')} in all")
 
 
@@ -347,6 +359,7 @@ def _files(
 
 
 def audit(
+    ctx: typer.Context,
     sources: SourcesArgument = None,
     index: IndexOption = None,
     game: GameOption = "Pocket Mutation Chess",
@@ -372,6 +385,11 @@ def audit(
     retries: RetriesOption = None,
     max_kb: MaxSizeOption = None,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
+    adjudicate: AdjudicateFlag = False,
+    mate_depth: MateDepthOption = DEFAULT_MATE_DEPTH,
+    budget: BudgetOption = DEFAULT_BUDGET,
+    nodes: NodesOption = None,
+    evidence_margin: EvidenceMarginOption = DEFAULT_EVIDENCE_MARGIN,
 ) -> None:
     """Judge a whole archive in parallel: resumable JSONL, summary, CSV and HTML report."""
     from gcadj.app.audit import AuditPlan
@@ -401,6 +419,7 @@ def audit(
         csv=files.csv,
         report=files.report,
         failing_listed=None if verbose else 10,
+        adjudicate=adjudication_wanted("audit", ctx),
     )
     _run(plan, quiet)
 

@@ -10,6 +10,12 @@ from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from gcadj.analysis.options import (  # light: no search is loaded
+    DEFAULT_BUDGET,
+    DEFAULT_EVIDENCE_MARGIN,
+    DEFAULT_MATE_DEPTH,
+    AdjudicateOptions,
+)
 from gcadj.app.exit_codes import (
     EXIT_CANNOT_WRITE,
     EXIT_ILLEGAL,
@@ -157,6 +163,90 @@ def limits_of(jobs: int | None, source_timeout: float, memory: int, **more: floa
         memory=int(memory) * MB,
         **more,
     )
+
+
+# How a game is adjudicated (gcadj adjudicate, and audit --adjudicate): one wording. The
+# command turns them into one `AdjudicateOptions` (`adjudicate_options_of`).
+MateDepthOption = Annotated[
+    int,
+    number_option(
+        "--mate-depth",
+        metavar="N",
+        minimum=1,
+        help="Longest forced mate searched, in moves of the winning side.",
+    ),
+]
+BudgetOption = Annotated[
+    float,
+    number_option(
+        "--budget",
+        metavar="SECONDS",
+        minimum=0,
+        whole=False,
+        strict=True,
+        help="Time a search may take per game; past it, the answer says what was proved.",
+    ),
+]
+NodesOption = Annotated[
+    int | None,
+    number_option(
+        "--nodes",
+        metavar="N",
+        minimum=1,
+        help="Positions a search may visit per game (default: no limit): the same answer "
+        "on every machine.",
+    ),
+]
+EvidenceMarginOption = Annotated[
+    int,
+    number_option(
+        "--evidence-margin",
+        metavar="N",
+        minimum=1,
+        help="Material lead, in class units (Pawn 1 ... AmazonRider 8), that counts as "
+        "evidence when no mate is proved.",
+    ),
+]
+AdjudicateFlag = Annotated[
+    bool,
+    typer.Option(
+        "--adjudicate",
+        help="Adjudicate each game as gcadj adjudicate does (a forced mate with its checked "
+        "proof, a claimable draw, the material): every JSON line gains its adjudication.",
+    ),
+]
+
+
+ADJUDICATION_PARAMETERS = ("mate_depth", "budget", "nodes", "evidence_margin")
+
+
+def adjudicate_options_of(
+    mate_depth: int, budget: float, nodes: int | None, evidence_margin: int
+) -> AdjudicateOptions:
+    """The adjudication options of a command as one `AdjudicateOptions`."""
+
+    return AdjudicateOptions(
+        mate_depth=int(mate_depth),
+        budget=float(budget),
+        node_limit=None if nodes is None else int(nodes),
+        evidence_margin=int(evidence_margin),
+    )
+
+
+def adjudication_wanted(command: str, ctx: typer.Context) -> AdjudicateOptions | None:
+    """A command whose games are adjudicated only when asked (``audit --adjudicate``): the
+    options (`adjudicate_options_of` of what `ctx` parsed), None without the flag; a usage
+    error, in words, for an adjudication option given without it."""
+    params = ctx.params
+    if params.get("adjudicate"):
+        return adjudicate_options_of(*(params[name] for name in ADJUDICATION_PARAMETERS))
+    for param in ctx.command.params:
+        if param.name in ADJUDICATION_PARAMETERS and param.name is not None:
+            source = ctx.get_parameter_source(param.name)
+            if source is not None and source.name != "DEFAULT":
+                option = max(param.opts, key=len)
+                raise fail(command, f"{option} needs --adjudicate", EXIT_USAGE)
+    return None
 
 
 # The exit codes of the commands that judge games, for their --help epilogs.
@@ -362,6 +452,9 @@ def write_output(
 
 
 __all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_EVIDENCE_MARGIN",
+    "DEFAULT_MATE_DEPTH",
     "EXIT_CANNOT_WRITE",
     "EXIT_ILLEGAL",
     "EXIT_INTERNAL",
@@ -372,7 +465,14 @@ __all__ = [
     "EXIT_USAGE",
     "INTERNAL_ERROR_HINT",
     "STATUS_EXIT",
+    "AdjudicateFlag",
+    "BudgetOption",
+    "EvidenceMarginOption",
     "JobsOption",
+    "MateDepthOption",
+    "NodesOption",
+    "adjudicate_options_of",
+    "adjudication_wanted",
     "check_options",
     "fail",
     "fetch_settings_of",

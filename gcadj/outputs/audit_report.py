@@ -32,10 +32,12 @@ from urllib.parse import quote
 
 from gcadj.about import GENERATOR_META
 from gcadj.adjudication.verdict import outcome_of
+from gcadj.analysis.options import INTERNAL_REASON
 from gcadj.outputs.files import atomic_text_file
 from gcadj.outputs.html_text import breakable
 from gcadj.outputs.plain_words import category_sentence, move_words, term
 from gcadj.outputs.report import failing_line
+from gcadj.vocabulary import VerdictKind
 from gcadj.words import plural
 
 log = logging.getLogger(__name__)
@@ -56,7 +58,12 @@ CSV_COLUMNS: Final = (
     "warnings",
     "error",
 )
+ADJUDICATION_COLUMNS: Final = ("adjudication", "adjudicated_result", "mate_in")
+"""The CSV's last columns when the audit adjudicated its games (``audit --adjudicate``):
+the class, the proposed result, and the length of the forced mate (moves of the winner)."""
 STATUS_ORDER: Final = ("legal", "illegal", "syntax-error", "error")
+FORCED_MATE: Final = "forced-mate"
+"""The report's filter token of a game with a proved forced mate (any class)."""
 
 
 def iter_records(path: Path) -> Iterator[dict[str, Any]]:
@@ -90,6 +97,14 @@ class Summary:
     failing_total: int = 0
     # by `outcome_of`: the statuses, with the internal errors apart from the other errors
     by_outcome: Counter[str] = field(default_factory=Counter)
+    # the adjudicated games (``audit --adjudicate``) by class, and those with a forced mate
+    by_adjudication: Counter[str] = field(default_factory=Counter)
+    forced_mates: int = 0
+
+    @property
+    def adjudicated(self) -> bool:
+        """Were some of the games adjudicated? (The CSV and the report then say how.)"""
+        return bool(self.by_adjudication)
 
 
 def summarize(path: Path, *, failing: int | None = 10) -> Summary:
@@ -103,6 +118,12 @@ def summarize(path: Path, *, failing: int | None = 10) -> Summary:
             if failing is None or len(summary.failing) < failing:
                 summary.failing.append(Failing(str(record.get("status")), failing_line(record)))
         outcome = outcome_of(record.get("source"), record.get("status"), record.get("error"))
+        adjudication = adjudication_of(record)
+        if adjudication:
+            summary.by_adjudication[str(adjudication.get("class"))] += 1
+            summary.forced_mates += bool(adjudication.get("mate"))
+            if str(adjudication.get("reason", "")).startswith(INTERNAL_REASON):
+                outcome = VerdictKind.INTERNAL_ERROR  # gcadj failed adjudicating it: a bug
         summary.by_outcome[outcome] += 1
         if record.get("termination"):
             summary.by_termination[str(record["termination"])] += 1
@@ -110,6 +131,21 @@ def summarize(path: Path, *, failing: int | None = 10) -> Summary:
         if isinstance(first, dict) and first.get("category"):
             summary.by_category[str(first["category"])] += 1
     return summary
+
+
+def adjudication_of(record: dict[str, Any]) -> dict[str, Any]:
+    """A JSON line's ``adjudication`` (``audit --adjudicate``), or {} when it has none."""
+    adjudication = record.get("adjudication")
+    return adjudication if isinstance(adjudication, dict) else {}
+
+
+def adjudication_cells(record: dict[str, Any]) -> list[object]:
+    """The adjudication's class, proposed result and mate length (None: no mate), as the
+    CSV's `ADJUDICATION_COLUMNS` hold them."""
+    adjudication = adjudication_of(record)
+    mate = adjudication.get("mate")
+    moves = mate.get("moves") if isinstance(mate, dict) else None
+    return [adjudication.get("class"), adjudication.get("result"), moves]
 
 
 def _visible(char: str) -> str:
@@ -137,7 +173,8 @@ def csv_cell(value: object) -> str:
     return _CONTROL.sub(lambda m: _visible(m.group()), text)
 
 
-def csv_row(record: dict[str, Any]) -> list[str]:
+def csv_row(record: dict[str, Any], *, adjudicated: bool = False) -> list[str]:
+    """One game's CSV cells (`CSV_COLUMNS`, then `ADJUDICATION_COLUMNS` when `adjudicated`)."""
     first = record.get("first_illegal") or {}
     values: list[object] = [
         record.get("source"),
@@ -155,32 +192,37 @@ def csv_row(record: dict[str, Any]) -> list[str]:
         " | ".join(record.get("warnings") or []),
         record.get("error"),
     ]
+    if adjudicated:
+        values += adjudication_cells(record)
     return [csv_cell(value) for value in values]
 
 
 CSV_HEADER: Final = ",".join(CSV_COLUMNS)  # the first line of every CSV gcadj writes
+ADJUDICATED_CSV_HEADER: Final = ",".join(CSV_COLUMNS + ADJUDICATION_COLUMNS)
 
 
 def is_audit_csv(head: str) -> bool:
-    """Is this the start of a CSV gcadj wrote? Its first line is exactly `CSV_HEADER`."""
-    return head.split("\n", 1)[0].rstrip("\r") == CSV_HEADER
+    """Is this the start of a CSV gcadj wrote? Its first line is exactly `CSV_HEADER`
+    (or `ADJUDICATED_CSV_HEADER`, of an audit that adjudicated)."""
+    return head.split("\n", 1)[0].rstrip("\r") in (CSV_HEADER, ADJUDICATED_CSV_HEADER)
 
 
-def write_csv(jsonl: Path, target: Path) -> int:
+def write_csv(jsonl: Path, target: Path, *, adjudicated: bool = False) -> int:
     """One row per game, values as in the JSON (control characters made visible by
     `csv_cell`), with the csv module's quoting and nothing more.
 
     Cells are not defused against spreadsheet formulas: a move such as ``@-d5`` or
     ``-d4`` (or any text starting with ``=``, ``+``, ``-``, ``@``) is written as typed,
     because it is the data. A spreadsheet that evaluates such cells on import may read
-    them as formulas; import the file with text columns.
+    them as formulas; import the file with text columns. When the audit `adjudicated` its
+    games, three columns follow (`ADJUDICATION_COLUMNS`; empty for a game without one).
     """
     rows = 0
     with atomic_text_file(target, newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(CSV_COLUMNS)
+        writer.writerow(CSV_COLUMNS + ADJUDICATION_COLUMNS if adjudicated else CSV_COLUMNS)
         for record in iter_records(jsonl):
-            writer.writerow(csv_row(record))
+            writer.writerow(csv_row(record, adjudicated=adjudicated))
             rows += 1
     return rows
 
@@ -308,7 +350,7 @@ details.summary-box>summary{cursor:pointer;margin:.2em 0}
 #games tbody tr:nth-child(even){background:#fafafa}
 #games tr[hidden]{display:none}
 .c-n{width:2.9em}.c-src{width:13%}.c-st{width:6.2em}.c-pl{width:3.3em}.c-lp{width:3.7em}
-.c-res{width:5.6em}.c-term{width:7.2em}.c-ply{width:9em}.c-cat{width:12.5em}
+.c-res{width:5.6em}.c-term{width:7.2em}.c-ply{width:9em}.c-cat{width:12.5em}.c-adj{width:9em}
 .note+.note::before{content:" · ";color:#888}
 .view{white-space:nowrap}
 .made{color:#777;font-size:.8em}
@@ -334,13 +376,15 @@ SCRIPT: Final = r"""
   var rows = Array.prototype.slice.call(body.rows);
   var text = rows.map(function (r) { return r.textContent.toLowerCase(); });
   var box = document.getElementById('filter'), shown = document.getElementById('shown');
-  var chips = document.querySelectorAll('.chip'), want = {s: '', c: ''};
+  var chips = document.querySelectorAll('.chip'), want = {s: '', c: '', a: ''};
+  function has(r, kind) {  // a row's data-KIND holds tokens separated by spaces
+    var tokens = ' ' + (r.getAttribute('data-' + kind) || '') + ' ';
+    return !want[kind] || tokens.indexOf(' ' + want[kind] + ' ') >= 0;
+  }
   function apply() {
     var q = box.value.trim().toLowerCase(), n = 0;
     rows.forEach(function (r, i) {
-      var ok = (!q || text[i].indexOf(q) >= 0) &&
-        (!want.s || r.getAttribute('data-s') === want.s) &&
-        (!want.c || r.getAttribute('data-c') === want.c);
+      var ok = (!q || text[i].indexOf(q) >= 0) && has(r, 's') && has(r, 'c') && has(r, 'a');
       r.hidden = !ok;
       if (ok) { n++; }
     });
@@ -403,6 +447,7 @@ GAME_COLUMNS: Final = (
     ("Category", "text", "c-cat"),
     ("Notes", "text", "c-notes"),
 )
+ADJUDICATION_COLUMN: Final = ("Adjudication", "text", "c-adj")  # after Category, if any
 NOTE_LIMIT: Final = 400  # characters of one note (an error, a warning) in a row
 
 
@@ -445,15 +490,42 @@ def bar_chart(title: str, counts: Counter[str], width: int = 420) -> str:
     )
 
 
-def _chips(kind: str, counts: Counter[str]) -> str:
-    """One-click filters: by status, or by category (its term, short enough for a row of
-    chips; its sentence on hover, as the rows show it)."""
+def _chips(kind: str, counts: Counter[str], labels: Mapping[str, str] | None = None) -> str:
+    """One-click filters: a button per key (shown as its label, if `labels` has one); a
+    category's is its term, short enough for a row of chips, with its sentence on hover,
+    as the rows show it."""
     return "".join(
         f'<button type="button" class="chip" data-kind="{kind}" data-value="{_e(key)}"'
         + (f' title="{_e(category_sentence(key))}"' if kind == "c" else "")
-        + f">{_e(key)} ({n})</button>"
+        + f">{_e((labels or {}).get(key, key))} ({n})</button>"
         for key, n in counts.most_common()
     )
+
+
+def _adjudication_chips(summary: Summary) -> str:
+    """The report's filters by adjudication class, and "forced mate" (any class)."""
+    counts = Counter(summary.by_adjudication)
+    if summary.forced_mates:
+        counts[FORCED_MATE] = summary.forced_mates
+    return f" Adjudication: {_chips('a', counts, {FORCED_MATE: 'forced mate'})}"
+
+
+def _adjudication_cell(record: dict[str, Any]) -> tuple[str, str]:
+    """The report's Adjudication cell of a game, and its filter tokens (`data-a`): the
+    class, and `FORCED_MATE` when a mate was proved."""
+    adjudication = adjudication_of(record)
+    if not adjudication:
+        return "<td></td>", ""
+    kind, result = str(adjudication.get("class")), str(adjudication.get("result"))
+    mate = adjudication.get("mate")
+    words = f"{kind} {result}"
+    tokens = kind
+    if isinstance(mate, dict):
+        words += f" · mate in {mate.get('moves')}"
+        tokens += f" {FORCED_MATE}"
+    title = _e(_clip(str(adjudication.get("reason", ""))))
+    cell = f'<td data-label="Adjudication" title="{title}">{_e(words)}</td>'
+    return cell, tokens
 
 
 def _source_cell(source: str, viewer: str | None, common: str, facts: GameFacts | None) -> str:
@@ -507,6 +579,8 @@ def _game_row(
     viewer: str | None,
     common: str,
     facts: GameFacts | None = None,
+    *,
+    adjudicated: bool = False,
 ) -> str:
     first = record.get("first_illegal") or {}
     status = str(record.get("status"))
@@ -545,7 +619,12 @@ def _game_row(
         ),
         f"<td>{notes}</td>",
     ]
-    return f'<tr data-s="{_e(status)}" data-c="{_e(category)}">{"".join(cells)}</tr>\n'
+    filters = f'data-s="{_e(status)}" data-c="{_e(category)}"'
+    if adjudicated:
+        cell, tokens = _adjudication_cell(record)
+        cells.insert(-1, cell)
+        filters += f' data-a="{_e(tokens)}"'
+    return f"<tr {filters}>{''.join(cells)}</tr>\n"
 
 
 def _viewer_href(source: str, viewers: Path | None, report_dir: Path) -> str | None:
@@ -578,10 +657,12 @@ def write_report(
     """One self-contained page: the summary with bar charts, then one row per game in the
     order of its source (`order`, as `AuditRun.order` gives it; without it, file order),
     sortable by any column, with a filter box and one-click filters by status and
-    category. A game whose viewer is in `viewers` links to it (its first illegal ply to
-    that ply); `links` gives each source's link instead (``gcadj serve``'s addresses).
-    Rows carry no diagram: the viewers have them. `name` is what the games are called
-    in the title (the upload's name; default: the JSONL file's).
+    category; when the games were adjudicated (``audit --adjudicate``), a column says how
+    and filters pick a class, or the games with a forced mate. A game whose viewer is in
+    `viewers` links to it (its first illegal ply to that ply); `links` gives each source's
+    link instead (``gcadj serve``'s addresses). Rows carry no diagram: the viewers have
+    them. `name` is what the games are called in the title (the upload's name; default:
+    the JSONL file's).
 
     What a row shows besides the verdict (`GameFacts`: the link to the game's page, the
     players of an illegal game) comes from `facts`, given by whoever judged the games
@@ -589,6 +670,8 @@ def write_report(
     reads a source again (``gcadj serve``'s sources are uploads, never files to open).
     """
     summary = summary or summarize(jsonl)
+    adjudicated = summary.adjudicated
+    columns = GAME_COLUMNS[:-1] + (ADJUDICATION_COLUMN,) * adjudicated + GAME_COLUMNS[-1:]
     made = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     name = name or jsonl.name
     report_dir = target.resolve().parent
@@ -624,12 +707,13 @@ def write_report(
             f"{summary.total}</span> of {summary.total} games shown</span></div>\n"
             f'<div id="tools-chips">Status: {_chips("s", summary.by_status)}'
             + (f" Category: {_chips('c', summary.by_category)}" if summary.by_category else "")
+            + (_adjudication_chips(summary) if adjudicated else "")
             + f'</div>\n<p class="hint">{where}Click a heading to sort (again to reverse; '
             "blanks last), a source to step through its game.</p>\n"
             '<div id="scroller"><table id="games"><colgroup>'
-            + "".join(f'<col class="{css}">' for _, _, css in GAME_COLUMNS)
+            + "".join(f'<col class="{css}">' for _, _, css in columns)
             + "</colgroup><thead><tr>"
-            + "".join(f'<th data-type="{kind}">{_e(name)}</th>' for name, kind, _ in GAME_COLUMNS)
+            + "".join(f'<th data-type="{kind}">{_e(name)}</th>' for name, kind, _ in columns)
             + "</tr></thead>\n<tbody>\n"
         )
         for number, record in enumerate(_records_at(jsonl, rows.offsets), 1):
@@ -639,7 +723,9 @@ def write_report(
             else:
                 viewer = _viewer_href(source, viewers, report_dir)
             known = facts(source) if facts is not None else None
-            out.write(_game_row(number, record, viewer, rows.common, known))
+            out.write(
+                _game_row(number, record, viewer, rows.common, known, adjudicated=adjudicated)
+            )
         out.write(
             "</tbody></table></div>\n"
             '<p class="made">Made by gcadj. Each game\'s viewer shows its diagrams; a game '
@@ -649,12 +735,16 @@ def write_report(
 
 
 __all__ = [
+    "ADJUDICATED_CSV_HEADER",
+    "ADJUDICATION_COLUMNS",
     "CSV_HEADER",
     "FactsLookup",
     "Failing",
     "GameFacts",
     "LinkLookup",
     "Summary",
+    "adjudication_cells",
+    "adjudication_of",
     "bar_chart",
     "csv_cell",
     "csv_row",

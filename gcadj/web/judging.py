@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from gcadj.analysis.adjudicate import DEFAULT_MATE_DEPTH, AdjudicateOptions
+from gcadj.analysis.options import DEFAULT_MATE_DEPTH, AdjudicateOptions
 from gcadj.app.batch import Limits, Work, run_batch
 from gcadj.app.judging import Judged, JudgeJob, failed_result, judge_text, lost_result
 from gcadj.app.pipeline import JudgeOptions

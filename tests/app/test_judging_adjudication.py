@@ -8,7 +8,8 @@ import pickle
 from typing import Any
 
 import gcadj
-from gcadj.analysis.adjudicate import AdjudicateOptions, Adjudication
+from gcadj.analysis.adjudicate import Adjudication
+from gcadj.analysis.options import AdjudicateOptions
 from gcadj.app.check import check_text
 from gcadj.app.judging import JudgeJob, game_result
 

@@ -439,7 +439,7 @@ def test_the_api_adjudicates_each_game_when_asked(server: Server) -> None:
     """With adjudicate=1 the lines are `gcadj adjudicate --json`'s (the server's budget);
     without it, `gcadj check --json`'s exactly."""
     import gcadj
-    from gcadj.analysis.adjudicate import DEFAULT_MATE_DEPTH
+    from gcadj.analysis.options import DEFAULT_MATE_DEPTH
 
     log = b'[FEN "1k6/8/2K5/8/8/8/8/7R[] b - - 0 1"]\nk b8-a8\n'
     url = server.url + "api/check?name=m.txt"
