@@ -411,7 +411,7 @@ def _adjudication_html(adjudication: Adjudication, line: list[tuple[int, str]]) 
     proposed = term(PROPOSED_WORDS.get(adjudication.result, ""), str(adjudication.result))
     parts = [
         f'<div class="adjudication {_e(kind)}" id="adjudication"><p>Adjudication: {how}, '
-        f"{proposed}. {_e(adjudication.reason)}.</p>"
+        f"{proposed}. {_e(_cap(adjudication.reason))}.</p>"
     ]
     if line:
         moves = "".join(
@@ -471,7 +471,7 @@ def _finding_html(finding: Finding, san: bool) -> str:
     sentence = category_sentence(finding.category)
     parts = [
         f'<div class="finding"><p>{term(sentence, str(finding.category), tag="b")} '
-        f'{_e(finding.reason)}. <span class="where">(line {finding.line}, column '
+        f'{_e(_cap(finding.reason))}. <span class="where">(line {finding.line}, column '
         f"{finding.column})</span></p>"
     ]
     if finding.suggestions:
@@ -570,7 +570,7 @@ def _verdict_html(verdict: Verdict, walk: _Walker) -> str:
         return (
             f'<div class="verdict illegal"><p>{term(_cap(where), f"ply {finding.ply}", tag="b")}'
             f", <code>{_e(finding.text)}</code>, is illegal. "
-            f"{term(sentence, str(finding.category))} {_e(finding.reason)}.</p>"
+            f"{term(sentence, str(finding.category))} {_e(_cap(finding.reason))}.</p>"
             f"<p>Every move before it is legal.{every}</p></div>"
         )
     legal = "" if walk.last_words is None else f"Every move is legal up to {walk.last_words}; "

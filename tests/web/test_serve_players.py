@@ -11,6 +11,7 @@ or from a computation written here independently (the literal board), never type
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 import requests
-from conftest import FIXTURES, start_browser
+from conftest import FIXTURES, ROOT, start_browser
 from serving import Server, running_server, wait_for, zip_of
 
 from gcadj.app.pipeline import JudgeOptions, judge_source
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver
 
 EX1 = FIXTURES / "examples" / "ex1_pocket_mutation_drops.txt"
+DOCS = ROOT / "docs"
+REGEN = os.environ.get("GCADJ_REGEN") == "1"
 EX5 = FIXTURES / "examples" / "ex5_syntax_variants.txt"
 WIDTHS = (390, 1280)
 # Three slips (plies 3, 5 and 9), each a piece moved where it cannot go.
@@ -178,7 +181,7 @@ def test_three_slips_are_shown_when_every_illegal_move_is_asked_for(
     assert len(items) == 3
     for item, finding in zip(items, every.illegal, strict=True):
         text = item.get_attribute("textContent") or ""
-        assert finding.text in text and finding.reason in text
+        assert finding.text in text and finding.reason[1:] in text  # its first letter capital
         assert CATEGORY_SENTENCES[finding.category] in text
         fixes = [s.get_attribute("data-fix") for s in item.find_elements(By.CSS_SELECTOR, "li")]
         assert fixes == [s.text for s in finding.suggestions]
@@ -527,3 +530,6 @@ def test_an_unfinished_game_with_a_mate_to_come_shows_mate_in_n_and_steps_its_li
     items[0].find_element(By.TAG_NAME, "a").click()  # a move of the line opens its board
     first = judge_source("x", text=MATE_IN_2 + mate.line[0] + "\n")[0].final_fen
     assert fen_shown(page) == first
+    if REGEN and page.execute_script("return innerWidth") > 1000:  # the manual's picture
+        page.find_element(By.ID, "last").click()
+        page.save_screenshot(str(DOCS / "serve-adjudication.png"))
