@@ -29,6 +29,7 @@ MODULES = (
     "gcadj.app.pipeline",
     "gcadj.app.adjudicate",
     "gcadj.analysis.adjudicate",
+    "gcadj.analysis.options",
     "gcadj.sources.options",
     "gcadj.adjudication.verdict",
     "gcadj.vocabulary",
