@@ -47,6 +47,7 @@ __all__ = [
     "diagram_size",
     "marks",
     "render_svg",
+    "sides_marks",
 ]
 
 Square = str | int
@@ -205,16 +206,41 @@ def marks(
     """The marks of one position, to be drawn over the board and under the pieces: the
     last move, a King in check or mated, an illegal move (see `render_svg`); `flipped`:
     for the board seen from Black's side (`board_kit`'s)."""
+    return sides_marks(
+        position,
+        last_move=last_move,
+        illegal=illegal,
+        pocket_file=pocket_file,
+        size=size,
+        sides=(flipped,),
+    )[0]
+
+
+def sides_marks(
+    position: Position,
+    *,
+    last_move: Move | tuple[Square | None, Square] | None = None,
+    illegal: tuple[Square | None, Square] | None = None,
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    size: int = 48,
+    sides: tuple[bool, ...] = (False, True),
+) -> tuple[str, ...]:
+    """`marks` of one position for each of `sides` (flipped or not), the check and mate
+    worked out once: a viewer draws every position from both sides."""
     cells = () if last_move is None else tuple(_move_cells(last_move, position.turn ^ 1))
     king = position.king_squares[position.turn]
     checked = king if king >= 0 and position.is_check() else None
     mate = checked is not None and position.is_checkmate()
-    if illegal is None:
-        return _marks(cells, checked, mate, pocket_file, size, flipped)
-    canvas = _Canvas(size, pocket_file, flipped)
-    canvas.parts.append(_marks(cells, checked, mate, pocket_file, size, flipped))
-    _illegal(canvas, illegal, position)
-    return "\n".join(part for part in canvas.parts if part)
+    out = []
+    for flipped in sides:
+        drawn = _marks(cells, checked, mate, pocket_file, size, flipped)
+        if illegal is not None:
+            canvas = _Canvas(size, pocket_file, flipped)
+            canvas.parts.append(drawn)
+            _illegal(canvas, illegal, position)
+            drawn = "\n".join(part for part in canvas.parts if part)
+        out.append(drawn)
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)

@@ -81,7 +81,7 @@ from gcadj.outputs.plain_words import (
     result_words,
     term,
 )
-from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, marks
+from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, sides_marks
 from gcadj.outputs.viewer_code import VIEWER_SCRIPT, VIEWER_STYLE
 from gcadj.outputs.writers.gc import write_gc
 from gcadj.urls import is_url
@@ -305,23 +305,13 @@ class _Walker:
 
     def step(self, position: Position, label: str, **drawn: Any) -> Step:
         """A step of `position`, its marks drawn for both sides of the board."""
-        both = []
-        for flipped in (False, True):
-            try:
-                both.append(
-                    marks(
-                        position,
-                        pocket_file=self.pocket_file,
-                        size=self.size,
-                        flipped=flipped,
-                        **drawn,
-                    )
-                )
-            except (ValueError, KeyError, IndexError):  # a square the diagram cannot place
-                both.append(
-                    marks(position, pocket_file=self.pocket_file, size=self.size, flipped=flipped)
-                )
-        return Step(position.fen(), both[0], both[1], label)
+        try:
+            straight, turned = sides_marks(
+                position, pocket_file=self.pocket_file, size=self.size, **drawn
+            )
+        except (ValueError, KeyError, IndexError):  # a square the diagram cannot place
+            straight, turned = sides_marks(position, pocket_file=self.pocket_file, size=self.size)
+        return Step(position.fen(), straight, turned, label)
 
     def visit(self, ply: JudgedPly) -> None:
         words = move_words(ply.move_number, ply.side)
