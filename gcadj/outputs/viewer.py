@@ -242,7 +242,8 @@ def game_view(
     initial = len(walk.steps) - 1 if walk.first_red is None else walk.first_red
     shown = ""
     if adjudication is not None and verdict.result == Result.UNDECIDED:
-        shown = _adjudication_html(adjudication, _line_steps(walk, adjudication))
+        reason = _adjudication_reason(verdict, adjudication)
+        shown = _adjudication_html(adjudication, reason, _line_steps(walk, adjudication))
     unread = game.unread
     nxt = walk.next_words
     if unread is not None:
@@ -392,7 +393,28 @@ def _line_steps(walk: _Walker, adjudication: Adjudication) -> list[tuple[int, st
     return out
 
 
-def _adjudication_html(adjudication: Adjudication, line: list[tuple[int, str]]) -> str:
+def _adjudication_reason(verdict: Verdict, adjudication: Adjudication) -> str:
+    """The adjudication's reason in a player's words: which position of the game it was
+    made on (before the first illegal move, or where reading stopped) said with the move
+    number and side, then what the board says."""
+    board = adjudication.board_reason
+    if board is None:
+        return adjudication.reason
+    first = verdict.first_illegal
+    if first is not None:
+        where = f"on the position before {move_words(first.move_number, first.side)}"
+        return f"{where} ({first.text}), the first illegal move: {board}"
+    return f"on the position where gcadj stopped reading the game: {board}"
+
+
+def _reason_html(words: str, precise: str) -> str:
+    """The reason in a player's words, with the precise one on hover when they differ."""
+    if words == precise:
+        return _e(_cap(words))
+    return term(_cap(words), _cap(precise))
+
+
+def _adjudication_html(adjudication: Adjudication, reason: str, line: list[tuple[int, str]]) -> str:
     """What the adjudicator proposes for an unfinished game: how strong (its class, in a
     player's words), the result, the reason, the mating line (each move a step of the
     board), the material, and any note."""
@@ -401,7 +423,7 @@ def _adjudication_html(adjudication: Adjudication, line: list[tuple[int, str]]) 
     proposed = term(PROPOSED_WORDS.get(adjudication.result, ""), str(adjudication.result))
     parts = [
         f'<div class="adjudication {_e(kind)}" id="adjudication"><p>Adjudication: {how}, '
-        f"{proposed}. {_e(_cap(adjudication.reason))}.</p>"
+        f"{proposed}. {_reason_html(reason, adjudication.reason)}.</p>"
     ]
     if line:
         moves = "".join(

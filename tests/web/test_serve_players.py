@@ -261,7 +261,9 @@ def test_the_pages_speak_of_moves_sentences_and_unfinished_games(
     assert precise[0].get_attribute("title") == f"ply {finding.ply}"  # on hover
     assert precise[1].text == CATEGORY_SENTENCES[finding.category]
     assert precise[1].get_attribute("title") == finding.category
-    words = " ".join(shown(page, s) for s in (".verdict", "#ply-label", "#moves"))
+    where = f"position before move {finding.move_number}, White ({finding.text})"
+    assert where in shown(page, "#adjudication")  # the adjudication says it so too
+    words = " ".join(shown(page, s) for s in (".verdict", "#adjudication", "#ply-label", "#moves"))
     assert not re.search(r"\bply\b|\[|" + re.escape(finding.category), words, re.I)
     paste(page, server, EX1.read_text("utf-8"))  # legal, unfinished
     result = page.find_element(By.CSS_SELECTOR, ".facts .term")
