@@ -1,5 +1,5 @@
 """Facts about gcadj itself, for every layer: its version, which build is running, and its
-per-user cache folder.
+per-user cache and data folders.
 
 The bottom of the house: it imports nothing of gcadj, so the parser (Lark's tables) and the
 fetcher (pages, the User-Agent) can both use it without reaching up to the package root.
@@ -54,13 +54,34 @@ def user_cache_dir() -> Path:
 
     Holds Lark's parse tables and fetched pages; nothing in it is ever the only copy.
     """
-    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        base = Path(os.environ["LOCALAPPDATA"])
+    return _user_folder("LOCALAPPDATA", ("Library", "Caches"), "XDG_CACHE_HOME", (".cache",))
+
+
+def user_data_dir() -> Path:
+    """gcadj's per-user data folder: ``$XDG_DATA_HOME/gcadj`` (else
+    ``~/.local/share/gcadj``), ``~/Library/Application Support/gcadj`` on macOS,
+    ``%APPDATA%/gcadj`` on Windows.
+
+    Holds what a user would miss if it went, unlike the cache: ``gcadj serve``'s results.
+    """
+    return _user_folder(
+        "APPDATA", ("Library", "Application Support"), "XDG_DATA_HOME", (".local", "share")
+    )
+
+
+def _user_folder(
+    windows: str, mac: tuple[str, ...], xdg: str, xdg_default: tuple[str, ...]
+) -> Path:
+    """gcadj's folder in a per-user base folder, by the platform's convention: the
+    Windows variable `windows`, the home's `mac` folder on macOS, else the XDG variable
+    `xdg` or the home's `xdg_default` folder."""
+    if sys.platform == "win32" and os.environ.get(windows):
+        base = Path(os.environ[windows])
     elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
+        base = Path.home().joinpath(*mac)
     else:
-        xdg = os.environ.get("XDG_CACHE_HOME")
-        base = Path(xdg) if xdg else Path.home() / ".cache"
+        given = os.environ.get(xdg)
+        base = Path(given) if given else Path.home().joinpath(*xdg_default)
     return base / "gcadj"
 
 

@@ -18,7 +18,7 @@ application layer turns it into that source's internal-error verdict (exit code 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gcadj.terminal import visible
 
@@ -145,7 +145,7 @@ class LogSyntaxError(GcadjError, ValueError):
     def _render(self) -> str:
         head = f"{self.source}:{self.line}:{self.column}: syntax error: expected {self.expected}"
         shown, caret = excerpt(self.line_text, self.column - 1)
-        text = f"{head}\n    {shown}\n    {caret}^"
+        text = f"{head}\n{INDENT}{shown}\n{INDENT}{caret}^"
         return f"{text}\nhint: {self.hint}" if self.hint else text
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -160,6 +160,58 @@ class LogSyntaxError(GcadjError, ValueError):
             self.partial,
         )
         return (type(self), args)
+
+
+class MessageParts(NamedTuple):
+    """A message as gcadj words one (`LogSyntaxError`'s layout), in the parts a page lays
+    out apart: the first line (with any plain lines after it), the excerpt of the line
+    and the caret under the column (two lines, as printed, without their indent; None
+    when there is none), and the hint (None when there is none)."""
+
+    message: str
+    excerpt: str | None = None
+    hint: str | None = None
+
+
+def message_parts(text: str) -> MessageParts:
+    r"""`text` (a verdict's error) split as `LogSyntaxError` lays it out: a head line, the
+    line and its caret each indented four spaces, then ``hint: ...``. The reading of that
+    layout is here, beside the writing of it.
+
+    Examples:
+        >>> parts = message_parts("g.txt:2:6: syntax error: expected '-'\n    p e7 e5\n"
+        ...                       "         ^\nhint: join the two squares with '-'")
+        >>> parts.message, parts.hint
+        ("g.txt:2:6: syntax error: expected '-'", "join the two squares with '-'")
+        >>> print(parts.excerpt)
+        p e7 e5
+             ^
+        >>> message_parts("pasted text: empty")
+        MessageParts(message='pasted text: empty', excerpt=None, hint=None)
+    """
+    message: list[str] = []
+    shown: list[str] = []
+    hint: list[str] = []
+    for line in text.split("\n"):
+        if hint:
+            hint.append(line)
+        elif line.startswith("hint: "):
+            hint.append(line[len("hint: ") :])
+        elif line.startswith(INDENT) and message and len(shown) < 2:
+            shown.append(line[len(INDENT) :])
+        else:
+            message.append(line)
+    excerpt_lines = shown if len(shown) == 2 and shown[1].endswith("^") else []
+    if not excerpt_lines:
+        message += [INDENT + line for line in shown]
+    return MessageParts(
+        "\n".join(message).strip(),
+        "\n".join(excerpt_lines) or None,
+        "\n".join(hint).strip() or None,
+    )
+
+
+INDENT = "    "  # the excerpt's and the caret's, under a message's head line
 
 
 def excerpt(line_text: str, col0: int, span: int = 60) -> tuple[str, str]:
@@ -390,6 +442,12 @@ class ServeError(GcadjError):
     """The server cannot start (the address is taken, or not this machine's)."""
 
 
+class StoreError(GcadjError):
+    """The server's store of results cannot be used: its data folder cannot be made or
+    written, or its database is damaged or not gcadj's. Says which folder and what to do;
+    at start-up the server stops with exit code 6 (`EXIT_CANNOT_WRITE`)."""
+
+
 __all__ = [
     "AddressRefused",
     "AuditError",
@@ -407,6 +465,7 @@ __all__ = [
     "IllegalMoveError",
     "InjectedFault",
     "LogSyntaxError",
+    "MessageParts",
     "NoGame",
     "OwnFileError",
     "PageError",
@@ -418,9 +477,11 @@ __all__ = [
     "ServerBusy",
     "SourceError",
     "StaleVisit",
+    "StoreError",
     "UnreadableCell",
     "UnsupportedSquare",
     "UploadRefused",
     "caret_padding",
     "excerpt",
+    "message_parts",
 ]

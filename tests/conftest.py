@@ -72,9 +72,9 @@ def _browser_binaries() -> tuple[str, str] | None:
     return (browser, driver) if browser and driver else None
 
 
-@pytest.fixture(scope="session")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
-    """One headless Chromium for the session; the tests skip only when none is installed."""
+def start_browser(profile: Path) -> WebDriver:
+    """A new headless Chromium with its own profile folder (cookies, storage, cache): a
+    browser that has seen nothing; skips the test when none is installed."""
     found = _browser_binaries()
     if found is None:
         pytest.skip(
@@ -96,10 +96,16 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
         "--disable-component-update",
         "--disable-sync",
         "--window-size=1280,900",
-        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
+        f"--user-data-dir={profile}",
     ):
         options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(found[1]))
+    return webdriver.Chrome(options=options, service=Service(found[1]))
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    """One headless Chromium for the session; the tests skip only when none is installed."""
+    driver = start_browser(tmp_path_factory.mktemp("chromium-profile"))
     try:
         yield driver
     finally:

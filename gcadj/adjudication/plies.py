@@ -6,16 +6,19 @@ the log as typed, the legal moves the judge found, the findings, the start. `Jud
 reads it in order and `JudgedGame.plies` yields one `JudgedPly` per ply of the log:
 
 * ``status`` ``legal`` (a ply of the legal prefix: its `Move`, its SAN and the canonical
-  Game Courier text of that move), ``illegal`` (the first illegal ply: its `Finding`, with
-  the suggestions) or ``unjudged`` (every ply after it: the replay stops at the first
-  illegal ply, so nothing is said of them);
+  Game Courier text of that move), ``illegal`` (a ply with a `Finding`, with the
+  suggestions: the first illegal ply, and with ``--all`` each later one the replay found
+  on the board Game Courier showed) or ``unjudged`` (every other ply after the first
+  illegal one: the game's moves stop there, so no move is said of them);
 * its place: 0-based ``index``, ``move_number``, side; the record as typed (``text``,
   ``line``, ``column``, ``comments``);
 * the position before it (``position``) and after it (``fen_after``, ``after()``).
 
 Positions come from replaying the verdict's moves with `Position.push_trusted`: the judge's
 word on legality is final, so nothing is checked or judged again, no file is read again.
-A ply's SAN, Game Courier text and FEN are made only when a writer asks for them.
+A ply's SAN, Game Courier text and FEN are made only when a writer asks for them. Past
+the first illegal ply, `JudgedGame.shown_boards` gives the board Game Courier showed
+after each ply, its sub-moves applied as typed (`literal_successor`): nothing is judged.
 
 Lifetime (as for the board python-chess hands a visitor): ``JudgedPly.position`` is the one
 live position of the walk, valid only while that ply is visited, that is until the iterator
@@ -27,9 +30,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Literal
+from typing import Literal, NamedTuple
 
-from gcadj.adjudication.verdict import Finding, Verdict
+from gcadj.adjudication.judge import PlyJudge
+from gcadj.adjudication.verdict import Finding, Verdict, literal_successor
 from gcadj.engine.move import Move
 from gcadj.engine.position import Position
 from gcadj.engine.squares import WHITE
@@ -44,6 +48,7 @@ __all__ = [
     "JudgedPly",
     "NoGame",
     "PlyStatus",
+    "ShownBoard",
     "StaleVisit",
     "judged_plies",
     "player_comment_lines",
@@ -58,6 +63,18 @@ def player_comment_lines(comment: str | None) -> list[str]:
     if comment is None:
         return []
     return [line for line in comment.split("\n") if not line.startswith(NOTE_MARK)]
+
+
+class ShownBoard(NamedTuple):
+    """The board Game Courier showed after ply `ply` (1-based) of a game gone wrong: a
+    `Position` of its own, or None when that board is no position (`problem` says why:
+    a King taken, a piece in the other side's pocket); `refused` says why the site would
+    have refused the ply (its board is then the one before it)."""
+
+    ply: int
+    position: Position | None
+    refused: str | None = None
+    problem: str | None = None
 
 
 class _Walk:
@@ -254,7 +271,7 @@ class JudgedGame:
         position = walk.position
         moves = verdict.moves
         legal = len(moves)
-        first = verdict.first_illegal
+        findings = self.findings
         number, white = position.fullmove_number, position.turn == WHITE
         for index, record in enumerate(self.log.records):
             if index < legal:
@@ -263,7 +280,7 @@ class JudgedGame:
                 finding = None
             else:
                 move = None
-                finding = first if first is not None and index == first.ply - 1 else None
+                finding = findings.get(index + 1)
                 status = "unjudged" if finding is None else "illegal"
             yield JudgedPly(
                 walk, index, number, white, record, status, move, finding, self.pocket_file
@@ -273,6 +290,38 @@ class JudgedGame:
                 position.push_trusted(move)  # the judge found it legal
             number += 0 if white else 1
             white = not white
+
+    @property
+    def findings(self) -> dict[int, Finding]:
+        """The findings by the 1-based ply they are about: the first illegal ply's, and
+        with ``--all`` every later one's."""
+        first = self.verdict.first_illegal
+        found = {finding.ply: finding for finding in self.verdict.illegal}
+        if first is not None:
+            found[first.ply] = first
+        return found
+
+    def shown_boards(self) -> Iterator[ShownBoard]:
+        """From the first ply that is not legal on, the board Game Courier showed after
+        each ply: the site carries out sub-moves as typed, so a game went on after an
+        illegal ply on a board the rules never reached (`literal_successor`, which
+        ``--all`` judges on too). Ends at the last ply, or after the first board that is
+        no position. Nothing when every ply read is legal."""
+        verdict = self.verdict
+        legal = len(verdict.moves)
+        records = self.log.records
+        if legal >= len(records):
+            return
+        judge = PlyJudge(self.log.pocket_file)
+        board = self.position_after(legal)
+        for record in records[legal:]:
+            after, refused = literal_successor(judge, board, record)
+            why = None if refused is None else refused.reason
+            if isinstance(after, str):
+                yield ShownBoard(record.ply + 1, None, why, after)
+                return
+            yield ShownBoard(record.ply + 1, after, why)
+            board = after
 
     def positions(self) -> Iterator[Position]:
         """The live position at the start and after each legal ply (valid until the next

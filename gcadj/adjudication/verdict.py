@@ -572,29 +572,8 @@ class Replay:
             )
 
     def _literal_successor(self, position: Position, record: MoveRecord) -> Position | str:
-        """The board Game Courier shows after an illegal ply, as the next position: the
-        literal board (unchanged if the site would have refused the ply), the other side to
-        move, no en passant, the ply counted; or why that board is no position."""
-        diff = self.judge.apply_literally(position, record)
-        if isinstance(diff, IllegalPly):  # the site would have refused it: the board is unchanged
-            board = [*position.board, *position.pockets]
-        else:
-            board = self.judge.literal_board(position, diff)
-        problem = _pocket_problem(board[64], WHITE) or _pocket_problem(board[65], BLACK)
-        if problem is not None:
-            return problem
-        fen = format_fen(
-            board[:64],
-            board[64:],
-            position.turn ^ 1,
-            None,
-            position.halfmove_clock + 1,
-            position.fullmove_number + (1 if position.turn == BLACK else 0),
-        )
-        try:
-            return Position(fen)
-        except FenError as err:
-            return err.message
+        """The board Game Courier shows after an illegal ply (`literal_successor`)."""
+        return literal_successor(self.judge, position, record)[0]
 
     def _continue_from_literal(self, record: MoveRecord) -> bool:
         """Go on from the board Game Courier showed after an illegal ply, if it is a position."""
@@ -710,6 +689,41 @@ class Replay:
         )
 
 
+def literal_successor(
+    judge: PlyJudge, position: Position, record: MoveRecord
+) -> tuple[Position | str, IllegalPly | None]:
+    """The board Game Courier shows after a ply it carries out as written (docs/rules.md
+    §5.1), whatever the rules say, as the next position: the literal board (unchanged if
+    the site would have refused the ply: then the refusal too), the other side to move, no
+    en passant, the ply counted; or, instead of the position, why that board is none.
+
+    The one definition of "the board Game Courier showed": the replay goes on from it
+    with ``--all``, and the viewer steps through it past the first illegal ply. Nothing
+    is judged: a ply's sub-moves are applied as typed.
+    """
+    diff = judge.apply_literally(position, record)
+    refused = diff if isinstance(diff, IllegalPly) else None
+    if isinstance(diff, IllegalPly):  # the site would have refused it: the board is unchanged
+        board = [*position.board, *position.pockets]
+    else:
+        board = judge.literal_board(position, diff)
+    problem = _pocket_problem(board[64], WHITE) or _pocket_problem(board[65], BLACK)
+    if problem is not None:
+        return problem, refused
+    fen = format_fen(
+        board[:64],
+        board[64:],
+        position.turn ^ 1,
+        None,
+        position.halfmove_clock + 1,
+        position.fullmove_number + (1 if position.turn == BLACK else 0),
+    )
+    try:
+        return Position(fen), refused
+    except FenError as err:
+        return err.message, refused
+
+
 def _after_end(outcome: Outcome) -> IllegalPly:
     how = outcome.termination.value.replace("-", " ")
     if outcome.winner is None:
@@ -813,6 +827,7 @@ __all__ = [
     "Verdict",
     "failed_verdict",
     "internal_error_verdict",
+    "literal_successor",
     "outcome_of",
     "replay",
     "replay_readable",

@@ -125,6 +125,10 @@ class Adjudication:
     nodes: int = 0
     seconds: float = 0.0
     internal: bool = field(default=False, compare=False)
+    # The reason about the board alone, when `reason` begins by saying which position of
+    # the game was adjudicated (an illegal or partial game's): pages say that part in a
+    # player's words (move 4, White) instead of the JSON's (ply 7). Not in the JSON.
+    board_reason: str | None = field(default=None, compare=False)
 
     @property
     def interrupted(self) -> bool:
@@ -184,7 +188,7 @@ def adjudicate_verdict(
     judged = adjudicate_position(position, options, pocket_file=pocket_file, progress=progress)
     if where is None:
         return judged
-    return _replace(judged, reason=f"{where}: {judged.reason}")
+    return _replace(judged, reason=f"{where}: {judged.reason}", board_reason=judged.reason)
 
 
 def adjudicate_position(

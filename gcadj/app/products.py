@@ -7,9 +7,8 @@ report, for ``gcadj audit`` and ``gcadj serve`` alike.
   renamed) so a killed worker leaves no half page. A failure costs only the page, never
   the verdict. `ViewerPages` says which games get one and how: pages that link one shared
   style and script (`write_viewer_assets` puts them in the folder once, before any page:
-  5 KB a page instead of 30; the audit's), or self-contained pages that a client may
-  `decorate` (the server's: its Content-Security-Policy allows only the inline code it
-  hashed, and it adds a bar of downloads).
+  5 KB a page instead of 30; the audit's), or self-contained pages. (``gcadj serve``
+  keeps each game's viewer data instead: `gcadj.app.judging.JudgeJob.views`.)
 - `write_products` writes the CSV and the report from the JSONL file, so a resumed audit
   or a check's folder counts everything, and nothing is judged again.
 
@@ -20,7 +19,7 @@ report.html: No space left on device"): the user's disk, not a bug, as for every
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -31,7 +30,7 @@ from gcadj.vocabulary import Status
 
 if TYPE_CHECKING:
     from gcadj.adjudication.verdict import Verdict
-    from gcadj.outputs.audit_report import FactsLookup, Summary
+    from gcadj.outputs.audit_report import FactsLookup, LinkLookup, Summary
 
 log = logging.getLogger(__name__)
 
@@ -59,13 +58,11 @@ DEFAULT_VIEWERS: Final = ViewerChoice.FAILING
 class ViewerPages:
     """Where the viewer pages go, for which games, and how: `linked` pages share the
     style and script `write_viewer_assets` wrote in `folder`; otherwise each is
-    self-contained and, with `decorate` (a picklable function: it travels to the
-    workers), is what `decorate(page, verdict)` makes of it."""
+    self-contained."""
 
     folder: Path
     games: ViewerChoice = DEFAULT_VIEWERS
     linked: bool = True
-    decorate: Callable[[str, Verdict], str] | None = None
 
 
 def write_game_page(verdict: Verdict, pages: ViewerPages) -> str | None:
@@ -86,8 +83,6 @@ def write_game_page(verdict: Verdict, pages: ViewerPages) -> str | None:
                     log.warning("%s: not written over (gcadj did not write it)", target)
                     return None
         page = write_viewer(verdict, assets=viewer_assets() if pages.linked else None)
-        if pages.decorate is not None:
-            page = pages.decorate(page, verdict)
         write_text_file(target, page, overwrite=True)
     except OSError as err:  # the disk: one line, as `CannotWrite` words it
         log.warning("no viewer for %s: %s", verdict.source, CannotWrite(str(target), err))
@@ -149,9 +144,13 @@ def write_products(
     summary: Summary | None = None,
     order: Mapping[str, int] | None = None,
     facts: FactsLookup | None = None,
+    links: LinkLookup | None = None,
+    name: str | None = None,
 ) -> None:
     """The CSV and the report of `products`, from `jsonl` (the report's rows in `order`,
-    each with what `facts` says of its game); `CannotWrite` when one cannot be written."""
+    each with what `facts` says of its game, linked to its viewer in `products.viewers`
+    or at the address `links` gives; titled `name`, see `write_report`); `CannotWrite`
+    when one cannot be written."""
     from gcadj.outputs.audit_report import summarize, write_csv, write_report
 
     target = products.csv
@@ -170,6 +169,8 @@ def write_products(
                 order=order,
                 viewers=products.viewers,
                 facts=facts,
+                links=links,
+                name=name,
             )
     except OSError as err:
         raise CannotWrite(str(err.filename or target or jsonl), err) from None

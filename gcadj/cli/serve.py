@@ -14,6 +14,7 @@ import typer
 
 from gcadj.app.exit_codes import EXIT_OK, exit_codes_help
 from gcadj.cli.options import (
+    EXIT_CANNOT_WRITE,
     EXIT_USAGE,
     JobsOption,
     limits_of,
@@ -29,7 +30,8 @@ if TYPE_CHECKING:
 SERVE_EPILOG = (
     "Open the printed address in a browser: paste a log, give a game page's address or "
     "upload files (logs, saved pages, PGN databases, a .zip of an archive). POST /api/check "
-    "answers JSON lines, as gcadj check --json. Safe by default: pages are fetched from "
+    "answers JSON lines, as gcadj check --json. Every result has its own address, kept "
+    "--keep days in the --data folder. Safe by default: pages are fetched from "
     "public addresses only (--any-urls to fetch any), the server answers only to its own "
     "address's names (--allowed-host for a reverse proxy's), forms posted from other sites "
     "are refused, and slow clients are cut off. Needs the serve extra: "
@@ -90,10 +92,39 @@ KeepOption = Annotated[
     float,
     number_option(
         "--keep",
-        metavar="MINUTES",
+        metavar="DAYS",
         minimum=0,
         whole=False,
-        help="How long a report and its viewers stay available.",
+        strict=True,
+        help="How long a result is kept at its address (fractions too: 0.5 is 12 hours).",
+    ),
+]
+DataOption = Annotated[
+    str | None,
+    typer.Option(
+        "--data",
+        metavar="DIR",
+        help="The folder the results are kept in (made if need be). Default: gcadj's "
+        "per-user data folder ($XDG_DATA_HOME/gcadj, ~/.local/share/gcadj).",
+    ),
+]
+AdjudicateBudgetOption = Annotated[
+    float,
+    number_option(
+        "--adjudicate-budget",
+        metavar="SECONDS",
+        minimum=0,
+        whole=False,
+        help="Time to adjudicate each game of a check (a mate searched up to 3 moves; "
+        "0: no adjudication). A source spends at most a quarter of its deadline "
+        "adjudicating, a check a tenth of its own.",
+    ),
+]
+MaxStoreOption = Annotated[
+    float,
+    megabytes(
+        "--max-store",
+        "Most the kept results may hold, in MB; past it the oldest are deleted first.",
     ),
 ]
 PublicUrlsOption = Annotated[
@@ -167,7 +198,10 @@ def settings_of(values: dict[str, object]) -> ServeSettings:
         source_timeout=limits.source_seconds,
         worker_memory=limits.memory,
         job_timeout=number("job_timeout"),
-        keep_minutes=number("keep"),
+        keep_days=number("keep"),
+        data=None if values["data"] is None else str(values["data"]),
+        max_store=int(number("max_store") * MB),
+        adjudicate_budget=number("adjudicate_budget"),
         public_urls_only=bool(values["public_urls_only"]),
         allowed_hosts=tuple(str(h) for h in allowed) if isinstance(allowed, (list, tuple)) else (),
         max_buffer=int(number("max_buffer") * MB),
@@ -189,7 +223,10 @@ def serve(
     source_timeout: SourceTimeoutOption = 60.0,
     memory: MemoryOption = 2048,
     job_timeout: JobTimeoutOption = 900.0,
-    keep: KeepOption = 60.0,
+    keep: KeepOption = 30.0,
+    data: DataOption = None,
+    max_store: MaxStoreOption = 1000.0,
+    adjudicate_budget: AdjudicateBudgetOption = 1.0,
     public_urls_only: PublicUrlsOption = True,
     allowed_host: AllowedHostOption = None,
     max_buffer: MaxBufferOption = 200.0,
@@ -211,6 +248,7 @@ def serve(
             err=True,
         )
         raise typer.Exit(EXIT_USAGE)
+    from gcadj.errors import StoreError
     from gcadj.web.serve import ServeError
     from gcadj.web.serve import serve as run
 
@@ -223,5 +261,8 @@ def serve(
     except ServeError as err:
         say(f"gcadj serve: {err}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
+    except StoreError as err:  # the data folder: the user's disk, not a bug
+        say(f"gcadj serve: {err}", err=True)
+        raise typer.Exit(EXIT_CANNOT_WRITE) from None
     except KeyboardInterrupt:
         pass

@@ -35,8 +35,9 @@ from gcadj.adjudication.verdict import outcome_of
 from gcadj.analysis.options import INTERNAL_REASON
 from gcadj.outputs.files import atomic_text_file
 from gcadj.outputs.html_text import breakable
+from gcadj.outputs.plain_words import category_sentence, move_words, term
 from gcadj.outputs.report import failing_line
-from gcadj.vocabulary import Status, VerdictKind
+from gcadj.vocabulary import Result, Status, VerdictKind
 from gcadj.words import plural
 
 log = logging.getLogger(__name__)
@@ -248,6 +249,9 @@ class GameFacts(NamedTuple):
 FactsLookup = Callable[[str], "GameFacts | None"]
 """The facts of a game, by its source (None: none known)."""
 
+LinkLookup = Callable[[str], "str | None"]
+"""The address of a game's viewer, by its source (None: it has none)."""
+
 
 # -- the games' order ---------------------------------------------------------------
 
@@ -311,6 +315,7 @@ def _records_at(jsonl: Path, offsets: list[int]) -> Iterator[dict[str, Any]]:
 STYLE: Final = """
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
+code,pre,kbd,samp{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace}
 body{font-family:system-ui,sans-serif;margin:.6em clamp(.5em,2vw,1.5em);color:#1b1b1b;
   max-width:1400px}
 h1{font-size:1.3em;margin:.1em 0}h2{font-size:1.05em;margin:.5em 0 .2em}
@@ -344,10 +349,10 @@ details.summary-box>summary{cursor:pointer;margin:.2em 0}
 #games td{overflow-wrap:break-word;padding:.1em .35em}
 #games tbody tr:nth-child(even){background:#fafafa}
 #games tr[hidden]{display:none}
-.c-n{width:2.9em}.c-src{width:14%}.c-st{width:6.2em}.c-pl{width:3.3em}.c-lp{width:3.7em}
-.c-res{width:4.1em}.c-term{width:7.2em}.c-ply{width:10%}.c-cat{width:9.2em}.c-adj{width:9em}
+.c-n{width:2.9em}.c-src{width:13%}.c-st{width:6.2em}.c-pl{width:3.3em}.c-lp{width:3.7em}
+.c-res{width:5.6em}.c-term{width:7.2em}.c-ply{width:9em}.c-cat{width:12.5em}.c-adj{width:9em}
 .note+.note::before{content:" · ";color:#888}
-.view{font-size:.85em;white-space:nowrap}
+.view{white-space:nowrap}
 .made{color:#777;font-size:.8em}
 @media (max-width:760px){
   #scroller{max-height:none;overflow:visible;border:0}
@@ -438,7 +443,7 @@ GAME_COLUMNS: Final = (
     ("Legal plies", "num", "c-lp"),
     ("Result", "text", "c-res"),
     ("Termination", "text", "c-term"),
-    ("First illegal ply", "num", "c-ply"),
+    ("First illegal move", "num", "c-ply"),
     ("Category", "text", "c-cat"),
     ("Notes", "text", "c-notes"),
 )
@@ -462,21 +467,21 @@ def bar_chart(title: str, counts: Counter[str], width: int = 420) -> str:
     items = counts.most_common()
     if not items:
         return ""
-    line, label_w, count_w = 15, 150, 50
+    line, label_w, count_w = 19, 190, 50
     top = max(n for _, n in items)
-    height = line * len(items) + 24
+    height = line * len(items) + 26
     bars = [
-        f'<text x="0" y="14" font-size="13" font-weight="bold">{_e(title)}</text>',
+        f'<text x="0" y="16" font-size="15" font-weight="bold">{_e(title)}</text>',
     ]
     for i, (key, n) in enumerate(items):
-        y = 22 + i * line
+        y = 24 + i * line
         w = max(1.0, (width - label_w - count_w) * n / top)
         bars.append(
-            f'<text x="{label_w - 6}" y="{y + 11}" font-size="11" text-anchor="end">'
+            f'<text x="{label_w - 6}" y="{y + 14}" font-size="14" text-anchor="end">'
             f"{_e(key)}</text>"
-            f'<rect x="{label_w}" y="{y + 2}" width="{w:.1f}" height="{line - 4}" fill="#4a78b8">'
+            f'<rect x="{label_w}" y="{y + 3}" width="{w:.1f}" height="{line - 5}" fill="#4a78b8">'
             f"<title>{_e(key)}: {n}</title></rect>"
-            f'<text x="{label_w + w + 4:.1f}" y="{y + 11}" font-size="11">{n}</text>'
+            f'<text x="{label_w + w + 4:.1f}" y="{y + 14}" font-size="14">{n}</text>'
         )
     return (
         f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="{width}" '
@@ -486,10 +491,13 @@ def bar_chart(title: str, counts: Counter[str], width: int = 420) -> str:
 
 
 def _chips(kind: str, counts: Counter[str], labels: Mapping[str, str] | None = None) -> str:
-    """One-click filters: a button per key (shown as its label, if `labels` has one)."""
+    """One-click filters: a button per key (shown as its label, if `labels` has one); a
+    category's is its term, short enough for a row of chips, with its sentence on hover,
+    as the rows show it."""
     return "".join(
-        f'<button type="button" class="chip" data-kind="{kind}" data-value="{_e(key)}">'
-        f"{_e((labels or {}).get(key, key))} ({n})</button>"
+        f'<button type="button" class="chip" data-kind="{kind}" data-value="{_e(key)}"'
+        + (f' title="{_e(category_sentence(key))}"' if kind == "c" else "")
+        + f">{_e((labels or {}).get(key, key))} ({n})</button>"
         for key, n in counts.most_common()
     )
 
@@ -582,13 +590,17 @@ def _game_row(
         move = f"<code>{_e(first.get('text'))}</code>"
         if viewer is not None:
             move = f'<a href="{_e(viewer)}#ply={_e(first.get("ply"))}">{move}</a>'
+        where = move_words(int(first.get("move_number") or 0), str(first.get("side") or ""))
+        at = first.get("ply")
         ply = (
-            f'<td data-label="First illegal ply" data-v="{_e(first.get("ply"))}">'
-            f"{_e(first.get('ply'))}: {move}</td>"
+            f'<td data-label="First illegal move" data-v="{_e(at)}">'
+            f"{term(where, f'ply {at}')}: {move}</td>"
         )
     else:
         ply = "<td></td>"
     termination = _e(record.get("termination") or "")
+    result = str(record.get("result") or "")
+    shown_result = term("not finished", "*") if result == Result.UNDECIDED else _e(result)
     notes = "".join(f'<span class="note">{note}</span>' for note in _notes(record, first, facts))
     cells = [
         f"<td>{number}</td>",
@@ -596,10 +608,15 @@ def _game_row(
         f'<td class="{_e(status)}">{_e(status)}</td>',
         f'<td data-label="Plies">{_e(record.get("plies"))}</td>',
         f'<td data-label="Legal">{_e(record.get("legal_plies"))}</td>',
-        f'<td data-label="Result">{_e(record.get("result"))}</td>',
+        f'<td data-label="Result" data-v="{_e(result)}">{shown_result}</td>',
         f'<td data-label="Termination">{termination}</td>' if termination else "<td></td>",
         ply,
-        f'<td data-label="Category">{_e(category)}</td>' if category else "<td></td>",
+        (
+            f'<td data-label="Category" data-v="{_e(category)}">'
+            f"{term(category_sentence(category), category)}</td>"
+            if category
+            else "<td></td>"
+        ),
         f"<td>{notes}</td>",
     ]
     filters = f'data-s="{_e(status)}" data-c="{_e(category)}"'
@@ -634,14 +651,18 @@ def write_report(
     order: Mapping[str, int] | None = None,
     viewers: Path | None = None,
     facts: FactsLookup | None = None,
+    links: LinkLookup | None = None,
+    name: str | None = None,
 ) -> None:
     """One self-contained page: the summary with bar charts, then one row per game in the
     order of its source (`order`, as `AuditRun.order` gives it; without it, file order),
     sortable by any column, with a filter box and one-click filters by status and
     category; when the games were adjudicated (``audit --adjudicate``), a column says how
     and filters pick a class, or the games with a forced mate. A game whose viewer is in
-    `viewers` links to it (its first illegal ply to that ply). Rows carry no diagram: the
-    viewers have them.
+    `viewers` links to it (its first illegal ply to that ply); `links` gives each source's
+    link instead (``gcadj serve``'s addresses). Rows carry no diagram: the viewers have
+    them. `name` is what the games are called in the title (the upload's name; default:
+    the JSONL file's).
 
     What a row shows besides the verdict (`GameFacts`: the link to the game's page, the
     players of an illegal game) comes from `facts`, given by whoever judged the games
@@ -652,6 +673,7 @@ def write_report(
     adjudicated = summary.adjudicated
     columns = GAME_COLUMNS[:-1] + (ADJUDICATION_COLUMN,) * adjudicated + GAME_COLUMNS[-1:]
     made = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    name = name or jsonl.name
     report_dir = target.resolve().parent
     rows = _plan_rows(jsonl, order)
     where = ""
@@ -664,9 +686,9 @@ def write_report(
             '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
             f"{GENERATOR_META}\n"
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>gcadj audit: {_e(jsonl.name)}</title>\n<style>{STYLE}</style></head>\n"
-            f'<body>\n<div class="intro"><h1>gcadj audit report</h1><p>{summary.total} '
-            f"games from <code>{_e(jsonl.name)}</code>, made {made}.</p></div>\n"
+            f"<title>{_e(name)} — gcadj report</title>\n<style>{STYLE}</style></head>\n"
+            f'<body>\n<div class="intro"><h1>{_e(name)}</h1><p>{summary.total} '
+            f"games judged by gcadj, made {made}.</p></div>\n"
             '<details class="summary-box"><summary><b>Summary</b>: '
             + _e(", ".join(f"{n} {status}" for status, n in summary.by_status.most_common()))
             + " (charts by category and termination)</summary>\n"
@@ -696,7 +718,10 @@ def write_report(
         )
         for number, record in enumerate(_records_at(jsonl, rows.offsets), 1):
             source = str(record.get("source"))
-            viewer = _viewer_href(source, viewers, report_dir)
+            if links is not None:
+                viewer = links(source)
+            else:
+                viewer = _viewer_href(source, viewers, report_dir)
             known = facts(source) if facts is not None else None
             out.write(
                 _game_row(number, record, viewer, rows.common, known, adjudicated=adjudicated)
@@ -716,6 +741,7 @@ __all__ = [
     "FactsLookup",
     "Failing",
     "GameFacts",
+    "LinkLookup",
     "Summary",
     "adjudication_cells",
     "adjudication_of",

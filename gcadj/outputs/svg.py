@@ -47,6 +47,7 @@ __all__ = [
     "diagram_size",
     "marks",
     "render_svg",
+    "sides_marks",
 ]
 
 Square = str | int
@@ -71,7 +72,8 @@ FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 _LEFT = 0.55  # rank numbers
 _TOP = 0.25
 _GAP = 0.3  # between the board and the pocket file
-_RIGHT = 0.25
+_RIGHT = 0.45  # room for the pocket file's captions
+_LABEL = 0.36  # the coordinates and captions: 12 px or more when a phone shows the diagram
 _BOTTOM = 0.55  # file letters
 _DISC = 0.4  # radius of a piece's disc
 
@@ -90,11 +92,14 @@ def _n(value: float) -> str:
 
 
 class _Canvas:
-    """Cell geometry for one square size, and the SVG elements drawn so far."""
+    """Cell geometry for one square size, and the SVG elements drawn so far. `flipped`:
+    seen from Black's side (rank 8 at the bottom, file h on the left); the pocket file
+    stays on the right, each pocket beside its own rank (Black's i8 at the bottom)."""
 
-    def __init__(self, size: int, pocket_file: PocketFile) -> None:
+    def __init__(self, size: int, pocket_file: PocketFile, flipped: bool = False) -> None:
         self.u = float(size)
         self.pocket_file = pocket_file
+        self.flipped = flipped
         self.parts: list[str] = []
 
     def cell(self, square: Square) -> tuple[float, float]:
@@ -107,21 +112,26 @@ class _Canvas:
         x, y = self.cell(square)
         return x + self.u / 2, y + self.u / 2
 
+    def index(self, square: Square) -> int:
+        """A cell's index: 0-63 the board, `WHITE_POCKET_CELL`, `BLACK_POCKET_CELL`."""
+        if isinstance(square, int):
+            return square
+        if square == f"{self.pocket_file}1":
+            return WHITE_POCKET_CELL
+        if square == f"{self.pocket_file}8":
+            return BLACK_POCKET_CELL
+        return parse_square(square)
+
     def grid(self, square: Square) -> tuple[int, int]:
         """(column 0-8, row 0-7 from the top) of a cell; ValueError for anything else."""
-        if isinstance(square, str):
-            if square == f"{self.pocket_file}1":
-                square = WHITE_POCKET_CELL
-            elif square == f"{self.pocket_file}8":
-                square = BLACK_POCKET_CELL
-            else:
-                square = parse_square(square)
-        if square == WHITE_POCKET_CELL:
-            return 8, 7
-        if square == BLACK_POCKET_CELL:
-            return 8, 0
+        square = self.index(square)
+        if square in (WHITE_POCKET_CELL, BLACK_POCKET_CELL):
+            bottom = (square == WHITE_POCKET_CELL) != self.flipped
+            return 8, 7 if bottom else 0
         if not 0 <= square < 64:
             raise ValueError(f"not a cell of the diagram: {square!r}")
+        if self.flipped:
+            return 7 - (square & 7), square >> 3
         return square & 7, 7 - (square >> 3)
 
     def add(self, element: str) -> None:
@@ -188,34 +198,67 @@ def render_svg(
 def marks(
     position: Position,
     *,
-    last_move: Move | tuple[Square, Square] | None = None,
+    last_move: Move | tuple[Square | None, Square] | None = None,
     illegal: tuple[Square | None, Square] | None = None,
     pocket_file: PocketFile = DEFAULT_POCKET_FILE,
     size: int = 48,
+    flipped: bool = False,
 ) -> str:
     """The marks of one position, to be drawn over the board and under the pieces: the
-    last move, a King in check or mated, an illegal move (see `render_svg`)."""
+    last move, a King in check or mated, an illegal move (see `render_svg`); `flipped`:
+    for the board seen from Black's side (`board_kit`'s)."""
+    return sides_marks(
+        position,
+        last_move=last_move,
+        illegal=illegal,
+        pocket_file=pocket_file,
+        size=size,
+        sides=(flipped,),
+    )[0]
+
+
+def sides_marks(
+    position: Position,
+    *,
+    last_move: Move | tuple[Square | None, Square] | None = None,
+    illegal: tuple[Square | None, Square] | None = None,
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    size: int = 48,
+    sides: tuple[bool, ...] = (False, True),
+) -> tuple[str, ...]:
+    """`marks` of one position for each of `sides` (flipped or not), the check and mate
+    worked out once: a viewer draws every position from both sides."""
     cells = () if last_move is None else tuple(_move_cells(last_move, position.turn ^ 1))
     king = position.king_squares[position.turn]
     checked = king if king >= 0 and position.is_check() else None
     mate = checked is not None and position.is_checkmate()
-    if illegal is None:
-        return _marks(cells, checked, mate, pocket_file, size)
-    canvas = _Canvas(size, pocket_file)
-    canvas.parts.append(_marks(cells, checked, mate, pocket_file, size))
-    _illegal(canvas, illegal, position)
-    return "\n".join(part for part in canvas.parts if part)
+    out = []
+    for flipped in sides:
+        drawn = _marks(cells, checked, mate, pocket_file, size, flipped)
+        if illegal is not None:
+            canvas = _Canvas(size, pocket_file, flipped)
+            canvas.parts.append(drawn)
+            _illegal(canvas, illegal, position)
+            drawn = "\n".join(part for part in canvas.parts if part)
+        out.append(drawn)
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
 def _marks(
-    cells: tuple[Square, ...], checked: int | None, mate: bool, pocket_file: PocketFile, size: int
+    cells: tuple[Square | None, ...],
+    checked: int | None,
+    mate: bool,
+    pocket_file: PocketFile,
+    size: int,
+    flipped: bool,
 ) -> str:
     """The last move's cells and the checked King's, drawn once per distinct set: a viewer
     draws the marks of every position of every game of an audit, and they repeat."""
-    canvas = _Canvas(size, pocket_file)
+    canvas = _Canvas(size, pocket_file, flipped)
     for cell in cells:
-        canvas.rect(cell, LAST_MOVE, ' fill-opacity="0.6"')
+        if cell is not None:
+            canvas.rect(cell, LAST_MOVE, ' fill-opacity="0.6"')
     if checked is not None:
         _check(canvas, checked, mate)
     return "\n".join(canvas.parts)
@@ -229,7 +272,8 @@ class BoardKit:
     each piece symbol ('K', 'k', ...) centred on (0, 0); `centres` the centre of each cell
     (0-63 the board a1..h8, 64 White's pocket, 65 Black's); `turn` the to-move mark for
     White and for Black. A position is drawn as: background, its `marks`, each piece
-    translated to its cell's centre, the turn mark.
+    translated to its cell's centre, the turn mark. `flipped`: the board seen from
+    Black's side (its marks are `marks(..., flipped=True)`).
     """
 
     width: int
@@ -240,10 +284,12 @@ class BoardKit:
     turn: tuple[str, str]
 
 
-@lru_cache(maxsize=8)
-def board_kit(pocket_file: PocketFile = DEFAULT_POCKET_FILE, size: int = 48) -> BoardKit:
+@lru_cache(maxsize=16)
+def board_kit(
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE, size: int = 48, flipped: bool = False
+) -> BoardKit:
     """The shared parts of every diagram drawn with these settings (see `BoardKit`)."""
-    canvas = _Canvas(size, pocket_file)
+    canvas = _Canvas(size, pocket_file, flipped)
     width, height = diagram_size(size)
     _board(canvas)
     _coordinates(canvas)
@@ -263,7 +309,7 @@ def _board(canvas: _Canvas) -> None:
     for sq in range(64):
         dark = ((sq & 7) + (sq >> 3)) % 2 == 0  # a1 is dark
         canvas.rect(sq, DARK if dark else LIGHT)
-    x, y = canvas.cell(0 + 56)  # a8
+    x, y = _LEFT * u, _TOP * u  # the board's top-left corner, whichever side is up
     canvas.add(
         f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(8 * u)}" height="{_n(8 * u)}" '
         f'fill="none" stroke="{INK}" stroke-width="{_n(u / 32)}"/>'
@@ -277,16 +323,17 @@ def _board(canvas: _Canvas) -> None:
 
 
 def _coordinates(canvas: _Canvas) -> None:
+    """The rank numbers, the file letters (the pocket file's too) and the pockets'
+    captions, each at the place of its cell, so a flipped canvas labels its own board."""
     u = canvas.u
-    small = 0.3 * u
+    small = _LABEL * u
     for i in range(8):
-        _, y = canvas.centre(56 - 8 * i)  # a8, a7, ... a1
-        canvas.text(_LEFT * u / 2, y + small * 0.35, str(8 - i), small, INK)
+        _, y = canvas.centre(8 * i)  # a1, a2, ... a8
+        canvas.text(_LEFT * u / 2, y + small * 0.35, str(i + 1), small, INK)
         x, _ = canvas.centre(i)
         canvas.text(x, (_TOP + 8 + 0.38) * u, FILE_NAMES[i], small, INK)
     x, _ = canvas.centre(WHITE_POCKET_CELL)
     canvas.text(x, (_TOP + 8 + 0.38) * u, canvas.pocket_file, small, INK)
-    tiny = 0.2 * u
     for cell, lines in (
         (BLACK_POCKET_CELL, ("Black's", "pocket")),
         (WHITE_POCKET_CELL, ("White's", "pocket")),
@@ -294,12 +341,12 @@ def _coordinates(canvas: _Canvas) -> None:
         name = f"{canvas.pocket_file}{8 if cell == BLACK_POCKET_CELL else 1}"
         cx, top = canvas.cell(cell)
         cx += u / 2
-        if cell == BLACK_POCKET_CELL:  # caption below the cell
-            ys = (top + u + tiny * 1.15, top + u + tiny * 2.3, top + u + tiny * 3.45)
-        else:  # caption above the cell
-            ys = (top - tiny * 2.85, top - tiny * 1.7, top - tiny * 0.55)
+        if canvas.grid(cell)[1] == 0:  # the top cell: caption below it
+            ys = (top + u + small * 1.05, top + u + small * 2.2, top + u + small * 3.35)
+        else:  # the bottom cell: caption above it
+            ys = (top - small * 2.65, top - small * 1.5, top - small * 0.35)
         for y, line in zip(ys, (name, *lines), strict=True):
-            canvas.text(cx, y, line, tiny, INK)
+            canvas.text(cx, y, line, small, INK)
 
 
 def _piece_markup(canvas: _Canvas, cx: float, cy: float, piece: Piece) -> str:
@@ -333,21 +380,34 @@ def _turn_markup(canvas: _Canvas, turn: int) -> str:
     return (
         f'<circle cx="{_n(cx)}" cy="{_n(cy - 0.15 * u)}" r="{_n(0.18 * u)}" fill="{fill}" '
         f'stroke="{rim}" stroke-width="{_n(u / 24)}"/>'
-        f'<text x="{_n(cx)}" y="{_n(cy + 0.35 * u)}" font-size="{_n(0.2 * u)}" fill="{INK}" '
-        f'text-anchor="middle">to move</text>'
+        f'<text x="{_n(cx)}" y="{_n(cy + 0.45 * u)}" font-size="{_n(_LABEL * u)}" '
+        f'fill="{INK}" text-anchor="middle">to move</text>'
     )
 
 
 def _check(canvas: _Canvas, king: int, mate: bool) -> None:
-    """The King's square in red; when mated, darker, with a '#' in its corner."""
+    """The King's square in red; when mated, darker, with a hash sign drawn (a mark, not
+    text: it must fit the corner beside the King's disc) in its top-right corner."""
     canvas.rect(king, MATE if mate else CHECK, ' fill-opacity="0.9"')
     if mate:
         x, y = canvas.cell(king)
         u = canvas.u
-        canvas.text(x + 0.88 * u, y + 0.22 * u, "#", 0.22 * u, "#ffffff")
+        left, right, top, bottom = x + 0.8 * u, x + 0.96 * u, y + 0.04 * u, y + 0.2 * u
+        third = (right - left) / 3
+        strokes = (
+            (left + third, top, left + third - 0.02 * u, bottom),
+            (left + 2 * third, top, left + 2 * third - 0.02 * u, bottom),
+            (left, top + (bottom - top) / 3, right, top + (bottom - top) / 3),
+            (left, top + 2 * (bottom - top) / 3, right, top + 2 * (bottom - top) / 3),
+        )
+        path = " ".join(f"M{_n(x1)} {_n(y1)}L{_n(x2)} {_n(y2)}" for x1, y1, x2, y2 in strokes)
+        canvas.add(
+            f'<path class="mate-sign" d="{path}" stroke="#ffffff" '
+            f'stroke-width="{_n(u / 32)}" fill="none"><title>#</title></path>'
+        )
 
 
-def _move_cells(move: Move | tuple[Square, Square], mover: int) -> list[Square]:
+def _move_cells(move: Move | tuple[Square | None, Square], mover: int) -> list[Square | None]:
     if isinstance(move, Move):
         pocket = WHITE_POCKET_CELL if mover == WHITE else BLACK_POCKET_CELL
         return [pocket if sq == POCKET else sq for sq in (move.from_square, move.to_square)]
@@ -406,10 +466,10 @@ def _illegal(canvas: _Canvas, illegal: tuple[Square | None, Square], position: P
 
 def _occupied(position: Position, cell: Square, canvas: _Canvas) -> bool:
     """Does a piece stand on this cell (board square or pocket) of `position`?"""
-    col, row = canvas.grid(cell)
-    if col == 8:
-        return position.pockets[WHITE if row == 7 else BLACK] is not None
-    return position.board[(7 - row) * 8 + col] is not None
+    index = canvas.index(cell)
+    if index >= 64:
+        return position.pockets[WHITE if index == WHITE_POCKET_CELL else BLACK] is not None
+    return position.board[index] is not None
 
 
 def marked_cells(record: MoveRecord) -> tuple[str | None, str] | None:

@@ -15,12 +15,26 @@ holds only its own game, about a sixth of a self-contained page.
 The page is made from one walk over each judged game (`gcadj.adjudication.plies`): it
 shows what the judge found, and never judges or replays a game of its own.
 
-Steps are positions: step 0 is the start, step N the position after N legal plies, and
-for an illegal game one more step, the first illegal ply, shown in the position it was
-played in with the move marked in red and the finding (category, reason, suggestions).
-``#ply=N`` in the address opens step N and follows the stepping, so a position can be
-shared. Without an address the page opens at the last step: the end of the game, or
-where it went wrong. Text the reader could not read is listed after the plies, as typed.
+Steps are positions: step 0 is the start, step N the position after N legal plies.
+Past the first ply that is not legal the game goes on as Game Courier showed it: each
+illegal ply is a step of its own, in red on the board it was played on, with its finding
+in a player's words (`gcadj.outputs.plain_words`: "move 12, Black", a sentence for the
+category, its term on hover) and the suggestions; after it and after every later ply, a
+step shows the board Game Courier showed, the ply's sub-moves applied as typed
+(`JudgedGame.shown_boards`: nothing is judged; the steps stop at a board that is no
+position). ``#ply=N`` in the address opens step N and follows the stepping, so a position
+can be shared; ``&flip=1`` shows the board from Black's side. Without an address the page
+opens at the end of the game, or at its first illegal ply. Text the reader could not read
+is listed after the plies, as typed, its error laid out with its caret.
+
+An unfinished game may carry its adjudication (`gcadj.analysis.adjudicate`): how strong,
+the result proposed, the reason, the material, and its mating line, whose positions are
+steps after the game's (each move of the line, checked by the proof checker, played on
+the position adjudicated), so the board steps on through the mate.
+
+A game's part of a page is data (`GameView`, made by `game_view`), and `viewer_page`
+makes a page from such data alone: ``gcadj serve`` keeps the data and makes the page
+whenever it is asked for.
 
 A page of several games (`write_games_viewer`) has a game list (a menu and links) above
 the board; the address is then ``#game=G&ply=N`` (games counted from 1), and each game's
@@ -41,29 +55,47 @@ import hashlib
 import html
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from gcadj.about import GAMES_BLOCK_ID, GENERATOR_META
-from gcadj.adjudication.plies import JudgedGame, JudgedPly
+from gcadj.adjudication.judge import PlyJudge
+from gcadj.adjudication.plies import JudgedGame, JudgedPly, ShownBoard
 from gcadj.adjudication.verdict import Finding, Verdict
+from gcadj.analysis.adjudicate import Adjudication
+from gcadj.engine.move import Move
 from gcadj.engine.pieces import PIECE
+from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.errors import ExportError
+from gcadj.notation.parse import parse_log
 from gcadj.notation.records import GameLog, UnreadText
-from gcadj.outputs.html_text import breakable
+from gcadj.outputs.html_text import breakable, message_html
 from gcadj.outputs.legend import piece_legend
-from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, marks
+from gcadj.outputs.plain_words import (
+    ADJUDICATION_WORDS,
+    PROPOSED_WORDS,
+    category_sentence,
+    move_words,
+    result_words,
+    term,
+)
+from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, sides_marks
+from gcadj.outputs.viewer_code import VIEWER_SCRIPT, VIEWER_STYLE
 from gcadj.outputs.writers.gc import write_gc
 from gcadj.urls import is_url
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PRESETS, PocketFile, Side, Status
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PRESETS, PocketFile, Result, Status
 
 __all__ = [
     "VIEWER_FILE",
+    "GameView",
+    "Step",
     "ViewerAssets",
+    "game_view",
     "viewer_assets",
     "viewer_filename",
+    "viewer_page",
     "write_games_viewer",
     "write_viewer",
 ]
@@ -93,34 +125,79 @@ def viewer_filename(source: str) -> str:
 
 
 @dataclass(frozen=True)
-class _Step:
-    """One position: its FEN (the script draws the pieces and the turn from it), its marks
-    (`gcadj.outputs.svg.marks`) and its label."""
+class Step:
+    """One position a viewer shows: its FEN (the script draws the pieces and the turn from
+    it), its marks for the board seen from White's side and from Black's
+    (`gcadj.outputs.svg.marks`), and its label."""
 
     fen: str
     marks: str
+    flipped: str
     label: str
 
-    def to_json(self) -> dict[str, object]:
-        return {"f": self.fen, "m": self.marks, "l": self.label}
+    def to_json(self) -> dict[str, str]:
+        return {"f": self.fen, "m": self.marks, "r": self.flipped, "l": self.label}
+
+    @classmethod
+    def from_json(cls, data: dict[str, str]) -> Step:
+        return cls(data["f"], data["m"], data["r"], data["l"])
 
 
 @dataclass(frozen=True)
-class _GameView:
-    """One game's part of a page: its steps, and the HTML of its header, facts and moves."""
+class GameView:
+    """One game's part of a viewer page, made from its judged game by one walk
+    (`game_view`): its steps and the first one shown (`initial`), the HTML of its header,
+    facts and move list, its entry in a game list, and the game as Game Courier text
+    (`write_gc`: what `gcadj check` reads back from the page).
+
+    It is data (`to_json`, `from_json`): ``gcadj serve`` keeps it and makes the page from
+    it (`viewer_page`) whenever the page is asked for, without the game's verdict."""
 
     title: str
     pocket_file: PocketFile
-    steps: list[_Step]
+    steps: tuple[Step, ...]
+    initial: int
     head: str
     facts: str
-    items: list[str]
-    label: str  # its entry in the game list
-    gc: str  # the game as Game Courier text (`write_gc`): what `gcadj check` reads back
+    items: tuple[str, ...]
+    label: str
+    gc: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "title": self.title,
+            "pocket_file": str(self.pocket_file),
+            "steps": [step.to_json() for step in self.steps],
+            "initial": self.initial,
+            "head": self.head,
+            "facts": self.facts,
+            "items": list(self.items),
+            "label": self.label,
+            "gc": self.gc,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameView:
+        return cls(
+            title=str(data["title"]),
+            pocket_file=PocketFile(str(data["pocket_file"])),
+            steps=tuple(Step.from_json(step) for step in data["steps"]),
+            initial=int(data["initial"]),
+            head=str(data["head"]),
+            facts=str(data["facts"]),
+            items=tuple(str(item) for item in data["items"]),
+            label=str(data["label"]),
+            gc=str(data["gc"]),
+        )
 
 
 def _e(value: object) -> str:
     return html.escape("" if value is None else str(value), quote=True)
+
+
+def _cap(words: str) -> str:
+    """`words` with a capital first letter ("move 3, White" starts a label)."""
+    return words[:1].upper() + words[1:]
 
 
 def _dots(white: bool) -> str:
@@ -146,71 +223,230 @@ def write_games_viewer(
     links the shared style and script, which must be written beside it."""
     if not verdicts:
         raise ExportError("no game to show")
-    for verdict in verdicts:
-        if verdict.log is None:
-            raise ExportError(f"{verdict.source}: no game to show ({verdict.status})")
-    return _page([_game_view(verdict, size) for verdict in verdicts], size, assets)
+    return viewer_page([game_view(verdict, size=size) for verdict in verdicts], size, assets)
 
 
-def _game_view(verdict: Verdict, size: int) -> _GameView:
-    """One walk over the judged game: a step per position, an item per ply."""
+def game_view(
+    verdict: Verdict, *, size: int = 48, adjudication: Adjudication | None = None
+) -> GameView:
+    """One walk over the judged game: a step per position, an item per ply (see the
+    module docstring); `ExportError` when the verdict has no game. An unfinished game's
+    `adjudication` is shown under its verdict, its mating line as steps after the game's."""
+    if verdict.log is None:
+        raise ExportError(f"{verdict.source}: no game to show ({verdict.status})")
     game = JudgedGame(verdict)
     log = game.log
-    pocket_file = log.pocket_file
-    start = game.position_after(0)
-    steps = [_Step(start.fen(), marks(start, size=size), "Start")]
-    items = [_start_item(game)]
+    walk = _Walker(game, size)
     for ply in game.plies():
-        if ply.move is not None:
-            items.append(_move_item(ply))  # its SAN and text, from the position before it
-            label = f"Ply {ply.ply}: {ply.move_number}{_dots(ply.white)} {ply.san}"
-            with ply.after() as after:
-                picture = marks(after, last_move=ply.move, pocket_file=pocket_file, size=size)
-                steps.append(_Step(after.fen(), picture, label))
-        elif ply.finding is not None:
-            steps.append(_illegal_step(ply, verdict, pocket_file, size))
-            items.append(_illegal_item(ply, ply.finding))
-        else:
-            items.append(_unjudged_item(ply))
+        walk.visit(ply)
+    initial = len(walk.steps) - 1 if walk.first_red is None else walk.first_red
+    shown = ""
+    if adjudication is not None and verdict.result == Result.UNDECIDED:
+        reason = _adjudication_reason(verdict, adjudication)
+        shown = _adjudication_html(adjudication, reason, _line_steps(walk, adjudication))
     unread = game.unread
+    nxt = walk.next_words
     if unread is not None:
-        items.append(_unread_item(len(log.records) + 1, unread))
+        walk.items.append(_unread_item(nxt, unread, verdict.source))
     elif verdict.status == Status.SYNTAX_ERROR and verdict.error:
-        items.append(_unreadable_item(len(log.records) + 1, verdict.error))
+        walk.items.append(_unreadable_item(nxt, verdict.error, verdict.source))
     white, black = log.tag("White"), log.tag("Black")
     title = f"{white or '?'} – {black or '?'}" if white or black else verdict.source
-    return _GameView(
+    status = STATUS_WORDS.get(verdict.status, str(verdict.status))
+    return GameView(
         title=title,
-        pocket_file=pocket_file,
-        steps=steps,
-        head=_head_html(verdict, title, white, black),
+        pocket_file=log.pocket_file,
+        steps=tuple(walk.steps),
+        initial=initial,
+        head=_head_html(verdict, title, white, black, walk) + shown,
         facts=_facts_html(verdict, log),
-        items=items,
-        label=f"{title} ({verdict.status})" if white or black else f"{title}: {verdict.status}",
+        items=tuple(walk.items),
+        label=f"{title} ({status})" if white or black else f"{title}: {status}",
         gc=write_gc(verdict),
     )
 
 
-def _illegal_step(ply: JudgedPly, verdict: Verdict, pocket_file: PocketFile, size: int) -> _Step:
-    """The first illegal ply, shown in the position it was played in, the move in red."""
-    position = ply.position
-    last = verdict.moves[-1] if verdict.moves else None
-    try:
-        picture = marks(
-            position,
-            last_move=last,
-            illegal=marked_cells(ply.record),
-            pocket_file=pocket_file,
-            size=size,
+STATUS_WORDS: Final = {
+    "legal": "legal",
+    "illegal": "illegal move",
+    "syntax-error": "unreadable move",
+    "error": "not read",
+}
+
+
+class _Walker:
+    """The steps and items of one game, made ply by ply as the walk visits them.
+
+    Steps: the start, the position after each legal ply; then, from the first ply that
+    is not legal, the board Game Courier showed after each ply (`JudgedGame.shown_boards`),
+    each illegal ply first shown in red on the board it was played on. A step's index is
+    its ``#ply=N``: for the legal prefix, the number of plies played."""
+
+    def __init__(self, game: JudgedGame, size: int) -> None:
+        self.game = game
+        self.size = size
+        self.pocket_file = game.log.pocket_file
+        start = game.position_after(0)
+        self.steps: list[Step] = [self.step(start, "Start")]
+        self.items: list[str] = [_start_item(game)]
+        self.shown: Iterator[ShownBoard] | None = None
+        self.before: Position | None = (
+            None  # the board the next ply is played on, past the legal game
         )
-    except (ValueError, KeyError, IndexError):  # a square the diagram cannot place
-        picture = marks(position, pocket_file=pocket_file, size=size)
-    return _Step(
-        position.fen(),
-        picture,
-        f"Ply {ply.ply}: {ply.move_number}{_dots(ply.white)} {ply.text} is illegal; "
-        "the position it was played in",
-    )
+        self.previous: Move | tuple[str | None, str] | None = None  # the last ply shown
+        self.stopped: str | None = None  # why the boards shown stop (no position)
+        self.first_red: int | None = None
+        self.last_words: str | None = None
+        self.next_number = start.fullmove_number
+        self.next_white = start.turn == WHITE
+
+    @property
+    def next_words(self) -> str:
+        return move_words(self.next_number, "white" if self.next_white else "black")
+
+    def step(self, position: Position, label: str, **drawn: Any) -> Step:
+        """A step of `position`, its marks drawn for both sides of the board."""
+        try:
+            straight, turned = sides_marks(
+                position, pocket_file=self.pocket_file, size=self.size, **drawn
+            )
+        except (ValueError, KeyError, IndexError):  # a square the diagram cannot place
+            straight, turned = sides_marks(position, pocket_file=self.pocket_file, size=self.size)
+        return Step(position.fen(), straight, turned, label)
+
+    def visit(self, ply: JudgedPly) -> None:
+        words = move_words(ply.move_number, ply.side)
+        self.last_words = words
+        self.next_number = ply.move_number + (0 if ply.white else 1)
+        self.next_white = not ply.white
+        if ply.move is not None:
+            self.items.append(_move_item(ply, len(self.steps)))  # SAN: the position before it
+            with ply.after() as after:
+                self.steps.append(self.step(after, f"{_cap(words)}: {ply.san}", last_move=ply.move))
+            self.previous = None
+            return
+        if self.shown is None:  # the first ply that is not legal: the boards shown start
+            self.shown = self.game.shown_boards()
+            self.before = ply.position.copy()
+            moves = self.game.verdict.moves
+            self.previous = moves[-1] if moves else None
+        self._visit_unplayed(ply, words)
+
+    def _visit_unplayed(self, ply: JudgedPly, words: str) -> None:
+        """A ply past the legal game: in red on its board if it has a finding, then the
+        board Game Courier showed after it."""
+        red = None
+        if ply.finding is not None and self.before is not None and self.stopped is None:
+            red = len(self.steps)
+            if self.first_red is None:
+                self.first_red = red
+            self.steps.append(
+                self.step(
+                    self.before,
+                    f"{_cap(words)}: {ply.text} is illegal; the board it was played on",
+                    last_move=self.previous,
+                    illegal=marked_cells(ply.record),
+                )
+            )
+        shown = next(self.shown, None) if self.shown is not None and self.stopped is None else None
+        after = None
+        cells = marked_cells(ply.record)
+        if shown is not None and shown.position is not None:
+            after = len(self.steps)
+            label = f"{_cap(words)}: {ply.text}, as Game Courier showed it"
+            if shown.refused is not None:
+                label += " (it would have refused it, so the board is unchanged)"
+            self.steps.append(self.step(shown.position, label, last_move=cells))
+            self.before, self.previous = shown.position, cells
+        elif shown is not None:
+            self.stopped = shown.problem
+        if ply.finding is not None:
+            self.items.append(_illegal_item(ply, ply.finding, red, after))
+        else:
+            self.items.append(_shown_item(ply, after, shown))
+
+
+# -- the adjudication of an unfinished game ----------------------------------------------
+
+
+def _line_steps(walk: _Walker, adjudication: Adjudication) -> list[tuple[int, str]]:
+    """The mating line as steps after the game's: each move of it played on the position
+    adjudicated (a line the proof checker accepted: each is a legal move there), labelled
+    as not played. Its moves' step and SAN, for the list under the verdict."""
+    mate = adjudication.mate
+    if mate is None or adjudication.position is None:
+        return []
+    pocket_file = walk.pocket_file
+    position = Position.starting_at(adjudication.position)
+    judge = PlyJudge(pocket_file)
+    out = []
+    for text, san in zip(mate.line, mate.san, strict=True):
+        record = parse_log(text + "\n", "mating line", pocket_file).records[0]
+        numbered = f"{position.fullmove_number}{_dots(position.turn == WHITE)} {san}"
+        move = judge.play(position, record)
+        if not isinstance(move, Move):  # never: the checker replayed it so
+            break
+        out.append((len(walk.steps), numbered))
+        walk.steps.append(
+            walk.step(position, f"Mating line, not played: {numbered}", last_move=move)
+        )
+    return out
+
+
+def _adjudication_reason(verdict: Verdict, adjudication: Adjudication) -> str:
+    """The adjudication's reason in a player's words: which position of the game it was
+    made on (before the first illegal move, or where reading stopped) said with the move
+    number and side, then what the board says."""
+    board = adjudication.board_reason
+    if board is None:
+        return adjudication.reason
+    first = verdict.first_illegal
+    if first is not None:
+        where = f"on the position before {move_words(first.move_number, first.side)}"
+        return f"{where} ({first.text}), the first illegal move: {board}"
+    return f"on the position where gcadj stopped reading the game: {board}"
+
+
+def _reason_html(words: str, precise: str) -> str:
+    """The reason in a player's words, with the precise one on hover when they differ."""
+    if words == precise:
+        return _e(_cap(words))
+    return term(_cap(words), _cap(precise))
+
+
+def _adjudication_html(adjudication: Adjudication, reason: str, line: list[tuple[int, str]]) -> str:
+    """What the adjudicator proposes for an unfinished game: how strong (its class, in a
+    player's words), the result, the reason, the mating line (each move a step of the
+    board), the material, and any note."""
+    kind = adjudication.kind
+    how = term(ADJUDICATION_WORDS.get(kind, str(kind)), str(kind), tag="b")
+    proposed = term(PROPOSED_WORDS.get(adjudication.result, ""), str(adjudication.result))
+    parts = [
+        f'<div class="adjudication {_e(kind)}" id="adjudication"><p>Adjudication: {how}, '
+        f"{proposed}. {_reason_html(reason, adjudication.reason)}.</p>"
+    ]
+    if line:
+        moves = "".join(
+            f'<li data-ply="{step}"><a href="#ply={step}">{_e(numbered)}</a></li>'
+            for step, numbered in line
+        )
+        parts.append(f'<div class="line">Mating line: <ol>{moves}</ol></div>')
+    material = adjudication.material
+    if material is not None:
+        rows = "".join(
+            f"<tr><th>{name}</th>{''.join(f'<td>{n}</td>' for n in side.by_class)}"
+            f"<td>{side.total}</td><td>{_e(side.pocket or '–')}</td></tr>"
+            for name, side in (("White", material.white), ("Black", material.black))
+        )
+        heads = "".join(f"<th>{n}</th>" for n in range(1, len(material.white.by_class) + 1))
+        parts.append(
+            f'<details class="material"><summary>Material: White {material.white.total}, '
+            f"Black {material.black.total} (class units)</summary><table><tr><th>class</th>"
+            f"{heads}<th>total</th><th>pocket</th></tr>{rows}</table></details>"
+        )
+    parts.extend(f'<p class="note">{_e(note)}</p>' for note in adjudication.notes)
+    parts.append("</div>")
+    return "".join(parts)
 
 
 # -- the move list ---------------------------------------------------------------------
@@ -229,65 +465,94 @@ def _start_item(game: JudgedGame) -> str:
     )
 
 
-def _move_item(ply: JudgedPly) -> str:
+def _move_item(ply: JudgedPly, step: int) -> str:
     typed, canonical = ply.text, ply.gc or ply.text
     title = f' title="Game Courier, canonical: {_e(canonical)}"' if canonical != typed else ""
     return (
-        f'<li data-ply="{ply.ply}" class="{"w" if ply.white else "b"}"><a href="#ply={ply.ply}">'
+        f'<li data-ply="{step}" class="{"w" if ply.white else "b"}"><a href="#ply={step}">'
         f'<span class="num">{ply.move_number}{_dots(ply.white)}</span> '
         f'<span class="san">{_e(ply.san)}</span> '
         f'<code class="gc"{title}>{_e(typed)}</code></a>{_comment_html(ply.comments)}</li>'
     )
 
 
-def _finding_html(finding: Finding) -> str:
+def _finding_html(finding: Finding, san: bool) -> str:
+    """A finding in a player's words (the category's term on hover), where it was typed,
+    and each suggestion with the text that would replace the typed ply (`data-fix`: SAN
+    for a ply typed as SAN, else Game Courier text)."""
+    sentence = category_sentence(finding.category)
     parts = [
-        f'<div class="finding"><span class="category">{_e(finding.category)}</span> '
-        f'{_e(finding.reason)} <span class="where">(line {finding.line}, column '
-        f"{finding.column})</span>"
+        f'<div class="finding"><p>{term(sentence, str(finding.category), tag="b")} '
+        f'{_e(_cap(finding.reason))}. <span class="where">(line {finding.line}, column '
+        f"{finding.column})</span></p>"
     ]
     if finding.suggestions:
         parts.append('<div class="suggestions">Did you mean:<ul>')
         for s in finding.suggestions:
+            fix = s.san if san else s.text
             parts.append(
-                f"<li><code>{_e(s.text)}</code> ({_e(s.san)})"
-                f"{' — ' + _e(s.why) if s.why else ''}</li>"
+                f'<li class="suggestion" data-fix="{_e(fix)}"><code>{_e(s.text)}</code> '
+                f"({_e(s.san)}){' — ' + _e(s.why) if s.why else ''}</li>"
             )
         parts.append("</ul></div>")
     parts.append("</div>")
     return "".join(parts)
 
 
-def _illegal_item(ply: JudgedPly, finding: Finding) -> str:
-    return (
-        f'<li data-ply="{ply.ply}" class="illegal"><a href="#ply={ply.ply}">'
+def _illegal_item(ply: JudgedPly, finding: Finding, red: int | None, after: int | None) -> str:
+    """An illegal ply: opens its red step (the board it was played on); the step after it,
+    the board Game Courier showed, counts as its own too (`data-after`)."""
+    where = "" if red is None else f' data-ply="{red}"'
+    if after is not None:
+        where += f' data-after="{after}"'
+    typed = (
+        f' data-typed="{_e(finding.text)}" data-line="{finding.line}" '
+        f'data-column="{finding.column}"'
+    )
+    head = (
         f'<span class="num">{ply.move_number}{_dots(ply.white)}</span> '
-        f'<code class="gc">{_e(ply.text)}</code> '
-        f'<span class="flag">illegal</span></a>{_finding_html(finding)}'
+        f'<code class="gc">{_e(ply.text)}</code> <span class="flag">illegal</span>'
+    )
+    link = head if red is None else f'<a href="#ply={red}">{head}</a>'
+    return (
+        f'<li{where} class="illegal"{typed}>{link}{_finding_html(finding, ply.record.san)}'
         f"{_comment_html(ply.comments)}</li>"
     )
 
 
-def _unjudged_item(ply: JudgedPly) -> str:
-    return (
-        f'<li class="unjudged" title="not judged: the replay stops at the first illegal ply">'
+def _shown_item(ply: JudgedPly, after: int | None, shown: ShownBoard | None) -> str:
+    """A ply after the first illegal one: the board Game Courier showed after it, when
+    that board is a position; not judged, since the game had gone wrong before it."""
+    body = (
         f'<span class="num">{ply.move_number}{_dots(ply.white)}</span> '
-        f'<code class="gc">{_e(ply.text)}</code>{_comment_html(ply.comments)}</li>'
+        f'<code class="gc">{_e(ply.text)}</code>'
     )
-
-
-def _unreadable_item(ply: int, error: str) -> str:
+    if after is None:
+        why = "not shown: the board before it is no position"
+        if shown is not None and shown.problem:
+            why = f"not shown: the board after it is no position ({shown.problem})"
+        return f'<li class="unjudged" title="{_e(why)}">{body}{_comment_html(ply.comments)}</li>'
+    title = "not judged: the game went wrong before it; the board Game Courier showed"
     return (
-        f'<li class="illegal unreadable"><span class="num">Ply {ply}</span> '
-        f'<span class="flag">unreadable</span><div class="finding">{_e(error)}</div></li>'
+        f'<li data-ply="{after}" class="shown" title="{title}"><a href="#ply={after}">{body}</a>'
+        f"{_comment_html(ply.comments)}</li>"
     )
 
 
-def _unread_item(ply: int, unread: UnreadText) -> str:
+def _unreadable_item(words: str, error: str, source: str) -> str:
+    return (
+        f'<li class="illegal unreadable"><span class="num">{_e(_cap(words))}</span> '
+        f'<span class="flag">unreadable</span><div class="finding">'
+        f"{message_html(error, source)}</div></li>"
+    )
+
+
+def _unread_item(words: str, unread: UnreadText, source: str) -> str:
     """The text from the unreadable ply on, as typed, with the syntax error."""
     return (
-        f'<li class="illegal unreadable"><span class="num">Ply {ply}</span> '
-        f'<span class="flag">unreadable</span><div class="finding">{_e(unread.error)}</div>'
+        f'<li class="illegal unreadable"><span class="num">{_e(_cap(words))}</span> '
+        f'<span class="flag">unreadable</span><div class="finding">'
+        f"{message_html(unread.error, source)}</div>"
         f'<pre class="unread" title="not read: as typed, from line {unread.line}">'
         f"{_e(unread.text.rstrip(chr(10)))}</pre></li>"
     )
@@ -296,37 +561,47 @@ def _unread_item(ply: int, unread: UnreadText) -> str:
 # -- the page --------------------------------------------------------------------------
 
 
-def _verdict_html(verdict: Verdict) -> str:
+def _verdict_html(verdict: Verdict, walk: _Walker) -> str:
+    """The verdict in a player's words: "move 12, Black" for "ply 24", a sentence for the
+    category (its term on hover), "Game not finished" for ``*``."""
     finding = verdict.first_illegal
-    legal = len(verdict.moves)
+    precise = f"{verdict.result} ({verdict.termination or 'ongoing'})"
+    result = term(result_words(verdict.result, verdict.termination), precise, tag="b")
     if verdict.status == Status.LEGAL:
-        how = verdict.termination or "ongoing"
-        return (
-            f'<p class="verdict legal">Legal, {verdict.plies} plies. Result '
-            f"<b>{_e(verdict.result)}</b> ({_e(how)}).</p>"
+        moves = (
+            "No move was played."
+            if walk.last_words is None
+            else (f"Every move is legal, up to {walk.last_words}.")
         )
+        return f'<div class="verdict legal"><p>{moves} {result}.</p></div>'
     if verdict.status == Status.ILLEGAL and finding is not None:
+        where = move_words(finding.move_number, finding.side)
+        sentence = category_sentence(finding.category)
+        more = len(walk.game.findings)
+        every = f" {more} illegal moves in all, each in red in the list." if more > 1 else ""
         return (
-            f'<p class="verdict illegal">Illegal at ply {finding.ply} '
-            f"({finding.move_number}{_dots(finding.side == Side.WHITE)} "
-            f"<code>{_e(finding.text)}</code>) [{_e(finding.category)}]: {_e(finding.reason)}. "
-            f"{legal} legal plies before it, {verdict.plies} in the log. Result "
-            f"<b>{_e(verdict.result)}</b>.</p>"
+            f'<div class="verdict illegal"><p>{term(_cap(where), f"ply {finding.ply}", tag="b")}'
+            f", <code>{_e(finding.text)}</code>, is illegal. "
+            f"{term(sentence, str(finding.category))} {_e(_cap(finding.reason))}.</p>"
+            f"<p>Every move before it is legal.{every}</p></div>"
         )
+    legal = "" if walk.last_words is None else f"Every move is legal up to {walk.last_words}; "
     return (
-        f'<p class="verdict illegal">Legal for {legal} plies; ply {legal + 1} unreadable: '
-        f"{_e(verdict.error)}. Result <b>{_e(verdict.result)}</b>.</p>"
+        f'<div class="verdict illegal"><p>{legal}{_e(walk.next_words)} could not be read '
+        "(in the list below).</p></div>"
     )
 
 
-def _head_html(verdict: Verdict, title: str, white: str | None, black: str | None) -> str:
+def _head_html(
+    verdict: Verdict, title: str, white: str | None, black: str | None, walk: _Walker
+) -> str:
     players = ""
     if white or black:
         players = (
             f'<p class="players">{COLOR_NAMES[WHITE]}: {_e(white or "?")} · '
             f"{COLOR_NAMES[BLACK]}: {_e(black or '?')}</p>"
         )
-    return f"<h1>{_e(title)}</h1>{players}{_verdict_html(verdict)}"
+    return f"<h1>{_e(title)}</h1>{players}{_verdict_html(verdict, walk)}"
 
 
 def _facts_html(verdict: Verdict, log: GameLog) -> str:
@@ -338,9 +613,9 @@ def _facts_html(verdict: Verdict, log: GameLog) -> str:
             if name == "Site" and is_url(value):
                 text = f'<a href="{text}" rel="noopener noreferrer">{text}</a>'
             rows.append((name, text))
-    rows.append(("Result", _e(verdict.result)))
     termination = verdict.termination or ("rules infraction" if verdict.first_illegal else None)
-    rows.append(("Termination", _e(termination or "none")))
+    precise = f"{verdict.result} ({termination or 'none'})"
+    rows.append(("Result", term(result_words(verdict.result, verdict.termination), precise)))
     if log.pocket_file != DEFAULT_POCKET_FILE:
         rows.append(("Pockets", f"{_e(log.pocket_file)}1 and {_e(log.pocket_file)}8"))
     body = "".join(f"<tr><th>{name}</th><td>{value}</td></tr>" for name, value in rows)
@@ -364,7 +639,7 @@ def _legend_html() -> str:
     )
 
 
-def _board_svg(kit: BoardKit, step: _Step) -> str:
+def _board_svg(kit: BoardKit, step: Step) -> str:
     """The diagram's frame and the shown step's marks; the script adds the background,
     the pieces and the turn mark from the kit (`_kit`), each drawn once in it."""
     return (
@@ -391,14 +666,18 @@ def _kit(
     size: int, pocket_files: Iterable[PocketFile], symbols: Iterable[str]
 ) -> dict[str, object]:
     """What the script draws every position with, the same for every game: the board of
-    each pocket file, the drawing of each piece symbol, the cells' centres, the turn marks
-    and the legend of the letters."""
-    kits = {pocket_file: board_kit(pocket_file, size) for pocket_file in pocket_files}
-    kit = next(iter(kits.values()))
+    each pocket file from either side, the drawing of each piece symbol, the cells'
+    centres from either side, the turn marks and the legend of the letters."""
+    files = sorted(set(pocket_files))
+    kit = board_kit(files[0], size)
     return {
-        "backgrounds": {name: k.background for name, k in sorted(kits.items())},
+        "backgrounds": {name: board_kit(name, size).background for name in files},
+        "flipped": {name: board_kit(name, size, flipped=True).background for name in files},
         "pieces": {symbol: kit.pieces[symbol] for symbol in sorted(symbols)},
         "centres": [[round(x, 2), round(y, 2)] for x, y in kit.centres],
+        "fcentres": [
+            [round(x, 2), round(y, 2)] for x, y in board_kit(files[0], size, flipped=True).centres
+        ],
         "turn": list(kit.turn),
         "legend": _legend_html(),
     }
@@ -434,15 +713,16 @@ def viewer_assets(size: int = 48) -> ViewerAssets:
     return ViewerAssets(names[0], names[1], {names[0]: VIEWER_STYLE, names[1]: script})
 
 
-def _game_list(games: list[_GameView]) -> str:
-    """The game list of a page of several games: a menu, and a link to each game's end."""
+def _game_list(games: Sequence[GameView]) -> str:
+    """The game list of a page of several games: a menu, and a link to each game's end
+    (numbered by the list itself: "1. Alice – Bob")."""
     if len(games) == 1:
         return ""
     options = "".join(
         f'<option value="{n}">{n}. {_e(game.label)}</option>' for n, game in enumerate(games, 1)
     )
     links = "".join(
-        f'<li><a href="#game={n}&amp;ply={len(game.steps) - 1}">{n}. {_e(game.label)}</a></li>'
+        f'<li><a href="#game={n}&amp;ply={game.initial}">{_e(game.label)}</a></li>'
         for n, game in enumerate(games, 1)
     )
     return (
@@ -453,7 +733,7 @@ def _game_list(games: list[_GameView]) -> str:
     )
 
 
-def _game_templates(games: list[_GameView]) -> str:
+def _game_templates(games: Sequence[GameView]) -> str:
     """Each game's header, facts and moves, inert until the script swaps them in."""
     if len(games) == 1:
         return ""
@@ -465,9 +745,20 @@ def _game_templates(games: list[_GameView]) -> str:
     )
 
 
-def _page(games: list[_GameView], size: int, assets: ViewerAssets | None) -> str:
-    """The page: self-contained (style, kit and script inline), or, with `assets`, linking
-    the shared files and holding only its games."""
+def viewer_page(
+    games: Sequence[GameView],
+    size: int = 48,
+    assets: ViewerAssets | None = None,
+    *,
+    top: str = "",
+    bottom: str = "",
+) -> str:
+    """The page of `games` (`game_view`'s): self-contained (style, kit and script inline),
+    or, with `assets`, linking the shared files and holding only its games. Made from the
+    games' data alone: the server makes its pages from what it kept, with its own `top`
+    (a bar) and `bottom` (an editor) around the viewer."""
+    if not games:
+        raise ExportError("no game to show")
     first = games[0]
     kit = board_kit(first.pocket_file, size)
     title = first.title if len(games) == 1 else f"{len(games)} games"
@@ -475,7 +766,7 @@ def _page(games: list[_GameView], size: int, assets: ViewerAssets | None) -> str
         "games": [
             {
                 "steps": [step.to_json() for step in game.steps],
-                "initial": len(game.steps) - 1,
+                "initial": game.initial,
                 "bg": game.pocket_file,
             }
             for game in games
@@ -490,32 +781,39 @@ def _page(games: list[_GameView], size: int, assets: ViewerAssets | None) -> str
             f"</script>\n<script>{VIEWER_SCRIPT}</script>"
         )
     else:
-        others = {g.pocket_file for g in games} - set(SHARED_POCKET_FILES)
+        others = sorted({g.pocket_file for g in games} - set(SHARED_POCKET_FILES))
         if others:  # a board the shared kit lacks travels with the page
             data["backgrounds"] = {name: board_kit(name, size).background for name in others}
+            data["flipped"] = {
+                name: board_kit(name, size, flipped=True).background for name in others
+            }
         style = f'<link rel="stylesheet" href="{_e(assets.style_name)}">'
         code = f'<script src="{_e(assets.script_name)}"></script>'
-    step = first.steps[-1]
+    step = first.steps[first.initial]
     address = "#ply=N" if len(games) == 1 else "#game=G&amp;ply=N"
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
         f"{GENERATOR_META}\n"
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{_e(title)} — gcadj viewer</title>\n{style}</head>\n"
-        f'<body>\n{_game_list(games)}<header id="game-head">{first.head}</header>\n<main>\n'
+        f'<body>\n{top}{_game_list(games)}<header id="game-head">{first.head}</header>\n'
+        "<main>\n"
         f'<section id="view"><div id="board-box">{_board_svg(kit, step)}</div>\n'
         '<div id="controls"><button id="first" title="Start (Home)">|◀</button>'
         '<button id="prev" title="Back (←)">◀</button>'
         '<button id="next" title="Forward (→)">▶</button>'
         '<button id="last" title="End (End)">▶|</button>'
-        f'<span id="ply-label">{_e(step.label)}</span></div>\n'
+        '<button id="flip" title="Flip the board (F)" aria-pressed="false">⇅ Flip</button>'
+        "</div>\n"
+        f'<p id="ply-label">{_e(step.label)}</p>\n'
         f'<div id="fen-box"><span>FEN</span> <code id="fen">{_e(step.fen)}</code> '
         '<button id="copy" title="Copy the FEN">Copy</button>'
         '<span id="copied" aria-live="polite"></span></div>\n'
         f'<div id="facts-box">{first.facts}</div></section>\n'
         f'<section id="list"><h2>Moves</h2><ol id="moves">{"".join(first.items)}</ol></section>\n'
-        '</main>\n<details id="legend" open><summary>Piece letters</summary></details>\n'
-        f'<p class="made">Made by gcadj. Keys: ← → Home End. '
+        f'</main>\n{bottom}<details id="legend" open><summary>Piece letters</summary>'
+        "</details>\n"
+        f'<p class="made">Made by gcadj. Keys: ← → Home End, F flips the board. '
         f"Add <code>{address}</code> to the address to open a position.</p>\n"
         f"{_game_templates(games)}"
         f'<script type="application/json" id="game-data">{_json_for_script(data)}</script>\n'
@@ -523,198 +821,3 @@ def _page(games: list[_GameView], size: int, assets: ViewerAssets | None) -> str
         f"{_json_for_script({'games': [{'gc': game.gc} for game in games]})}</script>\n"
         f"{code}\n</body></html>\n"
     )
-
-
-VIEWER_STYLE = """
-*{box-sizing:border-box}
-html{-webkit-text-size-adjust:100%}
-body{font-family:system-ui,sans-serif;margin:.8em clamp(.5em,3vw,1.5em);color:#1b1b1b;
-  max-width:1250px}
-h1{font-size:1.4em;margin:.2em 0;overflow-wrap:break-word}h2{font-size:1.1em;margin:0 0 .4em}
-.players{margin:.2em 0;color:#444}
-.verdict{margin:.4em 0 .8em;padding:.4em .6em;border-radius:4px}
-.verdict.legal{background:#e8f4ea}.verdict.illegal{background:#fbe9e9}
-main{display:flex;gap:1.5em;align-items:flex-start;flex-wrap:wrap}
-main>section{min-width:0}
-#view{flex:0 1 500px;min-width:min(300px,100%)}
-#board{width:100%;height:auto;max-width:485px;display:block}
-#controls{display:flex;flex-wrap:wrap;gap:.3em;align-items:center;margin:.4em 0}
-#controls button{font-size:1.1em;min-width:2.4em;padding:.15em .4em;cursor:pointer}
-#ply-label{margin-left:.5em;font-size:.95em}
-#fen-box{font-size:.85em;margin:.3em 0 .8em;overflow-wrap:anywhere}
-#fen{background:#f4f4f4;padding:.1em .3em}
-#copied{color:#176b2c;margin-left:.4em}
-.facts{border-collapse:collapse;font-size:.9em}
-.facts th,.facts td{text-align:left;padding:.1em .6em .1em 0;vertical-align:top}
-.facts td{overflow-wrap:break-word;word-break:normal}
-#list{flex:1 1 340px;min-width:min(280px,100%)}
-#moves{list-style:none;margin:0;padding:0;max-height:560px;overflow-y:auto;
-  border:1px solid #ddd;border-radius:4px}
-#moves li{padding:.2em .5em;border-bottom:1px solid #eee}
-#moves li a{color:inherit;text-decoration:none;display:block}
-#moves li.current{background:#fff3b0}
-#moves li a:hover{background:#f3f3f3}
-.num{display:inline-block;min-width:3.2em;color:#666}
-.san{font-weight:bold;display:inline-block;min-width:4.5em}
-.gc{color:#555;font-size:.9em}
-.comment{font-style:italic;color:#355;font-size:.9em;margin-left:3.2em;overflow-wrap:anywhere}
-#moves li.illegal{background:#fbe9e9;color:#8b0000}
-#moves li.illegal.current{background:#f5b8b8}
-.flag{background:#b00020;color:#fff;border-radius:3px;padding:0 .3em;font-size:.8em}
-.finding{margin:.2em 0 .2em 3.2em;font-size:.9em;color:#1b1b1b;overflow-wrap:anywhere}
-.category{font-weight:bold;color:#b00020}
-.where{color:#666}
-.suggestions ul{margin:.1em 0;padding-left:1.2em}
-li.unjudged{color:#888}
-#legend{margin-top:1.2em;font-size:.9em}
-#legend table{border-collapse:collapse;margin:.4em 0;max-width:100%}
-#legend th,#legend td{border:1px solid #ddd;padding:.1em .5em;text-align:left;
-  overflow-wrap:break-word}
-@media (max-width:480px){#legend th,#legend td{padding:.1em .25em;font-size:.92em}
-  #moves{max-height:60vh}}
-#legend td.letter{font-weight:bold;text-align:center}
-.made{color:#777;font-size:.8em}
-"""
-
-VIEWER_SCRIPT = """
-(function () {
-  var K = window.GCADJ_KIT || JSON.parse(document.getElementById('gcadj-kit').textContent);
-  var D = JSON.parse(document.getElementById('game-data').textContent);
-  var games = D.games, many = games.length > 1;
-  var g = 0, steps = games[0].steps, last = steps.length - 1, cur = -1;
-  var $ = function (id) { return document.getElementById(id); };
-  var items = document.querySelectorAll('#moves [data-ply]');
-  var parts = document.querySelectorAll('template.game-parts');
-  function part(n, name) {
-    return parts[n].content.querySelector('[data-part="' + name + '"]').innerHTML;
-  }
-  function choose(n) {
-    g = Math.max(0, Math.min(games.length - 1, n | 0));
-    steps = games[g].steps;
-    last = steps.length - 1;
-    cur = -1;
-    $('background').innerHTML = (D.backgrounds || K.backgrounds)[games[g].bg] ||
-      K.backgrounds[games[g].bg];
-    if (!many) { return; }
-    $('game-head').innerHTML = part(g, 'head');
-    $('facts-box').innerHTML = part(g, 'facts');
-    $('moves').innerHTML = part(g, 'moves');
-    items = document.querySelectorAll('#moves [data-ply]');
-    $('game-select').value = String(g + 1);
-  }
-  function cells(fen) {
-    // a FEN's placement and pocket as 66 cells: a1..h8, White's pocket, Black's
-    var out = [], field = fen.split(' ')[0], open = field.indexOf('[');
-    var rows = (open < 0 ? field : field.slice(0, open)).split('/');
-    for (var r = 0; r < rows.length; r++) {
-      var sq = (7 - r) * 8;
-      for (var i = 0; i < rows[r].length; i++) {
-        var c = rows[r].charAt(i);
-        if (c >= '1' && c <= '9') { sq += +c; } else { out[sq++] = c; }
-      }
-    }
-    var held = open < 0 ? '' : field.slice(open + 1, field.indexOf(']', open));
-    for (var j = 0; j < held.length; j++) {
-      var h = held.charAt(j);
-      out[h === h.toUpperCase() ? 64 : 65] = h;
-    }
-    return out;
-  }
-  function draw(s) {
-    var out = [], placed = cells(s.f);
-    for (var i = 0; i < 66; i++) {
-      var c = placed[i];
-      if (c && K.pieces[c]) {
-        var p = K.centres[i];
-        out.push('<g transform="translate(' + p[0] + ' ' + p[1] + ')">' + K.pieces[c] + '</g>');
-      }
-    }
-    $('marks').innerHTML = s.m;
-    $('pieces').innerHTML = out.join('');
-    $('turn').innerHTML = K.turn[s.f.split(' ')[1] === 'b' ? 1 : 0];
-  }
-  function reveal(item) {
-    // scroll the move list, never the page: the page opens at its top (title, verdict)
-    var box = $('moves'), b = box.getBoundingClientRect(), r = item.getBoundingClientRect();
-    if (r.top < b.top) { box.scrollTop -= b.top - r.top; }
-    else if (r.bottom > b.bottom) { box.scrollTop += r.bottom - b.bottom; }
-  }
-  function show(n) {
-    n = Math.max(0, Math.min(last, n | 0));
-    cur = n;
-    var s = steps[n];
-    draw(s);
-    $('fen').textContent = s.f;
-    $('ply-label').textContent = s.l;
-    $('copied').textContent = '';
-    for (var i = 0; i < items.length; i++) {
-      var on = +items[i].getAttribute('data-ply') === n;
-      items[i].classList.toggle('current', on);
-      if (on) { reveal(items[i]); }
-    }
-    $('first').disabled = $('prev').disabled = n === 0;
-    $('next').disabled = $('last').disabled = n === last;
-    var h = (many ? '#game=' + (g + 1) + '&ply=' : '#ply=') + n;
-    if (location.hash !== h) {
-      try { history.replaceState(null, '', h); } catch (e) { location.hash = h; }
-    }
-  }
-  function fromHash() {
-    var game = /(?:#|&)game=(\\d+)/.exec(location.hash);
-    var ply = /(?:#|&)ply=(\\d+)/.exec(location.hash);
-    return {
-      game: game ? parseInt(game[1], 10) - 1 : null,
-      ply: ply ? parseInt(ply[1], 10) : null
-    };
-  }
-  function follow() {
-    var h = fromHash();
-    if (h.game !== null && h.game !== g) {
-      choose(h.game);
-      show(h.ply === null ? games[g].initial : h.ply);
-    } else if (h.ply !== null && h.ply !== cur) {
-      show(h.ply);
-    }
-  }
-  window.addEventListener('hashchange', follow);
-  document.addEventListener('keydown', function (e) {
-    if (e.altKey || e.ctrlKey || e.metaKey) { return; }
-    if (e.target && e.target.tagName === 'SELECT') { return; }
-    var to = {ArrowLeft: cur - 1, ArrowRight: cur + 1, Home: 0, End: last}[e.key];
-    if (to === undefined) { return; }
-    e.preventDefault();
-    show(to);
-  });
-  if (many) {
-    $('game-select').onchange = function () {
-      choose(parseInt(this.value, 10) - 1);
-      show(games[g].initial);
-    };
-  }
-  $('first').onclick = function () { show(0); };
-  $('prev').onclick = function () { show(cur - 1); };
-  $('next').onclick = function () { show(cur + 1); };
-  $('last').onclick = function () { show(last); };
-  function copied(ok) { $('copied').textContent = ok ? 'copied' : 'select and copy'; }
-  function fallback() {
-    var range = document.createRange();
-    range.selectNodeContents($('fen'));
-    var sel = window.getSelection();
-    sel.removeAllRanges();
-    sel.addRange(range);
-    var ok = false;
-    try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
-    copied(ok);
-  }
-  $('copy').onclick = function () {
-    var text = $('fen').textContent;
-    if (navigator.clipboard && navigator.clipboard.writeText) {
-      navigator.clipboard.writeText(text).then(function () { copied(true); }, fallback);
-    } else { fallback(); }
-  };
-  $('legend').insertAdjacentHTML('beforeend', K.legend);
-  var start = fromHash();
-  choose(start.game === null ? 0 : start.game);
-  show(start.ply === null ? games[g].initial : start.ply);
-})();
-"""

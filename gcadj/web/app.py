@@ -3,22 +3,32 @@
 Routes:
 
 - ``GET /``: the form (paste, an address, files);
-- ``POST /check``: one game answers with its viewer at once (nothing kept); several, or a
-  check that takes more than a few seconds, redirect to ``/job/<id>/``;
-- ``GET /job/<id>/``: the progress page until the check ends, then its report (or the
-  viewer of its one game); ``/job/<id>/v/<file>`` is a game's viewer,
-  ``/job/<id>/results.jsonl`` and ``results.csv`` its verdicts;
-  ``POST /job/<id>/delete`` forgets it at once;
-- ``POST /api/check``: JSON lines, one per game, as ``gcadj check --json`` prints them.
+- ``POST /check``: starts a check and answers 303 to its result's address, ``/r/<id>``,
+  once it has ended (or after a few seconds, to its progress); the browser that made it
+  gets the owner's cookie (it may delete the result);
+- ``GET /r/<id>``: the result (its progress until the check ends): one game's viewer
+  with the editor, or the report of several; the same page when reloaded, bookmarked,
+  opened in another browser or after a restart, until it expires. ``#ply=N`` opens a
+  position. ``/r/<id>/g/<n>`` is game n of a report, ``/r/<id>/<name>.jsonl`` and
+  ``.csv`` its verdicts, ``POST /r/<id>/delete`` deletes it (its owner only);
+- ``POST /api/check``: JSON lines, one per game, as ``gcadj check --json`` prints them
+  (with ``adjudicate=1``, as ``gcadj adjudicate --json`` does); the result's address is
+  in the answer's ``Link`` header (``rel="alternate"``).
+
+A page's check adjudicates every game (``--adjudicate-budget``: `gcadj.web.judging.check_job`),
+in the workers: an unfinished game's page shows what the adjudicator proposes, its mating
+line stepped on the board.
 
 The endpoints share what the app holds (`ServerState`, in ``request.app.state``): the
-settings, the pool of checks (`gcadj.web.jobs.JobRunner`, made at start-up, stopped at
+settings, the store of results (`gcadj.web.store.ResultStore`, opened before the server
+listens), the pool of checks (`gcadj.web.jobs.JobRunner`, made at start-up, stopped at
 shutdown) and the reader of bodies (`gcadj.web.receive.Receiver`: the size limit, the
-budget of bytes held at once, the spilling of large uploads). A client that hangs up is
-one line of the log at info level. An unexpected error answers a page that says so, never
-a traceback. `create_app` puts `gcadj.web.guard.Guard` in front of it all: the security
-headers on every answer (500s too), the ``Host`` and ``Origin`` checks, the cap on
-requests at once.
+budget of bytes held at once, the spilling of large uploads). Pages are made from the
+store in a thread (`gcadj.web.result_pages`), never on the event loop. A client that
+hangs up is one line of the log at info level. An unexpected error answers a page that
+says so, never a traceback. `create_app` puts `gcadj.web.guard.Guard` in front of it all:
+the security headers on every answer (500s too), the ``Host`` and ``Origin`` checks, the
+cap on requests at once.
 """
 
 from __future__ import annotations
@@ -34,11 +44,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from starlette.applications import Starlette
-from starlette.background import BackgroundTask
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
-    FileResponse,
     HTMLResponse,
     PlainTextResponse,
     RedirectResponse,
@@ -49,13 +57,14 @@ from starlette.routing import Route
 
 from gcadj.app.pipeline import JudgeOptions
 from gcadj.errors import BadRequest as BadInput
-from gcadj.outputs.viewer import VIEWER_FILE
-from gcadj.web import pages
+from gcadj.errors import StoreError
+from gcadj.web import pages, result_pages
 from gcadj.web.forms import FormError, Part, media_type, urlencoded_parts
 from gcadj.web.guard import Guard
-from gcadj.web.jobs import Busy, Job, JobRunner, first_record
+from gcadj.web.jobs import Busy, Job, JobRunner
 from gcadj.web.limits import ServeSettings, size_text
 from gcadj.web.receive import Receipt, Receiver, TooLarge
+from gcadj.web.store import DAY, INTERRUPTED, ResultStore, StoredResult
 from gcadj.web.uploads import Upload
 
 log = logging.getLogger(__name__)
@@ -67,15 +76,17 @@ BODY: Final = "<body>"
 JSONL_TYPE: Final = "application/x-ndjson; charset=utf-8"
 NOTHING: Final = "Nothing to check: paste a log, give an address or choose files."
 NOTHING_API: Final = "nothing to check: send a log, files (-F file=@...) or -F url=..."
+OWNER_COOKIE: Final = "gcadj-owner"  # the token of the browser that made a result
 CLOSE: Final = {"connection": "close"}  # a refusal: the client may still be sending
 
 
 @dataclass
 class ServerState:
-    """What the endpoints share: the settings, the pool of checks, the reader of bodies,
-    and the tasks that give a check's uploads back once it has ended."""
+    """What the endpoints share: the settings, the store of results, the pool of checks,
+    the reader of bodies, and the tasks that give a check's uploads back once it ended."""
 
     settings: ServeSettings
+    store: ResultStore
     runner: JobRunner
     receiver: Receiver
     releases: set[asyncio.Task[None]] = field(default_factory=set)
@@ -108,8 +119,12 @@ def judge_options(fields: dict[str, str]) -> JudgeOptions:
             start_position(fen, pocket_file or DEFAULT_POCKET_FILE)
         except FenError as err:
             raise BadInput(f"fen: {err}") from None
-    everything = (fields.get("all") or "").strip().lower() in ("1", "true", "on", "yes")
-    return JudgeOptions(fen=fen, pocket_file=pocket_file, all_findings=everything)
+    return JudgeOptions(fen=fen, pocket_file=pocket_file, all_findings=is_yes(fields.get("all")))
+
+
+def is_yes(value: str | None) -> bool:
+    """A form's or query's yes: a ticked box ("on", "1"), "true", "yes"."""
+    return (value or "").strip().lower() in ("1", "true", "on", "yes")
 
 
 def upload_of(name: str, part: Part) -> Upload:
@@ -212,9 +227,10 @@ def request_sources(
     return uploads, urls, fields
 
 
-async def start_check(request: Request) -> Job | Response:
-    """Read a request and start its check; the check holds the request's uploads (and its
-    share of the budget) until it ends. Or the answer that refuses it."""
+async def start_check(request: Request) -> tuple[Job, str] | Response:
+    """Read a request and start its check: the check and its owner's token; the check
+    holds the request's uploads (and its share of the budget) until it ends. Or the
+    answer that refuses it."""
     state = state_of(request)
     api = is_api(request)
     received = await receive(request, state)
@@ -226,15 +242,22 @@ async def start_check(request: Request) -> Job | Response:
         options = judge_options(fields)
         if not uploads and not urls:
             raise BadInput(NOTHING_API if api else NOTHING)
-        job = state.runner.submit(uploads, urls, options, api=api)
+        adjudicate = not api or is_yes(fields.get("adjudicate"))  # the API's lines: check's
+        job, token = await asyncio.to_thread(
+            state.runner.submit, uploads, urls, options, api=api, adjudicate=adjudicate
+        )
     except (FormError, BadInput) as err:
         receipt.close()
         return refusal(request, 400, str(err))
     except Busy as err:
         receipt.close()
         return refusal(request, 503, f"busy: {err}")
+    except StoreError as err:
+        receipt.close()
+        log.error("a check could not be started: %s", err)
+        return refusal(request, 503, f"gcadj cannot keep results now: {err}")
     release_when_done(state, job, receipt)
-    return job
+    return job, token
 
 
 async def home(request: Request) -> Response:
@@ -242,118 +265,141 @@ async def home(request: Request) -> Response:
 
 
 async def check(request: Request) -> Response:
-    job = await start_check(request)
-    if isinstance(job, Response):
-        return job
+    started = await start_check(request)
+    if isinstance(started, Response):
+        return started
+    job, token = started
     state = state_of(request)
     finish = time.monotonic() + INLINE_SECONDS
     while not job.finished.is_set() and time.monotonic() < finish:
         await asyncio.sleep(0.05)
-    if job.finished.is_set() and job.games == 1:  # one game: its page, nothing kept
-        response = single_game(job, [("Check another game", "/")])
-        response.background = BackgroundTask(forget, state, job)
-        return response
-    return RedirectResponse(f"/job/{job.id}/", status_code=303)
-
-
-async def forget(state: ServerState, job: Job) -> None:
-    await asyncio.to_thread(state.runner.forget, job)
-
-
-def single_game(job: Job, links: list[tuple[str, str]], delete: str | None = None) -> HTMLResponse:
-    """The viewer of a check's one game, or its verdict when it has no game to show."""
-    assert job.first is not None
-    _, viewer = job.first
-    if viewer is not None and job.viewers is not None:
-        path = job.viewers / viewer
-        with contextlib.suppress(OSError):
-            text = path.read_text(encoding="utf-8")
-            bar = pages.serve_bar(links, delete=delete)
-            return html(text.replace(pages.NAV_MARK, bar, 1))
-    record = first_record(job)
-    return html(
-        pages.verdict_page(
-            str(record.get("source")),
-            str(record.get("status")),
-            str(record.get("error") or record.get("status")),
-        )
+    response = RedirectResponse(result_path(job.id), status_code=303)
+    response.set_cookie(
+        OWNER_COOKIE,
+        token,
+        max_age=max(1, int(state.settings.keep_days * DAY)),
+        path=result_path(job.id),
+        httponly=True,
+        samesite="lax",
     )
+    return response
 
 
-def find_job(request: Request) -> Job:
-    job = state_of(request).runner.get(str(request.path_params["job"]))
-    if job is None or job.api:
-        raise HTTPException(404, "no such check")
-    return job
+def result_path(result_id: str) -> str:
+    return f"/r/{result_id}"
 
 
-async def job_page(request: Request) -> Response:
-    job = find_job(request)
-    if not job.finished.is_set():
+async def stored(request: Request) -> StoredResult:
+    """The result the address names, or 404 (none, expired, deleted)."""
+    state = state_of(request)
+    result = await asyncio.to_thread(state.store.get, str(request.path_params["id"]))
+    if result is None:
+        raise HTTPException(404, "No such result")
+    return result
+
+
+def is_owner(request: Request, result: StoredResult) -> bool:
+    return result.owned_by(request.cookies.get(OWNER_COOKIE))
+
+
+async def result_page(request: Request) -> Response:
+    """A result: its progress while its check runs, then its page, from the store."""
+    state = state_of(request)
+    job = state.runner.get(str(request.path_params["id"]))
+    if job is not None and not job.finished.is_set():
         names = job.names
-        waiting = state_of(request).runner.waiting if job.state == "queued" else 0
+        waiting = state.runner.waiting if job.state == "queued" else 0
         total = None if names is None else len(names)
         return html(pages.progress_page(job.done, total, job.games, waiting=waiting))
-    delete = f"/job/{job.id}/delete"
-    if job.games == 1:
-        return single_game(job, [("Check another game", "/")], delete=delete)
-    report = job.report
-    if report is None or not report.is_file():
-        return html(pages.message_page("No report", "This check has no report."), 404)
-    links = [
-        ("Check other games", "/"),
-        ("Verdicts as JSON lines", "results.jsonl"),
-        ("as CSV", "results.csv"),
-    ]
-    bar = pages.serve_bar(links, delete=delete)
-    skipped = ""
-    if job.skipped:
-        skipped = f" {job.skipped} files of the zip were not game files and were skipped."
-    note = f"<span>{job.games} games.{pages.e(skipped)}</span>"
-    nav = f'<style>{pages.BAR_STYLE}</style><nav class="serve-bar">{bar} {note}</nav>'
-    return html(pages.add_bar(report.read_text(encoding="utf-8"), nav))
+    result = await stored(request)
+    owner = is_owner(request, result)
+    keep = state.settings.keep_days
+    if result.games == 1:
+        game = await asyncio.to_thread(state.store.game, result.id, 1)
+        if game is not None:
+            made = await asyncio.to_thread(
+                result_pages.game_page, result, game, keep_days=keep, owner=owner
+            )
+            return html(made)
+    report, _ = await asyncio.to_thread(state.store.products, result.id)
+    if report is not None:
+        made = await asyncio.to_thread(
+            result_pages.report_page, result, report, keep_days=keep, owner=owner
+        )
+        return html(made)
+    if result.state == INTERRUPTED:
+        message = (
+            f"This check was interrupted when the server stopped, after {result.games} "
+            "games. Check it again."
+        )
+        return html(pages.message_page("Interrupted", message))
+    return html(pages.message_page("Nothing judged", "This check found no game to judge."))
 
 
-async def viewer_page(request: Request) -> Response:
-    job = find_job(request)
-    name = str(request.path_params["name"])
-    if not VIEWER_FILE.fullmatch(name) or job.viewers is None:
-        raise HTTPException(404, "no such game")
-    path = job.viewers / name
-    if not path.is_file():
-        raise HTTPException(404, "no such game")
-    bar = pages.serve_bar([("All games of this check", "../"), ("Check other games", "/")])
-    return html(path.read_text(encoding="utf-8").replace(pages.NAV_MARK, bar, 1))
+async def report_game(request: Request) -> Response:
+    """Game n of a report: its viewer."""
+    state = state_of(request)
+    result = await stored(request)
+    game = await asyncio.to_thread(state.store.game, result.id, int(request.path_params["n"]))
+    if game is None:
+        raise HTTPException(404, "No such game in this result")
+    made = await asyncio.to_thread(
+        result_pages.game_page,
+        result,
+        game,
+        keep_days=state.settings.keep_days,
+        owner=is_owner(request, result),
+        report=result.games > 1,
+    )
+    return html(made)
 
 
-async def results(request: Request) -> Response:
-    job = find_job(request)
-    kind = str(request.path_params["kind"])
-    if kind not in ("jsonl", "csv") or job.folder is None or not job.finished.is_set():
-        raise HTTPException(404, "no such file")
-    path = job.folder / f"results.{kind}"
-    if not path.is_file():
-        raise HTTPException(404, "no such file")
-    media = JSONL_TYPE if kind == "jsonl" else "text/csv; charset=utf-8"
-    return FileResponse(path, media_type=media, filename=f"gcadj-results.{kind}")
+async def download(request: Request) -> Response:
+    """A result's verdicts, as JSON lines or CSV, named after what was checked."""
+    state = state_of(request)
+    result = await stored(request)
+    kind = str(request.path_params["file"]).rsplit(".", 1)[-1]
+    disposition = {"content-disposition": f'attachment; filename="{result.stem}.{kind}"'}
+    if kind == "jsonl":
+        lines = (line + "\n" for line in state.store.lines(result.id))  # read in a thread
+        return StreamingResponse(lines, media_type=JSONL_TYPE, headers=disposition)
+    if kind == "csv":
+        _, csv = await asyncio.to_thread(state.store.products, result.id)
+        if csv is not None:
+            return Response(csv, media_type="text/csv; charset=utf-8", headers=disposition)
+    raise HTTPException(404, "No such file")
 
 
-async def delete_job(request: Request) -> Response:
-    job = find_job(request)
-    await forget(state_of(request), job)
-    message = "The report, its viewers and its files are deleted."
-    return html(pages.message_page("Deleted", message, kind="ok"))
+async def delete_result(request: Request) -> Response:
+    state = state_of(request)
+    result = await stored(request)
+    if not is_owner(request, result):
+        message = (
+            "Only the browser that made this result can delete it. It is deleted by itself "
+            f"on {result_pages.kept_until(result, state.settings.keep_days)}."
+        )
+        return html(pages.message_page("Not yours", message), 403)
+    await asyncio.to_thread(state.runner.delete, result.id)
+    response = html(pages.message_page("Deleted", "The result is deleted.", kind="ok"))
+    response.delete_cookie(OWNER_COOKIE, path=result_path(result.id))
+    return response
 
 
 async def api_check(request: Request) -> Response:
-    job = await start_check(request)
-    if isinstance(job, Response):
-        return job
-    return StreamingResponse(stream_lines(state_of(request), job), media_type=JSONL_TYPE)
+    started = await start_check(request)
+    if isinstance(started, Response):
+        return started
+    job, _ = started
+    where = str(request.base_url).rstrip("/") + result_path(job.id)
+    headers = {"link": f'<{where}>; rel="alternate"; type="text/html"'}
+    return StreamingResponse(
+        stream_lines(state_of(request), job), media_type=JSONL_TYPE, headers=headers
+    )
 
 
 async def stream_lines(state: ServerState, job: Job) -> AsyncIterator[str]:
-    """A check's JSON lines as they come; a client that goes away stops the check."""
+    """A check's JSON lines as they come; a client that goes away stops the check, and
+    its result is deleted (nobody waits for it)."""
     try:
         while True:
             try:
@@ -367,7 +413,7 @@ async def stream_lines(state: ServerState, job: Job) -> AsyncIterator[str]:
     finally:
         if not job.finished.is_set():
             job.cancel.set()  # the client went away: stop judging for it
-        await forget(state, job)
+            await asyncio.to_thread(state.runner.delete, job.id)
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
@@ -375,8 +421,8 @@ async def not_found(request: Request, exc: Exception) -> Response:
     detail = getattr(exc, "detail", "not found")
     if is_api(request):
         return PlainTextResponse(f"{detail}\n", status)
-    keep = state_of(request).settings.keep_minutes
-    message = f"{detail}. A report is kept {keep:g} minutes after its check."
+    keep = pages.days_text(state_of(request).settings.keep_days)
+    message = f"{detail}. A result is kept {keep} after its check, unless its owner deletes it."
     return html(pages.message_page("Not found", message), status)
 
 
@@ -384,6 +430,12 @@ async def failure(request: Request, exc: Exception) -> Response:
     if isinstance(exc, ClientDisconnect):  # not a failure: the client went away
         log.info("%s: the client hung up", request.url.path)
         return Response(status_code=400)
+    if isinstance(exc, StoreError):  # the server's disk: said, not a bug
+        log.error("%s: %s", request.url.path, exc)
+        message = f"gcadj cannot read or keep results now: {exc}"
+        if is_api(request):
+            return PlainTextResponse(message + "\n", 503)
+        return html(pages.message_page("Store unavailable", message), 503)
     log.error("internal error on %s", request.url.path, exc_info=exc)
     message = (
         f"gcadj failed on this request (internal error: {type(exc).__name__}). This is a "
@@ -396,11 +448,12 @@ async def failure(request: Request, exc: Exception) -> Response:
 
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
-    """Start the pool and the reader of bodies with the server; stop and delete both
-    (every check, every spilled upload) when it stops."""
+    """Start the pool and the reader of bodies with the server; stop both (every check,
+    every spilled upload) when it stops. The store stays: its results outlive the server."""
     settings: ServeSettings = app.state.settings
     receiver = Receiver(settings)
-    state = ServerState(settings, JobRunner(settings), receiver)
+    store: ResultStore = app.state.store
+    state = ServerState(settings, store, JobRunner(settings, store), receiver)
     app.state.server = state
     try:
         yield
@@ -412,48 +465,62 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
 
 
 def sample_pages() -> list[str]:
-    """A viewer (with the server's bar) and a report made from a known game: the inline
-    code the Content-Security-Policy allows is theirs and the server's own pages'."""
+    """A page of each kind the server makes, from a known game (a viewer with the bar and
+    the editor, a verdict, a report, its own pages): the inline code the
+    Content-Security-Policy allows is theirs."""
     import tempfile
 
     from gcadj.app.pipeline import judge_source
     from gcadj.outputs.audit_report import write_report
-    from gcadj.outputs.viewer import write_viewer
+    from gcadj.web.judging import stored_view
+    from gcadj.web.store import StoredGame
 
-    verdict = judge_source("sample.txt", text="P e2-e4\np e7-e5\n")[0]
-    viewer = pages.add_bar(write_viewer(verdict), pages.downloads_bar([]))
+    text = "P e2-e4\np e7-e5\n"
+    verdict = judge_source("sample.txt", text=text)[0]
+    result = StoredResult("sample", time.time(), "sample.txt", "sample", "done", {}, 1, 0, text, "")
+    game = StoredGame(1, "sample.txt", verdict.json_line(), stored_view(verdict, None, fen=None))
+    bad = judge_source("bad.txt", text="not a game\n")[0]
+    broken = StoredGame(1, "bad.txt", bad.json_line(), None)
+    keep = 1.0
+    made = [
+        result_pages.game_page(result, game, keep_days=keep, owner=True),
+        result_pages.game_page(result, broken, keep_days=keep, owner=True),
+    ]
     with tempfile.TemporaryDirectory(prefix="gcadj-serve-sample-") as folder:
         jsonl = Path(folder) / "sample.jsonl"
         jsonl.write_text(verdict.json_line() + "\n", encoding="utf-8")
         write_report(jsonl, Path(folder) / "report.html")
         report = (Path(folder) / "report.html").read_text(encoding="utf-8")
-    return [viewer, report, pages.page("sample", "")]
+    made.append(result_pages.report_page(result, report, keep_days=keep, owner=True))
+    return [*made, pages.page("sample", "")]
 
 
 ROUTES: Final = [
     Route("/", home, methods=["GET"]),
     Route("/check", check, methods=["POST"]),
     Route("/api/check", api_check, methods=["POST"]),
-    Route("/job/{job}/", job_page, methods=["GET"]),
-    Route("/job/{job}/v/{name}", viewer_page, methods=["GET"]),
-    Route("/job/{job}/results.{kind:str}", results, methods=["GET"]),
-    Route("/job/{job}/delete", delete_job, methods=["POST"]),
+    Route("/r/{id}", result_page, methods=["GET"]),
+    Route("/r/{id}/g/{n:int}", report_game, methods=["GET"]),
+    Route("/r/{id}/delete", delete_result, methods=["POST"]),
+    Route("/r/{id}/{file}", download, methods=["GET"]),
 ]
 
 
-def create_app(settings: ServeSettings) -> Guard:
-    """The web app behind its `Guard` (an ASGI app for uvicorn); its checks run in a
-    `JobRunner` made at start-up, stopped at shutdown."""
+def create_app(settings: ServeSettings, store: ResultStore) -> Guard:
+    """The web app behind its `Guard` (an ASGI app for uvicorn), keeping its results in
+    `store`; its checks run in a `JobRunner` made at start-up, stopped at shutdown."""
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         HTTPException: not_found,
         Exception: failure,
     }
     app = Starlette(routes=ROUTES, lifespan=lifespan, exception_handlers=handlers)
     app.state.settings = settings
+    app.state.store = store
     return Guard(app, settings, pages.csp_for(sample_pages()))
 
 
 __all__ = [
+    "OWNER_COOKIE",
     "BadInput",
     "ServerState",
     "create_app",

@@ -1,9 +1,11 @@
-"""The checks `gcadj serve` runs: their bookkeeping (ids, folders, the queue, expiry),
-and the worker pools they borrow from the app's batch runner.
+"""The checks `gcadj serve` runs: their bookkeeping (ids, the queue, the store), and the
+worker pools they borrow from the app's batch runner.
 
-A check (a `Job`) is what one request asked for: its uploads and addresses. A thread of
-the server fetches the addresses (the polite `Fetcher`, public addresses only when the
-server is exposed), then waits for one of `ServeSettings.pool_size` worker pools
+A check (a `Job`) is what one request asked for: its uploads and addresses. It gets its
+result's id (`ResultStore.create`, unguessable) as it is submitted: the result's address
+exists from the start and shows its progress until the check ends. A thread of the
+server fetches the addresses (the polite `Fetcher`, public addresses only when the server
+is exposed), then waits for one of `ServeSettings.pool_size` worker pools
 (`gcadj.app.pool`, one worker each, started once and reused), so at most that many
 checks judge at once and the others queue (past `ServeSettings.queue` waiting, a new
 check is turned away with "busy"). With its pool, it runs the app's batch runner
@@ -16,20 +18,21 @@ hold for every check:
   yet judged;
 - a worker that dies (a crash, its memory cap) costs only the source it was judging.
 
-So every source gets a verdict, and no input holds a pool longer than its deadline. The
-JSON API's checks keep their lines in memory until the response has sent them; a page's
-check writes its JSON lines (`gcadj.app.jsonl.JsonlWriter`: whole lines, in order),
-viewers, CSV and report (`gcadj.app.products`) into its own folder in the server's
-private temporary folder (mode 0700), deleted `keep_minutes` after the check ended, when
-the user deletes it, and when the server stops. Check ids are random and unguessable.
+So every source gets a verdict, and no input holds a pool longer than its deadline. Each
+game's JSON line and viewer data go to the store as they come (`ResultStore.add_games`),
+and the JSON API's lines to its answer too. A check's scratch folder, in the server's
+private temporary folder (mode 0700), holds its saved zips and its JSON lines
+(`gcadj.app.jsonl.JsonlWriter`: whole lines, in order), from which the report and CSV of
+several games are made at its end (`gcadj.app.products`) and kept; the folder is then
+deleted. A finished check leaves the server's memory: its result is in the store.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import queue
-import secrets
 import shutil
 import tempfile
 import threading
@@ -45,26 +48,67 @@ from gcadj.app.jsonl import JsonlWriter
 from gcadj.app.judging import Judged, failed_result
 from gcadj.app.pipeline import JudgeOptions
 from gcadj.app.pool import WorkerPool
-from gcadj.errors import CannotWrite
+from gcadj.errors import CannotWrite, StoreError
 from gcadj.errors import ServerBusy as Busy
 from gcadj.outputs.audit_report import GameFacts
-from gcadj.web.judging import CheckRun, check_job, judge_check, plan_check
+from gcadj.web.judging import CheckRun, check_job, file_stem, judge_check, plan_check
 from gcadj.web.limits import ServeSettings
-from gcadj.web.uploads import Upload, ZipLimits
+from gcadj.web.store import ResultStore, StoredGame
+from gcadj.web.uploads import Upload, ZipLimits, is_zip
 
 log = logging.getLogger(__name__)
 
 POLL_SECONDS: Final = 0.2
-SWEEP_SECONDS: Final = 30.0
+SWEEP_SECONDS: Final = 600.0  # how often expired results are deleted
+EDITOR_MAX: Final = 1_000_000  # the largest text kept for the editor (one pasted game is KBs)
+NAMES_SHOWN: Final = 3
+
+
+def check_name(names: Sequence[str]) -> str:
+    """What a check is called on its pages and downloads: its one source's name (a file's
+    upload name, "pasted text", an address), or the first few and how many more."""
+    if not names:
+        return "nothing"
+    if len(names) <= NAMES_SHOWN:
+        return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+    rest = len(names) - NAMES_SHOWN + 1
+    return f"{', '.join(names[: NAMES_SHOWN - 1])} and {rest} more"
+
+
+def editor_text(uploads: Sequence[Upload], urls: Sequence[str]) -> str | None:
+    """The text to offer back in the editor: a check of one text (pasted, or one file that
+    is not a zip), as it was given, decoded as the judge decodes it; None otherwise."""
+    from gcadj.sources.decode import decode_text
+
+    if urls or len(uploads) != 1:
+        return None
+    upload = uploads[0]
+    if upload.error is not None or upload.path is not None or len(upload.data) > EDITOR_MAX:
+        return None
+    if is_zip(upload):
+        return None
+    return decode_text(upload.data)
+
+
+def form_options(options: JudgeOptions) -> dict[str, str]:
+    """A check's options as the form's fields (pocket_file, all, fen), to show them again."""
+    out = {"pocket_file": options.pocket_file or "", "all": "1" if options.all_findings else ""}
+    if options.fen:
+        out["fen"] = options.fen
+    return out
 
 
 @dataclass
 class Job:
-    """One check: what it found so far, and where its products are."""
+    """One check: what it found so far (in memory while it runs; its games go to the
+    store as they come), and its scratch folder."""
 
     id: str
     api: bool
-    folder: Path | None
+    name: str
+    folder: Path
+    store: ResultStore
+    adjudicate: bool = True  # each game adjudicated (`ServeSettings.adjudicate_budget`)
     created: float = field(default_factory=time.monotonic)
     state: str = "queued"  # then "running", then "done"
     names: list[str] | None = None  # every source, once the zips are listed
@@ -72,60 +116,61 @@ class Job:
     games: int = 0
     counts: Counter[str] = field(default_factory=Counter)
     skipped: int = 0  # files of zips that are not game files
-    first: tuple[str, str | None] | None = None  # the first game's JSON line and viewer
     facts: dict[str, GameFacts] = field(default_factory=dict)  # what the report shows
+    numbers: dict[str, int] = field(default_factory=dict)  # a game's number, by source
     lines: queue.Queue[str | None] = field(default_factory=queue.Queue)  # API: to send
+    report: str | None = None  # of several games, once judged
+    csv: str | None = None
     ended: float | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
     finished: threading.Event = field(default_factory=threading.Event)
     _out: JsonlWriter | None = None
 
     @property
-    def jsonl(self) -> Path | None:
-        return None if self.folder is None else self.folder / "results.jsonl"
-
-    @property
-    def viewers(self) -> Path | None:
-        return None if self.folder is None else self.folder / "v"
-
-    @property
-    def report(self) -> Path | None:
-        return None if self.folder is None else self.folder / "report.html"
+    def jsonl(self) -> Path:
+        return self.folder / "results.jsonl"
 
     def record(self, unit: list[list[Judged]]) -> None:
-        """The games of some sources, in order (the batch runner's sink): counted, and
-        sent (API) or written to the folder (pages)."""
+        """The games of some sources, in order (the batch runner's sink): counted, sent
+        (API), written for the report, and kept in the store in one transaction."""
+        kept: list[StoredGame] = []
         for results in unit:
             self.done += 1
             for result in results:
-                self._record(result)
+                kept.append(self._record(result))
+        self.store.add_games(self.id, kept)
 
-    def _record(self, result: Judged, *, keep: bool = True) -> None:
-        """One game: counted, shown (the API's answer, the first game), and with `keep`
-        written to a page's check's folder."""
+    def _record(self, result: Judged) -> StoredGame:
+        """One game: counted, sent (the API's answer), written to the check's JSON lines;
+        what the store keeps of it."""
         self.games += 1
         self.counts[result.status] += 1
         line = result.line.rstrip("\n")
-        if self.first is None:
-            self.first = (line, result.viewer)
         if self.api:
             self.lines.put(line)
-            return
-        if not keep:
-            return
-        if self._out is None and self.jsonl is not None:
+        if self._out is None:
             self._out = JsonlWriter(self.jsonl, option="folder")
-        if self._out is not None:
-            self._out.write(result.line)
+        self._out.write(result.line)
         if result.facts is not None:
             self.facts[result.source] = result.facts
+        if result.view is not None:
+            self.numbers[result.source] = self.games
+        return StoredGame(self.games, result.source, line, result.view)
 
     def fail(self, message: str) -> None:
         """The check itself failed (a bug, the server's disk): one more "error" verdict,
-        named "<server>", counted and shown, never written to the check's folder, which
-        may be what failed."""
+        named "<server>", counted, sent and kept if the store can; never written to the
+        check's folder, which may be what failed."""
         (result,) = failed_result("<server>", message)
-        self._record(result, keep=False)
+        self.games += 1
+        self.counts[result.status] += 1
+        line = result.line.rstrip("\n")
+        if self.api:
+            self.lines.put(line)
+        try:
+            self.store.add_games(self.id, [StoredGame(self.games, result.source, line)])
+        except StoreError:
+            log.exception("check %s: its failure could not be kept", self.id)
 
     def close_output(self) -> None:
         if self._out is not None:
@@ -134,13 +179,14 @@ class Job:
 
 
 class JobRunner:
-    """The checks: submits them, runs them on the pools under the limits, forgets them in
-    time."""
+    """The checks: submits them, runs them on the pools under the limits, keeps their
+    results in `store` and deletes expired ones in time."""
 
-    def __init__(self, settings: ServeSettings) -> None:
+    def __init__(self, settings: ServeSettings, store: ResultStore) -> None:
         from gcadj.sources.fetch import Fetcher, FetchOptions
 
         self.settings = settings
+        self.store = store
         self.root = Path(tempfile.mkdtemp(prefix="gcadj-serve-"))  # mode 0700
         self.limits = ZipLimits(
             settings.zip_max_total,
@@ -182,22 +228,35 @@ class JobRunner:
     # -- submitting and finding checks ---------------------------------------------------
 
     def submit(
-        self, uploads: Sequence[Upload], urls: Sequence[str], options: JudgeOptions, *, api: bool
-    ) -> Job:
-        """Start a check in the background; raises `Busy` when too many wait already."""
+        self,
+        uploads: Sequence[Upload],
+        urls: Sequence[str],
+        options: JudgeOptions,
+        *,
+        api: bool,
+        adjudicate: bool = True,
+    ) -> tuple[Job, str]:
+        """Start a check in the background (its games adjudicated unless told not to): the
+        job and its owner's token. Raises `Busy` when too many wait already, `StoreError`
+        when its result cannot be kept."""
         with self._lock:
-            active = sum(1 for job in self._jobs.values() if job.state != "done")
+            active = len(self._jobs)
             if active >= self.settings.pool_size + self.settings.queue:
                 raise Busy(
                     f"{active} checks are running or waiting, the most this server takes; "
                     "try again in a minute"
                 )
-            job_id = secrets.token_urlsafe(18)
-            folder = None
-            if not api:
-                folder = self.root / job_id
-                (folder / "v").mkdir(parents=True)
-            job = Job(job_id, api, folder)
+        from gcadj.sources.urls import redact_url
+
+        names = [u.name for u in uploads] + [redact_url(url) for url in urls]
+        name = check_name(names)
+        stem = file_stem(names[0]) if len(names) == 1 else "gcadj-check"
+        text = editor_text(uploads, urls)
+        job_id, token = self.store.create(name, stem, form_options(options), text)
+        folder = self.root / job_id
+        folder.mkdir()
+        job = Job(job_id, api, name, folder, self.store, adjudicate=adjudicate)
+        with self._lock:
             self._jobs[job_id] = job
         thread = threading.Thread(
             target=self._run,
@@ -206,9 +265,10 @@ class JobRunner:
             daemon=True,
         )
         thread.start()
-        return job
+        return job, token
 
     def get(self, job_id: str) -> Job | None:
+        """A check that is still running (a finished one is in the store)."""
         with self._lock:
             return self._jobs.get(job_id)
 
@@ -216,34 +276,24 @@ class JobRunner:
     def waiting(self) -> int:
         return self._waiting
 
-    def forget(self, job: Job) -> None:
-        """Stop a check if it runs, and delete everything it wrote."""
-        job.cancel.set()
-        with self._lock:
-            self._jobs.pop(job.id, None)
-        job.finished.wait(10)
-        job.close_output()
-        if job.folder is not None:
-            shutil.rmtree(job.folder, ignore_errors=True)
-
-    def sweep(self) -> None:
-        """Forget the checks that ended more than `keep_minutes` ago."""
-        now = time.monotonic()
-        keep = self.settings.keep_minutes * 60
-        with self._lock:
-            old = [j for j in self._jobs.values() if j.ended is not None and now - j.ended > keep]
-        for job in old:
-            self.forget(job)
+    def delete(self, result_id: str) -> bool:
+        """Stop the check if it runs, and delete its result; False if there was none."""
+        job = self.get(result_id)
+        if job is not None:
+            job.cancel.set()
+            job.finished.wait(10)
+        return self.store.delete(result_id)
 
     def _sweep_loop(self) -> None:
         while not self._stopping.wait(SWEEP_SECONDS):
             try:
-                self.sweep()
+                self.store.sweep()
             except Exception:  # the sweeper must outlive any one failure
-                log.exception("sweeping old checks")
+                log.exception("deleting expired results")
 
     def shutdown(self) -> None:
-        """Stop every check and delete the private folder (the server is stopping)."""
+        """Stop every check (marked interrupted when the server starts again) and delete
+        the private folder (the server is stopping)."""
         self._stopping.set()
         with self._lock:
             jobs = list(self._jobs.values())
@@ -274,10 +324,10 @@ class JobRunner:
             finally:
                 self._pools.put(pool)
             job.close_output()
-            if judged and not job.api:
-                self._write_products(job)
+            if judged:
+                self._keep_products(job)
         except Exception as err:  # never the server: the check ends with what it has
-            if isinstance(err, CannotWrite):  # the server's disk, not a bug
+            if isinstance(err, (CannotWrite, StoreError)):  # the server's disk, not a bug
                 message = f"<server>: {err}"
             else:
                 log.exception("check %s failed", job.id)
@@ -285,10 +335,23 @@ class JobRunner:
             job.fail(message)
         finally:
             job.close_output()
-            job.state = "done"
-            job.ended = time.monotonic()
-            job.lines.put(None)
-            job.finished.set()
+            self._end(job)
+
+    def _end(self, job: Job) -> None:
+        """The check has ended: its result is finished in the store (unless it was deleted
+        or failed to be), its folder deleted, and it leaves the server's memory."""
+        if not job.cancel.is_set():
+            try:
+                self.store.finish(job.id, skipped=job.skipped, report=job.report, csv=job.csv)
+            except StoreError:
+                log.exception("check %s: its result could not be finished", job.id)
+        shutil.rmtree(job.folder, ignore_errors=True)
+        job.state = "done"
+        job.ended = time.monotonic()
+        with self._lock:
+            self._jobs.pop(job.id, None)
+        job.lines.put(None)
+        job.finished.set()
 
     def _borrow(self, job: Job) -> WorkerPool | None:
         """A free pool for the check, once one is (None if it is cancelled meanwhile)."""
@@ -330,47 +393,76 @@ class JobRunner:
         self, job: Job, pool: WorkerPool, uploads: list[Upload], options: JudgeOptions
     ) -> bool:
         """List the check's sources and judge them (`gcadj.web.judging`); False when it was
-        cancelled. An API check's zips are saved in a scratch folder, deleted at once."""
-        folder = job.folder or self.root / f"api-{job.id}"
-        folder.mkdir(exist_ok=True)
-        try:
-            run = CheckRun(
-                pool,
-                self.run_limits,
-                time.monotonic(),
-                folder,
-                self.limits,
-                check_job(options, job.viewers),
-                job.cancel.is_set,
-            )
-            planned = plan_check(run, uploads)
-            if planned is None:
-                return False
-            tasks, job.skipped = planned
-            job.names = [task.name for task in tasks]
-            return judge_check(run, tasks, job.record)
-        finally:
-            if job.folder is None:
-                shutil.rmtree(folder, ignore_errors=True)
+        cancelled."""
+        run = CheckRun(
+            pool,
+            self.run_limits,
+            time.monotonic(),
+            job.folder,
+            self.limits,
+            check_job(options),
+            job.cancel.is_set,
+        )
+        planned = plan_check(run, uploads)
+        if planned is None:
+            return False
+        tasks, job.skipped = planned
+        job.names = [task.name for task in tasks]
+        settings = self.settings
+        judging = check_job(
+            options,
+            budget=settings.adjudicate_budget if job.adjudicate else 0.0,
+            sources=len(tasks),
+            source_seconds=settings.source_timeout,
+            check_seconds=settings.job_timeout,
+        )
+        return judge_check(dataclasses.replace(run, job=judging), tasks, job.record)
 
-    def _write_products(self, job: Job) -> None:
-        """The report (linking each game's viewer) and the CSV, from the JSON lines."""
+    def _keep_products(self, job: Job) -> None:
+        """The report (linking each game's viewer by its address) and the CSV of a check
+        of several games, made from its JSON lines and kept with its result."""
         from gcadj.app.products import Products, write_products
 
-        assert job.jsonl is not None and job.folder is not None
-        if not job.jsonl.exists():
-            job.jsonl.write_text("", encoding="utf-8")
+        if job.games < 2:  # one game: its viewer is its page
+            return
         order = {name: i for i, name in enumerate(job.names or [])}
-        products = Products(job.folder / "results.csv", job.report, job.viewers)
-        write_products(job.jsonl, products, order=order, facts=job.facts.get)
+        report, csv = job.folder / "report.html", job.folder / "results.csv"
+        products = Products(csv, report)
+        numbers = job.numbers
+        write_products(
+            job.jsonl,
+            products,
+            order=order,
+            facts=job.facts.get,
+            links=lambda source: game_path(job.id, numbers[source]) if source in numbers else None,
+            name=job.name,
+        )
+        job.report = report.read_text(encoding="utf-8")
+        job.csv = csv.read_text(encoding="utf-8")
 
 
-def first_record(job: Job) -> dict[str, Any]:
-    """The JSON of a check's first game (its verdict), {} if it has none."""
-    if job.first is None:
+def game_path(result_id: str, n: int) -> str:
+    """The address of game `n` of a result (its viewer), as a report links it."""
+    return f"/r/{result_id}/g/{n}"
+
+
+def first_record(store: ResultStore, result_id: str) -> dict[str, Any]:
+    """The JSON of a result's first game (its verdict), {} if it has none."""
+    game = store.game(result_id, 1)
+    if game is None:
         return {}
-    record = json.loads(job.first[0])
-    return record if isinstance(record, dict) else {}
+    found = json.loads(game.line)
+    return found if isinstance(found, dict) else {}
 
 
-__all__ = ["Busy", "Job", "JobRunner", "first_record"]
+__all__ = [
+    "EDITOR_MAX",
+    "Busy",
+    "Job",
+    "JobRunner",
+    "check_name",
+    "editor_text",
+    "first_record",
+    "form_options",
+    "game_path",
+]

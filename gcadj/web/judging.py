@@ -12,8 +12,8 @@ module holds what those workers do (its functions travel to them by name):
 2. **Judging** (`judge_upload`): one task per source (an upload, or a member of a zip,
    which the worker reads from the saved file), judged by the one pipeline with its text
    in hand and named as the user named it, so the verdicts are those of ``gcadj check``;
-   each game's viewer page is written self-contained (the server's Content-Security-Policy
-   allows only the inline code it hashed), with a bar of downloads (`with_downloads`).
+   each game's viewer data and downloads come back with its verdict (`stored_view`), for
+   the store to keep (`gcadj.web.store`) and the result pages to show.
 
 Deadlines, the memory cap and deaths are the runner's: a source over its deadline, or
 whose worker dies, gets an "error" verdict worded as ``gcadj audit`` words it.
@@ -23,18 +23,19 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from gcadj.analysis.options import DEFAULT_MATE_DEPTH, AdjudicateOptions
 from gcadj.app.batch import Limits, Work, run_batch
 from gcadj.app.judging import Judged, JudgeJob, failed_result, judge_text, lost_result
 from gcadj.app.pipeline import JudgeOptions
-from gcadj.app.products import ViewerChoice, ViewerPages
 from gcadj.sources.decode import decode_text
-from gcadj.web.pages import add_bar, downloads_bar
+from gcadj.web.store import pack, unpack
 from gcadj.web.uploads import (
     Planned,
     Refused,
@@ -47,13 +48,15 @@ from gcadj.web.uploads import (
 
 if TYPE_CHECKING:
     from gcadj.adjudication.verdict import Verdict
+    from gcadj.analysis.adjudicate import Adjudication
     from gcadj.app.pool import Lost, WorkerPool
+    from gcadj.outputs.viewer import GameView
 
 log = logging.getLogger(__name__)
 
 
 # ---------------------------------------------------------------------------------------
-# The viewer pages' downloads
+# The viewers' data and downloads
 
 
 def downloads(verdict: Verdict, fen: str | None) -> list[tuple[str, str, str]]:
@@ -62,7 +65,7 @@ def downloads(verdict: Verdict, fen: str | None) -> list[tuple[str, str, str]]:
     left out."""
     from gcadj.outputs.export import export_game
 
-    stem = _stem(verdict.source)
+    stem = file_stem(verdict.source)
     out: list[tuple[str, str, str]] = []
     for label, fmt, name in (
         ("PGN", "pgn", f"{stem}.pgn"),
@@ -85,27 +88,79 @@ def downloads(verdict: Verdict, fen: str | None) -> list[tuple[str, str, str]]:
     return out
 
 
-def _stem(source: str) -> str:
+def file_stem(source: str) -> str:
+    """A file name for what is downloaded of a source: its name's last part without its
+    ending, in letters, digits and ``-_.`` ("club/Alice vs Bob.txt": "Alice_vs_Bob")."""
     tail = source.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
     stem = tail.rsplit(".", 1)[0] if "." in tail else tail
     clean = "".join(c if c.isalnum() or c in "-_." else "_" for c in stem).strip("._")
     return clean[:60] or "game"
 
 
-def with_downloads(page: str, verdict: Verdict, *, fen: str | None) -> str:
-    """A viewer page with the server's bar: its links (filled in when served) and the
-    game's downloads (`ViewerPages.decorate`)."""
-    return add_bar(page, downloads_bar(downloads(verdict, fen)))
+def stored_view(
+    verdict: Verdict, adjudication: Adjudication | None, *, fen: str | None
+) -> bytes | None:
+    """What the server keeps of a game's viewer (`JudgeJob.views`, in a worker): its data
+    (`gcadj.outputs.viewer.GameView`, with the game's adjudication) and its downloads, as
+    compressed JSON (`read_view` reads it back); None for a verdict with no game to show."""
+    from gcadj.outputs.viewer import game_view
+
+    if verdict.log is None:
+        return None
+    view = game_view(verdict, adjudication=adjudication)
+    data = {"view": view.to_json(), "downloads": downloads(verdict, fen)}
+    return pack(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
 
 
-def check_job(options: JudgeOptions, viewers: Path | None) -> JudgeJob:
-    """How a check's sources are judged: every game gets a self-contained viewer page
-    with its downloads in `viewers` (None: an API check, no pages), and the report's facts."""
-    pages = None
-    if viewers is not None:
-        decorate = functools.partial(with_downloads, fen=options.fen)
-        pages = ViewerPages(viewers, ViewerChoice.ALL, linked=False, decorate=decorate)
-    return JudgeJob(options, pages, facts=viewers is not None)
+def read_view(data: bytes) -> tuple[GameView, list[tuple[str, str, str]]]:
+    """A game's viewer data and downloads (label, file name, text), as `stored_view` kept
+    them."""
+    from gcadj.outputs.viewer import GameView
+
+    found = json.loads(unpack(data))
+    downloads = [(str(a), str(b), str(c)) for a, b, c in found["downloads"]]
+    return GameView.from_json(found["view"]), downloads
+
+
+SOURCE_SHARE: Final = 0.25
+"""The most of a source's deadline that its games' adjudications may take together."""
+CHECK_SHARE: Final = 0.1
+"""The most of a check's deadline that its adjudications may take, shared by its sources."""
+
+
+def check_job(
+    options: JudgeOptions,
+    *,
+    budget: float = 0.0,
+    sources: int = 1,
+    source_seconds: float = 0.0,
+    check_seconds: float = 0.0,
+) -> JudgeJob:
+    """How a check's sources are judged: with the report's facts, each game's viewer data
+    (`stored_view`) sent back to be kept, and, with a `budget` (seconds a game; 0: none),
+    each game adjudicated: a mate searched up to ``gcadj adjudicate``'s default depth
+    within that budget, and a source's adjudications within `SOURCE_SHARE` of its
+    deadline and its part of `CHECK_SHARE` of the check's (`check_seconds` over its
+    `sources`; a deadline of 0 is none), so adjudicating never costs a verdict its time:
+    one game gets its budget (a quarter of 60 s is far more), 300 sources share a tenth of
+    900 s (0.3 s each), 10,000 get 9 ms each (a search out of time still answers with
+    what it proved before it first looked at the clock, every 1,024 positions).
+    """
+    adjudicate = None
+    together = None
+    if budget > 0:
+        adjudicate = AdjudicateOptions(mate_depth=DEFAULT_MATE_DEPTH, budget=budget)
+        shares = [SOURCE_SHARE * source_seconds] if source_seconds > 0 else []
+        if check_seconds > 0:
+            shares.append(CHECK_SHARE * check_seconds / max(1, sources))
+        together = min(shares) if shares else None
+    return JudgeJob(
+        options,
+        facts=True,
+        views=functools.partial(stored_view, fen=options.fen),
+        adjudicate=adjudicate,
+        adjudication_seconds=together,
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -290,15 +345,19 @@ def _has_data(task: SourceTask) -> bool:
 
 
 __all__ = [
+    "CHECK_SHARE",
+    "SOURCE_SHARE",
     "CheckRun",
     "Listing",
     "SourceTask",
     "Zips",
     "check_job",
     "downloads",
+    "file_stem",
     "judge_check",
     "judge_upload",
     "list_zips",
     "plan_check",
-    "with_downloads",
+    "read_view",
+    "stored_view",
 ]

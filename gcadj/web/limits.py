@@ -17,6 +17,7 @@ import functools
 import ipaddress
 import socket
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
 MB: Final = 1000 * 1000
@@ -66,7 +67,10 @@ class ServeSettings:
     source_timeout: float = 60.0  # seconds to judge one source (a file, a page, a member; 0: none)
     job_timeout: float = 900.0  # seconds for a whole check (a zip of thousands of games)
     worker_memory: int = 2048 * MB  # address space of a worker process (0: no limit)
-    keep_minutes: float = 60.0  # how long a report and its viewers stay available
+    keep_days: float = 30.0  # how long a result is kept (its address answers)
+    data: str | None = None  # the data folder of the results (None: the per-user one)
+    max_store: int = 1000 * MB  # the most the kept results may hold; the oldest go first
+    adjudicate_budget: float = 1.0  # seconds to adjudicate a game of a check (0: none)
     fetch_bytes: int = 5 * MB  # a fetched page
     fetch_timeout: float = 30.0  # seconds for a fetched page, whole
     public_urls_only: bool = True  # refuse loopback, private, link-local and metadata addresses
@@ -83,6 +87,13 @@ class ServeSettings:
         from gcadj.app.batch import default_jobs
 
         return self.workers or default_jobs()
+
+    @property
+    def data_folder(self) -> Path:
+        """Where the results are kept: ``--data``, else `gcadj.about.user_data_dir`."""
+        from gcadj.about import user_data_dir
+
+        return Path(self.data) if self.data else user_data_dir()
 
     @property
     def guards_urls(self) -> bool:

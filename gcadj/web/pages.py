@@ -1,5 +1,6 @@
-"""The HTML of `gcadj serve`'s own pages, the bar it adds to viewers and reports, and the
-Content-Security-Policy that every answer carries.
+"""The HTML of `gcadj serve`'s own pages (the form, progress, messages), the style of the
+bar it adds to results (`gcadj.web.result_pages`), and the Content-Security-Policy that
+every answer carries.
 
 Everything that came from a user (names, messages quoting a log, addresses) is escaped
 with `html.escape`. The pages use no script: progress refreshes with a meta tag. The
@@ -13,9 +14,8 @@ import base64
 import hashlib
 import html
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Final
-from urllib.parse import quote
 
 from gcadj.about import GENERATOR_META, __version__
 from gcadj.sources.walk import SOURCE_SUFFIXES
@@ -25,6 +25,7 @@ from gcadj.web.limits import ServeSettings, size_text
 STYLE: Final = """
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
+code,pre,kbd,samp{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace}
 body{font-family:system-ui,sans-serif;margin:0 auto;padding:1em clamp(.6em,3vw,1.5em);
   color:#1b1b1b;max-width:60em;line-height:1.4}
 h1{font-size:1.5em;margin:.2em 0 .3em}h2{font-size:1.15em;margin:1.2em 0 .4em}
@@ -62,9 +63,6 @@ nav.serve-bar form{display:inline;margin:0}
 nav.serve-bar button{font:inherit;font-size:.95em;cursor:pointer}
 """
 
-NAV_MARK: Final = "<!--gcadj-serve-nav-->"
-"""Where the server puts its links in a bar a worker wrote (they depend on the check)."""
-
 
 def e(value: object) -> str:
     """`value` as HTML text (quotes too, so it is safe in an attribute)."""
@@ -91,10 +89,15 @@ ACCEPTED_FILES: Final = ",".join(
 """What the form's file chooser offers: the files a folder walk reads, and zips of them."""
 
 
-def preset_options() -> str:
-    """The pocket-file choices of the form: one per preset (`gcadj.vocabulary.PRESETS`)."""
+def preset_options(selected: str = "") -> str:
+    """The pocket-file choices of a form, one per preset (`gcadj.vocabulary.PRESETS`), after
+    "from the log"; `selected` is the value chosen before ("" for "from the log")."""
+    choices = [("", "from the log")] + [
+        (str(p.pocket_file), f"{p.pocket_file} ({p.name})") for p in PRESETS
+    ]
     return "\n".join(
-        f'<option value="{p.pocket_file}">{p.pocket_file} ({e(p.name)})</option>' for p in PRESETS
+        f'<option value="{e(value)}"{" selected" if value == selected else ""}>{e(label)}</option>'
+        for value, label in choices
     )
 
 
@@ -110,8 +113,8 @@ def home(settings: ServeSettings, *, message: str | None = None) -> str:
     )
     body = f"""<h1>gcadj: is this game legal?</h1>
 <p>Paste a Game Courier log, give a game page's address, or upload files: logs, saved
-pages, PGN databases, or a <code>.zip</code> of a whole archive. One game opens its viewer;
-several give a report with a link to each game.</p>
+pages, PGN databases, or a <code>.zip</code> of a whole archive. Every result gets its own
+address: one game opens its viewer, several give a report with a link to each game.</p>
 {notice}
 <form method="post" action="/check" enctype="multipart/form-data">
 <fieldset><legend>Paste a log or a copied page</legend>
@@ -126,9 +129,9 @@ several give a report with a link to each game.</p>
  accept="{ACCEPTED_FILES}">
 </fieldset>
 <div class="options">
-<label>Pockets on file <select name="pocket_file"><option value="">from the log</option>
+<label>Pockets on file <select name="pocket_file">
 {preset_options()}</select></label>
-<label><input type="checkbox" name="all" value="1"> every illegal ply, not only the first</label>
+<label><input type="checkbox" name="all" value="1"> every illegal move, not only the first</label>
 </div>
 <div><button type="submit">Check</button></div>
 </form>
@@ -140,12 +143,20 @@ several give a report with a link to each game.</p>
  in memory, never unpacked.</li>
 <li>{settings.source_timeout:g} s to judge one file or game page, {settings.job_timeout:g} s for
  a whole check; {settings.pool_size} checks run at once, others wait their turn.</li>
-<li>A report and its viewers stay {settings.keep_minutes:g} minutes (or until you delete
- them); a single game, and anything sent to the API, is not kept at all.</li>
+<li>Every result has its own address, to bookmark or share: it is kept
+ {e(days_text(settings.keep_days))} (the browser that made it may delete it sooner).</li>
 </ul>
 <p class="hint">The same checks from a terminal: <code>curl --data-binary @game.txt
 {e(settings.url)}api/check</code> answers JSON lines, as <code>gcadj check --json</code>.</p>"""
     return page("check a game", body)
+
+
+def days_text(days: float) -> str:
+    """A keeping time as people say it: "30 days", "1 day", "12 hours"."""
+    if days >= 1:
+        return f"{days:g} day" + ("" if days == 1 else "s")
+    hours = days * 24
+    return f"{hours:.3g} hour" + ("" if hours == 1 else "s")
 
 
 def message_page(title: str, message: str, *, kind: str = "error", back: bool = True) -> str:
@@ -155,17 +166,6 @@ def message_page(title: str, message: str, *, kind: str = "error", back: bool = 
         f'<h1>{e(title)}</h1>\n<div class="box {e(kind)}" role="alert">{e(message)}</div>\n{link}'
     )
     return page(title, body)
-
-
-def verdict_page(source: str, status: str, text: str) -> str:
-    """The verdict of a source with no game to show (unreadable, refused, not fetched)."""
-    body = (
-        f"<h1>{e(source)}</h1>\n"
-        f'<div class="box error" role="alert"><b>{e(status)}</b></div>\n'
-        f"<pre>{e(text)}</pre>\n"
-        '<p><a class="button" href="/">Check another game</a></p>'
-    )
-    return page(f"{source}: {status}", body)
 
 
 def progress_page(
@@ -188,32 +188,6 @@ def progress_page(
         "<p class=hint>This page shows the report by itself when the check is done.</p>"
     )
     return page("checking", body, refresh=refresh)
-
-
-def serve_bar(links: Iterable[tuple[str, str]], *, delete: str | None = None) -> str:
-    """The server's navigation links (label, href); `delete` is a form's action."""
-    parts = [f'<a href="{e(href)}">{e(label)}</a>' for label, href in links]
-    if delete is not None:
-        parts.append(
-            f'<form method="post" action="{e(delete)}"><button type="submit">'
-            "Delete this report now</button></form>"
-        )
-    return " ".join(parts)
-
-
-def downloads_bar(downloads: Sequence[tuple[str, str, str]]) -> str:
-    """The bar a worker puts at the top of a viewer: the server's links (`NAV_MARK`, filled
-    in when served) and the game's downloads (label, file name, text) as data: links, so
-    nothing about the game has to stay on the server."""
-    links = "".join(
-        f'<a download="{e(name)}" href="data:text/plain;charset=utf-8,{quote(text, safe="")}">'
-        f"{e(label)}</a>"
-        for label, name, text in downloads
-    )
-    return (
-        f'<style>{BAR_STYLE}</style><nav class="serve-bar" aria-label="gcadj serve">'
-        f'{NAV_MARK}<span class="downloads">{links}</span></nav>'
-    )
 
 
 def add_bar(document: str, bar: str) -> str:
@@ -261,17 +235,14 @@ def csp_for(documents: Iterable[str]) -> str:
 
 __all__ = [
     "BAR_STYLE",
-    "NAV_MARK",
     "STYLE",
     "add_bar",
     "csp_for",
-    "downloads_bar",
+    "days_text",
     "e",
     "home",
     "inline_hashes",
     "message_page",
     "page",
     "progress_page",
-    "serve_bar",
-    "verdict_page",
 ]

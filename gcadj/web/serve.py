@@ -1,4 +1,5 @@
-"""Run `gcadj serve`: bind the address, say where, open a browser if asked, serve.
+"""Run `gcadj serve`: open the store of results, bind the address, say where, open a
+browser if asked, serve.
 
 The socket is bound here before uvicorn starts, so a port in use is one clear message
 rather than a log of uvicorn's, and ``--port 0`` (any free port) prints the real one.
@@ -14,6 +15,7 @@ import threading
 
 from gcadj.errors import ServeError
 from gcadj.web.limits import ANY_HOST, ServeSettings, is_loopback_host
+from gcadj.web.pages import days_text
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -51,7 +53,8 @@ def startup_line(settings: ServeSettings, workers: int) -> str:
     reach = "this machine only" if is_loopback_host(settings.host) else "the network"
     return (
         f"gcadj serve: {settings.url} (Ctrl-C to stop); {workers} workers; reachable from "
-        f"{reach}; answers to {names}; fetches {fetches}"
+        f"{reach}; answers to {names}; fetches {fetches}; results kept "
+        f"{days_text(settings.keep_days)} in {settings.data_folder}"
     )
 
 
@@ -75,11 +78,19 @@ def serve(settings: ServeSettings, *, open_browser: bool = False) -> None:
 
     from gcadj.web.app import create_app
     from gcadj.web.protocol import ClientLimits, protocol_for
+    from gcadj.web.store import ResultStore
 
-    sock = bind(settings.host, settings.port)
+    store = ResultStore.open(
+        settings.data_folder, keep_days=settings.keep_days, max_bytes=settings.max_store
+    )  # first: a data folder that cannot be used is said before anything listens
+    try:
+        sock = bind(settings.host, settings.port)
+    except BaseException:
+        store.close()
+        raise
     port = int(sock.getsockname()[1])
     settings = dataclasses.replace(settings, port=port)
-    app = create_app(settings)
+    app = create_app(settings, store)
     limits = ClientLimits(
         settings.client_timeout, settings.min_upload_rate, connection_cap(settings)
     )
@@ -104,6 +115,7 @@ def serve(settings: ServeSettings, *, open_browser: bool = False) -> None:
         server.run(sockets=[sock])
     finally:
         sock.close()
+        store.close()
     sys.stdout.flush()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from xml.etree import ElementTree
 
 import pytest
@@ -9,7 +10,15 @@ import pytest
 from gcadj.app.check import check_text
 from gcadj.engine.squares import parse_square
 from gcadj.notation.parse import parse_log
-from gcadj.outputs.svg import CHECK, MATE, board_kit, marked_cells
+from gcadj.outputs.svg import (
+    BLACK_POCKET_CELL,
+    CHECK,
+    MATE,
+    WHITE_POCKET_CELL,
+    board_kit,
+    marked_cells,
+    marks,
+)
 from gcadj.outputs.writers.svg import write_svg
 
 
@@ -69,7 +78,12 @@ def test_a_mated_king_gets_a_dark_square_and_a_hash() -> None:
     x, y = float(mate[0].get("x", "0")), float(mate[0].get("y", "0"))
     assert _cell_of(kit.centres, x + 24, y + 24) == parse_square("e1")
     assert elements.index(mate[0]) < _king_disc_index(elements, e1)  # under the King
-    assert any(e.tag == f"{SVG}text" and e.text == "#" for e in elements)
+    (sign,) = [e for e in elements if e.get("class") == "mate-sign"]  # a drawn '#'
+    numbers = [float(n) for n in re.findall(r"-?[\d.]+", sign.get("d", ""))]
+    xs, ys = numbers[0::2], numbers[1::2]
+    assert min(xs) >= x + 24 and max(xs) <= x + 48 and min(ys) >= y and max(ys) <= y + 24
+    cx, cy = e1  # in the square's corner, clear of the King's disc
+    assert all((px - cx) ** 2 + (py - cy) ** 2 > 19.2**2 for px, py in zip(xs, ys, strict=True))
     assert "White is checkmated" in svg
 
 
@@ -116,3 +130,47 @@ def test_an_arrow_is_under_the_pieces_and_stops_at_their_discs(log: str) -> None
         cx, cy = float(disc.get("cx", "0")), float(disc.get("cy", "0"))
         for px, py in ends:
             assert (px - cx) ** 2 + (py - cy) ** 2 >= 19.2**2 - 0.01
+
+
+# -- the board seen from Black's side ----------------------------------------------------
+
+
+def test_a_flipped_board_turns_the_squares_and_keeps_each_pocket_beside_its_rank() -> None:
+    kit, flipped = board_kit(), board_kit(flipped=True)
+    assert (kit.width, kit.height) == (flipped.width, flipped.height)
+    for square in range(64):  # a1 where h8 was: a half turn of the 8x8 board
+        assert flipped.centres[square] == kit.centres[63 - square]
+    # the pocket file stays on the right; each pocket beside its own rank
+    white, black = WHITE_POCKET_CELL, BLACK_POCKET_CELL
+    assert flipped.centres[white] == kit.centres[black]
+    assert flipped.centres[black] == kit.centres[white]
+    assert abs(flipped.centres[black][1] - flipped.centres[parse_square("a8")][1]) < 0.01
+    labels = {
+        e.text: (float(e.get("x", "0")), float(e.get("y", "0")))
+        for e in _elements(f'<svg xmlns="http://www.w3.org/2000/svg">{flipped.background}</svg>')
+        if e.tag == f"{SVG}text"
+    }
+    assert labels["1"][1] < labels["8"][1]  # rank 1 at the top
+    assert labels["h"][0] < labels["a"][0]  # file h on the left
+
+
+def test_marks_drawn_for_a_flipped_board_land_on_its_cells() -> None:
+    verdict = check_text("P e2-e4\np e7-e5\nN g1-g3\n", "g")
+    assert verdict.first_illegal is not None and verdict.log is not None
+    from gcadj.adjudication.plies import JudgedGame
+
+    position = JudgedGame(verdict).position_after(2)
+    record = verdict.log.records[2]
+    for flipped in (False, True):
+        kit = board_kit(flipped=flipped)
+        drawn = marks(position, illegal=marked_cells(record), flipped=flipped)
+        outlines = [
+            e
+            for e in _elements(f'<svg xmlns="http://www.w3.org/2000/svg">{drawn}</svg>')
+            if e.tag == f"{SVG}rect" and e.get("stroke") == "#d01c1c"
+        ]
+        cells = {
+            _cell_of(kit.centres, float(e.get("x", "0")) + 22, float(e.get("y", "0")) + 22)
+            for e in outlines
+        }
+        assert cells == {parse_square("g1"), parse_square("g3")}

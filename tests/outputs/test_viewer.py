@@ -21,6 +21,7 @@ from gcadj.adjudication.verdict import Suggestion, Verdict
 from gcadj.app.check import check_text
 from gcadj.engine.pieces import KINDS
 from gcadj.errors import ExportError
+from gcadj.outputs.plain_words import CATEGORY_SENTENCES
 from gcadj.outputs.viewer import write_viewer
 from gcadj.outputs.writers.fen import write_fens
 
@@ -84,8 +85,10 @@ def test_an_illegal_game_shows_its_finding_and_suggestions() -> None:
     finding = verdict.first_illegal
     assert finding is not None
     page = write_viewer(verdict)
-    assert '<li data-ply="7" class="illegal">' in page  # a step of its own after 6 legal plies
-    assert f'<span class="category">{finding.category}</span>' in page
+    # a step of its own after 6 legal plies, and the board Game Courier showed after it
+    assert f'<li data-ply="7" data-after="8" class="illegal" data-typed="{finding.text}"' in page
+    sentence = CATEGORY_SENTENCES[finding.category]
+    assert f'<b class="term" title="{finding.category}">{sentence}</b>' in page
     assert finding.suggestions and "Did you mean" in page  # the judge's own suggestions
     bare = dataclasses.replace(finding, suggestions=())
     page = write_viewer(dataclasses.replace(verdict, first_illegal=bare))
@@ -94,8 +97,14 @@ def test_an_illegal_game_shows_its_finding_and_suggestions() -> None:
         finding, suggestions=(Suggestion("I i1-d5", "I@d5", "a drop names the pocket"),)
     )
     page = write_viewer(dataclasses.replace(verdict, first_illegal=suggested))
-    assert "Did you mean:<ul><li><code>I i1-d5</code> (I@d5) — a drop names the pocket" in page
-    assert page.count('class="unjudged"') == verdict.plies - finding.ply
+    assert (
+        'Did you mean:<ul><li class="suggestion" data-fix="I i1-d5"><code>I i1-d5</code> '
+        "(I@d5) — a drop names the pocket" in page
+    )
+    # every later ply is a step on the board Game Courier showed, not judged
+    assert page.count('class="shown"') + page.count('class="unjudged"') == (
+        verdict.plies - finding.ply
+    )
 
 
 def partial_verdict() -> Verdict:
@@ -122,8 +131,9 @@ def test_a_partial_verdict_shows_the_readable_plies_and_the_error() -> None:
     verdict = partial_verdict()
     page = write_viewer(verdict)
     assert page.count('<li data-ply="') == 5  # start and four plies
-    assert "Legal for 4 plies; ply 5 unreadable: ex1:9:1: syntax error" in page
-    assert '<li class="illegal unreadable"><span class="num">Ply 5</span>' in page
+    assert "Every move is legal up to move 2, Black; move 3, White could not be read" in page
+    assert '<li class="illegal unreadable"><span class="num">Move 3, White</span>' in page
+    assert '<p class="message">ex1:9:1: syntax error: unexpected &#x27;Q?? d1&#x27;</p>' in page
     assert f'"f":"{verdict.final_fen}"' in page
 
 
@@ -249,7 +259,9 @@ def test_browser_shows_the_illegal_ply_in_red(browser: WebDriver, tmp_path: Path
     assert shown_fen(browser) == finding.fen_before
     item = browser.find_element(By.CSS_SELECTOR, "#moves li.current")
     assert "illegal" in (item.get_attribute("class") or "")
-    assert finding.category in item.text
+    assert CATEGORY_SENTENCES[finding.category] in item.text  # a player's words
+    term = item.find_element(By.CSS_SELECTOR, ".term")
+    assert term.get_attribute("title") == finding.category  # the precise term on hover
     red = browser.find_elements(By.CSS_SELECTOR, '#marks [stroke="#d01c1c"]')
     assert red  # the drop's square outlined
     colour = item.value_of_css_property("background-color")
@@ -276,3 +288,43 @@ def test_the_readme_and_the_manual_show_a_screenshot_of_the_viewer() -> None:
     assert SCREENSHOT.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "](docs/viewer.png)" in (ROOT / "README.md").read_text(encoding="utf-8")
     assert "](viewer.png)" in (ROOT / "docs" / "convert.md").read_text(encoding="utf-8")
+
+
+# -- an unfinished game's adjudication ------------------------------------------------------
+
+MATE_IN_2 = '[FEN "1k6/8/2K5/8/8/8/8/7R[] b - - 0 1"]\nk b8-a8\n'
+
+
+def test_an_unfinished_games_adjudication_and_its_mating_line_are_steps_after_the_game() -> None:
+    import gcadj
+    from gcadj.outputs.viewer import game_view
+
+    (game,) = gcadj.adjudicate("m.txt", text=MATE_IN_2)
+    mate = game.adjudication.mate
+    assert mate is not None and mate.moves == 2
+    view = game_view(game.verdict, adjudication=game.adjudication)
+    played = game.verdict.plies
+    assert view.initial == played  # the page opens at the game's end, not the line's
+    line_steps = view.steps[played + 1 :]
+    assert len(line_steps) == len(mate.line)
+    for n, step in enumerate(line_steps, 1):  # each position: the game with the line's moves
+        longer = MATE_IN_2 + "".join(f"{move}\n" for move in mate.line[:n])
+        assert step.fen == check_text(longer).final_fen
+        assert step.label.startswith("Mating line, not played:") and mate.san[n - 1] in step.label
+    assert check_text(MATE_IN_2 + "\n".join(mate.line) + "\n").termination == "checkmate"
+    head = view.head
+    assert '<div class="adjudication proven"' in head and "White wins" in head
+    assert game.adjudication.reason in head
+    for step, san in zip(range(played + 1, len(view.steps)), mate.san, strict=True):
+        assert f'<li data-ply="{step}"><a href="#ply={step}">' in head and san in head
+    assert "Material: White 3, Black 0" in head
+
+
+def test_a_finished_game_shows_no_adjudication() -> None:
+    import gcadj
+    from gcadj.outputs.viewer import game_view
+
+    (game,) = gcadj.adjudicate("f.txt", text="P f2-f3\np e7-e5\nP g2-g4\nq d8-h4\n")
+    assert game.verdict.termination == "checkmate"
+    view = game_view(game.verdict, adjudication=game.adjudication)
+    assert "adjudication" not in view.head and len(view.steps) == game.verdict.plies + 1

@@ -4,6 +4,7 @@ Driven in headless Chromium; what the page shows is compared with `export --to f
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -159,3 +160,20 @@ def test_browser_switches_games_with_the_menu_and_the_links(
         "1."
     )
     assert not any("I*d5" in li.text for li in browser.find_elements(By.CSS_SELECTOR, "#moves li"))
+
+
+def test_browser_numbers_the_game_list_once(
+    browser: WebDriver, two_games: tuple[Path, list[list[str]]]
+) -> None:
+    """The list reads "1. Alice – Bob": the list's own number, not "1. 1. Alice – Bob"."""
+    from selenium.webdriver.common.by import By
+
+    page, _ = two_games
+    browser.get("about:blank")
+    browser.get(page.resolve().as_uri())
+    items = browser.find_elements(By.CSS_SELECTOR, "#game-links li")
+    assert len(items) == 2
+    for number, item in enumerate(items, 1):
+        marker = browser.execute_script("return getComputedStyle(arguments[0]).listStyleType", item)
+        assert marker == "decimal" and item.get_attribute("value") in (None, str(number))
+        assert not re.match(r"\s*\d+\.", item.text)  # the marker is the only number

@@ -1,10 +1,12 @@
 """A real `gcadj serve` for the web tests: the CLI started as a process on a free port.
 
 Nothing is a test client: the tests talk HTTP to uvicorn over 127.0.0.1, with `requests`,
-raw sockets and headless Chromium. The server's temporary folder (TMPDIR) is the test's
-own, so a test can look at what the server wrote there, and that it removed it. What the
-server prints after its first line (its log) is read as it comes into `Server.log`, so a
-test can read it and the server never blocks on a full pipe.
+raw sockets and headless Chromium. The server's temporary folder (TMPDIR) and its
+per-user data folder (XDG_DATA_HOME: where its results are kept unless ``--data`` says
+otherwise) are the test's own, so a test can look at what the server wrote there, and
+that it removed it; nothing is written to the home folder of whoever runs the tests.
+What the server prints after its first line (its log) is read as it comes into
+`Server.log`, so a test can read it and the server never blocks on a full pipe.
 """
 
 from __future__ import annotations
@@ -44,7 +46,13 @@ def running_server(tmp: Path, *flags: str, env: dict[str, str] | None = None) ->
     """`gcadj serve --port 0 FLAGS`, until the block ends (then stopped with SIGINT, as
     Ctrl-C); `env`: more environment variables for it (the test hooks)."""
     tmp.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, **(env or {}), "TMPDIR": str(tmp), "PYTHONUNBUFFERED": "1"}
+    env = {
+        **os.environ,
+        "XDG_DATA_HOME": str(tmp / "data-home"),
+        **(env or {}),
+        "TMPDIR": str(tmp),
+        "PYTHONUNBUFFERED": "1",
+    }
     process = subprocess.Popen(
         [sys.executable, "-m", "gcadj", "serve", "--port", "0", *flags],
         stdout=subprocess.PIPE,

@@ -12,6 +12,8 @@ import random
 import re
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -148,14 +150,16 @@ def test_too_many_files_or_bytes_in_a_zip_are_refused(tmp_path: Path) -> None:
             requests.post(small.url + "api/check", files=[("file", ("w.zip", wide))], timeout=60)
         )
         assert "expands to 640 KB, more than the limit of 500 KB" in str(record["error"])
-        # a page's check of several games keeps its report in the server's private folder...
+        # a page's check of several games: its report is kept in the store, titled with
+        # what was checked; nothing stays in the server's private folder...
         two = [("file", ("a.txt", EX1.read_bytes())), ("file", ("b.txt", EX5.read_bytes()))]
         report = requests.post(small.url + "check", files=two, timeout=60)
-        assert report.status_code == 200 and "gcadj audit report" in report.text
+        assert report.status_code == 200 and "<h1>a.txt and b.txt</h1>" in report.text
         (private,) = (tmp_path / "t").glob("gcadj-serve-*")
-        assert len(list(private.iterdir())) == 1
+        assert list(private.iterdir()) == []
     assert small.process.returncode == 0
     assert list((tmp_path / "t").glob("gcadj-serve-*")) == []  # ...deleted when it stops
+    assert (tmp_path / "t" / "data-home" / "gcadj" / "results.sqlite3").is_file()  # kept
 
 
 def test_names_that_climb_out_of_the_zip_are_refused_and_nothing_is_written(
@@ -178,10 +182,18 @@ def test_names_that_climb_out_of_the_zip_are_refused_and_nothing_is_written(
     assert not (ROOT.parent / "evil.txt").exists()
 
 
-def test_nothing_of_an_api_check_is_kept(server: Server) -> None:
-    requests.post(
+def test_an_api_check_answers_its_address_and_leaves_no_file(server: Server) -> None:
+    answer = requests.post(
         server.url + "api/check", files=[("file", ("k.txt", EX1.read_bytes()))], timeout=60
     )
+    (record,) = lines(answer)  # the lines keep check --json's shape...
+    (expected,) = judge_source("k.txt", text=EX1.read_text("utf-8"))
+    assert record == expected.to_json()
+    where = answer.links["alternate"]["url"]  # ...the address is in the Link header
+    assert answer.links["alternate"]["type"] == "text/html"
+    assert re.fullmatch(re.escape(server.url) + r"r/[A-Za-z0-9_-]{24}", where)
+    page = requests.get(where, timeout=30)
+    assert page.status_code == 200 and f'<code id="fen">{expected.final_fen}</code>' in page.text
     (private,) = [p for p in server.tmp.iterdir() if p.name.startswith("gcadj-serve-")]
     assert private.stat().st_mode & 0o077 == 0  # the server's folder: its own
     assert list(private.iterdir()) == []
@@ -311,9 +323,9 @@ def test_hostile_requests_get_clear_answers_never_a_500(server: Server) -> None:
             headers={"content-type": "application/x-www-form-urlencoded"},
             timeout=30,
         ),
-        requests.get(url + "job/../../etc/passwd", timeout=30),
-        requests.get(url + "job/nope/v/..%2f..%2fx.html", timeout=30),
-        requests.get(url + "job/nope/results.jsonl", timeout=30),
+        requests.get(url + "r/../../etc/passwd", timeout=30),
+        requests.get(url + "r/nope/g/..%2f..%2fx.html", timeout=30),
+        requests.get(url + "r/nope/results.jsonl", timeout=30),
         requests.post(
             url + "api/check", files=[("file", ("z.zip", b"PK\x03\x04garbage"))], timeout=30
         ),
@@ -361,7 +373,8 @@ def test_a_long_check_shows_its_progress_and_can_be_deleted(server: Server) -> N
 
     archive = zip_of({f"long{i:02d}.txt": shuffle() for i in range(16)})
     files = [("file", ("a.txt", EX1.read_bytes())), ("file", ("long.zip", archive))]
-    started = requests.post(server.url + "check", files=files, timeout=120, allow_redirects=False)
+    browser = requests.Session()  # the browser that made the check: it holds the cookie
+    started = browser.post(server.url + "check", files=files, timeout=120, allow_redirects=False)
     assert started.status_code == 303
     where = server.url + started.headers["location"].lstrip("/")
     progress = requests.get(where, timeout=30)
@@ -371,7 +384,9 @@ def test_a_long_check_shows_its_progress_and_can_be_deleted(server: Server) -> N
     assert judged is not None and 1 <= int(judged[1]) < 17
     (private,) = [p for p in server.tmp.iterdir() if p.name.startswith("gcadj-serve-")]
     assert len(list(private.iterdir())) == 1
-    deleted = requests.post(where + "delete", timeout=60)
+    refused = requests.post(where + "/delete", timeout=60)  # another browser may not
+    assert refused.status_code == 403 and "Only the browser that made" in refused.text
+    deleted = browser.post(where + "/delete", timeout=60)
     assert deleted.status_code == 200 and "deleted" in deleted.text
     assert list(private.iterdir()) == []
     assert requests.get(where, timeout=30).status_code == 404
@@ -389,3 +404,52 @@ def test_a_log_of_the_newer_preset_needs_no_pocket_file(server: Server) -> None:
     form = requests.get(server.url, timeout=30).text
     menu = form[form.index('<select name="pocket_file">') :]
     assert menu.index('<option value="">from the log</option>') < menu.index('value="i"')
+
+
+def test_checks_at_once_keep_every_game_of_each(server: Server) -> None:
+    """Two checks judged at once by two workers, each writing its games to the store while
+    the other does, and pages read meanwhile: each result keeps all its games, in order,
+    as its answer streamed them."""
+    logs = sorted((FIXTURES / "logs").rglob("*.txt"))[:40]
+    answers: dict[str, requests.Response] = {}
+
+    def check(name: str) -> None:
+        archive = zip_of({f"{name}/{p.name}": p.read_bytes() for p in logs})
+        answers[name] = requests.post(
+            server.url + "api/check", files=[("file", (f"{name}.zip", archive))], timeout=120
+        )
+
+    threads = [threading.Thread(target=check, args=(name,)) for name in ("one", "two")]
+    for thread in threads:
+        thread.start()
+    while any(thread.is_alive() for thread in threads):
+        assert requests.get(server.url, timeout=30).status_code == 200  # a page meanwhile
+        time.sleep(0.2)
+    for name, answer in answers.items():
+        streamed = answer.text.splitlines()
+        assert len(streamed) == len(logs)
+        where = answer.links["alternate"]["url"]
+        kept = requests.get(f"{where}/{name}.jsonl", timeout=30)
+        assert kept.text.splitlines() == streamed
+        report = requests.get(where, timeout=30).text
+        assert f"<h1>{name}.zip</h1>" in report and report.count('href="/r/') >= len(logs)
+
+
+def test_the_api_adjudicates_each_game_when_asked(server: Server) -> None:
+    """With adjudicate=1 the lines are `gcadj adjudicate --json`'s (the server's budget);
+    without it, `gcadj check --json`'s exactly."""
+    import gcadj
+    from gcadj.analysis.options import DEFAULT_MATE_DEPTH
+
+    log = b'[FEN "1k6/8/2K5/8/8/8/8/7R[] b - - 0 1"]\nk b8-a8\n'
+    url = server.url + "api/check?name=m.txt"
+    (record,) = lines(requests.post(url + "&adjudicate=1", data=log, timeout=60))
+    (expected,) = gcadj.adjudicate(
+        "m.txt", text=log.decode(), mate_depth=DEFAULT_MATE_DEPTH, budget=10.0
+    )
+    want = expected.to_json()
+    for answer in (record, want):
+        del answer["adjudication"]["seconds"]  # wall clock: the one value that varies
+    assert record == want and record["adjudication"]["class"] == "proven"
+    (plain,) = lines(requests.post(url, data=log, timeout=60))
+    assert plain == expected.verdict.to_json()

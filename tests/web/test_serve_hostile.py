@@ -11,6 +11,7 @@ answer arrives and what it says, never how fast. Expected verdicts come from the
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import socket
@@ -364,11 +365,15 @@ def test_every_game_name_opens_its_viewer(guarded: Server) -> None:
     report = wait_for(
         lambda: (r := requests.get(where, timeout=WAIT)) and "refresh" not in r.text and r, WAIT
     )
-    links = re.findall(r'href="(v/[^"#]+)', report.text)
+    links = re.findall(r'href="(/r/[^/"#]+/g/\d+)', report.text)
     assert len(set(links)) == len(names)
     for link in sorted(set(links)):
-        viewer = requests.get(where + link, timeout=WAIT)
+        viewer = requests.get(guarded.url + link.lstrip("/"), timeout=WAIT)
         assert viewer.status_code == 200 and 'id="board"' in viewer.text, link
+        source = re.search(r"<th>Source</th><td>(.*?)</td>", viewer.text)
+        assert source is not None and source[1].replace("<wbr>", "") in {
+            html.escape(name) for name in names
+        }
 
 
 # -- 8. zips --------------------------------------------------------------------------------
