@@ -96,7 +96,8 @@ def preset_options(selected: str = "") -> str:
         (str(p.pocket_file), f"{p.pocket_file} ({p.name})") for p in PRESETS
     ]
     return "\n".join(
-        f'<option value="{e(value)}"{" selected" if value == selected else ""}>{e(label)}</option>'
+        f'<option value="{e(value)}"{" selected" if value and value == selected else ""}>'
+        f"{e(label)}</option>"
         for value, label in choices
     )
 
