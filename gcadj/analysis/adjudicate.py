@@ -33,7 +33,7 @@ from gcadj.adjudication.plies import JudgedGame
 from gcadj.adjudication.verdict import Verdict, start_position
 from gcadj.analysis.material import Material, material
 from gcadj.analysis.options import AdjudicateOptions
-from gcadj.analysis.proof import Tree, mating_line, tree_json
+from gcadj.analysis.proof import LineStep, Tree, mating_line, tree_json
 from gcadj.analysis.proof_check import check_proof
 from gcadj.analysis.search import (
     PROOF_LIMIT,
@@ -76,13 +76,15 @@ CUT_WORDS: Final = {"budget": "the budget", "nodes": "the node limit", "interrup
 @dataclass(frozen=True)
 class ForcedMate:
     """A forced mate, checked: the winner, its number of moves, the mating line (Game
-    Courier text and SAN) and the whole proof tree (`gcadj.analysis.proof`)."""
+    Courier text and SAN) and the whole proof tree (`gcadj.analysis.proof`). `steps`: the
+    line's moves and the positions they lead to, for drawing it (not part of the JSON)."""
 
     winner: Side
     moves: int
     line: tuple[str, ...]
     san: tuple[str, ...]
     tree: Tree
+    steps: tuple[LineStep, ...] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -258,7 +260,7 @@ def checked_mate(position: Position, proof: Proof, pocket_file: PocketFile) -> F
     if not check.accepted:
         raise ProofRejected(f"the proof checker rejected the prover's mate: {check.reason}")
     line = mating_line(position, proof.tree, pocket_file)
-    return ForcedMate(winner, proof.moves, line.gc, line.san, tree)
+    return ForcedMate(winner, proof.moves, line.gc, line.san, tree, line.steps)
 
 
 # -- the classes -------------------------------------------------------------------------

@@ -31,11 +31,22 @@ Tree = dict[str, Any]
 
 
 @dataclass(frozen=True)
+class LineStep:
+    """One move of a line and the position it leads to, so that whoever draws the line
+    (the viewer) reads its boards here and never plays the moves again."""
+
+    move: Move
+    fen_after: str
+
+
+@dataclass(frozen=True)
 class Line:
-    """A line of moves from a position, in Game Courier text and in SAN."""
+    """A line of moves from a position, in Game Courier text and in SAN, with each move's
+    position after it."""
 
     gc: tuple[str, ...]
     san: tuple[str, ...]
+    steps: tuple[LineStep, ...]
 
 
 def tree_json(
@@ -87,12 +98,13 @@ def line_text(
 ) -> Line:
     """Legal moves played from `position` (not changed), in Game Courier text and SAN."""
     walk = position.copy()
-    gc, san = [], []
+    gc, san, steps = [], [], []
     for move in moves:
         gc.append(gc_text(walk, move, pocket_file))
         san.append(move_san(walk, move))
         walk.push_trusted(move)
-    return Line(tuple(gc), tuple(san))
+        steps.append(LineStep(move, walk.fen()))
+    return Line(tuple(gc), tuple(san), tuple(steps))
 
 
-__all__ = ["Line", "Tree", "line_text", "mating_line", "principal_moves", "tree_json"]
+__all__ = ["Line", "LineStep", "Tree", "line_text", "mating_line", "principal_moves", "tree_json"]

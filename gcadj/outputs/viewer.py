@@ -60,7 +60,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from gcadj.about import GAMES_BLOCK_ID, GENERATOR_META
-from gcadj.adjudication.judge import PlyJudge
 from gcadj.adjudication.plies import JudgedGame, JudgedPly, ShownBoard
 from gcadj.adjudication.verdict import Finding, Verdict
 from gcadj.analysis.adjudicate import Adjudication
@@ -69,7 +68,6 @@ from gcadj.engine.pieces import PIECE
 from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.errors import ExportError
-from gcadj.notation.parse import parse_log
 from gcadj.notation.records import GameLog, UnreadText
 from gcadj.outputs.html_text import breakable, message_html
 from gcadj.outputs.legend import piece_legend
@@ -370,26 +368,22 @@ class _Walker:
 
 
 def _line_steps(walk: _Walker, adjudication: Adjudication) -> list[tuple[int, str]]:
-    """The mating line as steps after the game's: each move of it played on the position
-    adjudicated (a line the proof checker accepted: each is a legal move there), labelled
-    as not played. Its moves' step and SAN, for the list under the verdict."""
+    """The mating line as steps after the game's, each drawn from the position the prover
+    recorded after it (`ForcedMate.steps`: a line the proof checker accepted), labelled as
+    not played. Its moves' step and SAN, for the list under the verdict."""
     mate = adjudication.mate
     if mate is None or adjudication.position is None:
         return []
-    pocket_file = walk.pocket_file
-    position = Position.starting_at(adjudication.position)
-    judge = PlyJudge(pocket_file)
+    before = Position.starting_at(adjudication.position)
     out = []
-    for text, san in zip(mate.line, mate.san, strict=True):
-        record = parse_log(text + "\n", "mating line", pocket_file).records[0]
-        numbered = f"{position.fullmove_number}{_dots(position.turn == WHITE)} {san}"
-        move = judge.play(position, record)
-        if not isinstance(move, Move):  # never: the checker replayed it so
-            break
+    for san, step in zip(mate.san, mate.steps, strict=True):
+        numbered = f"{before.fullmove_number}{_dots(before.turn == WHITE)} {san}"
+        after = Position.starting_at(step.fen_after)
         out.append((len(walk.steps), numbered))
         walk.steps.append(
-            walk.step(position, f"Mating line, not played: {numbered}", last_move=move)
+            walk.step(after, f"Mating line, not played: {numbered}", last_move=step.move)
         )
+        before = after
     return out
 
 
