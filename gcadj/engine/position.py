@@ -943,6 +943,29 @@ class Position:
         q = board[t]
         if q is not None and q.color == us:
             return IllegalReason.OWN_CAPTURE
+        return self._why_not_board_move(p, f, t, kind, q)
+
+    def reaches(self, move: Move) -> bool:
+        """Does the side to move's piece make this board move's pattern, whatever stands on
+        its target? What `why_not_pseudo_legal` says with its own-capture rule left out:
+        the SAN reader asks it to name ``Kf7`` onto Black's own Pawn as the move a log
+        would type (judged ``own-capture``), not to call it unreadable."""
+        us = self.turn
+        f, t, kind = move
+        if not (0 <= f < 64 and 0 <= t < 64):
+            return False
+        p = self.board[f]
+        if p is None or p.color != us:
+            return False
+        return self._why_not_board_move(p, f, t, kind, self.board[t]) is None
+
+    def _why_not_board_move(
+        self, p: Piece, f: int, t: int, kind: PieceKind | None, q: Piece | None
+    ) -> IllegalReason | None:
+        """A board move of the side to move's piece `p` from f to t, `q` on t: None when
+        the piece's pattern takes it there (its King's safety and t's owner aside)."""
+        us = self.turn
+        board = self.board
         if kind is not None:
             if p.pawn and t >> 3 == LAST_RANK[us]:
                 return IllegalReason.PROMOTION_ON_ARRIVAL

@@ -201,8 +201,9 @@ def _pick(
     """The one legal board move of a `kind` piece to `target` matching the origin hints.
 
     `same_file` is True for a pawn push, False for a pawn capture, None for pieces. When
-    none is legal, the `SanError` names the move of the one such piece that could go
-    there were it not for check (`SanError.named`), if there is exactly one.
+    none is legal, the `SanError` names the move of the one such piece whose pattern takes
+    it there (`SanError.named`: into check, or onto its own side's piece), if there is
+    exactly one.
     """
     t = parse_square(target)
     board = position.board
@@ -228,7 +229,7 @@ def _pick(
             hint = f" from {'the ' + from_file + '-file' if from_file else ''}"
             hint += f"{' on ' if from_file and from_rank else ''}"
             hint += f"{'rank ' + from_rank if from_rank else ''}"
-        reachable = [m for m in candidates if position.is_pseudo_legal(m)]
+        reachable = [m for m in candidates if position.reaches(m)]
         named = reachable[0] if len(reachable) == 1 else None
         reason = f"no {side} {kind.name}{hint} can move to {target}"
         raise SanError(text, position.fen(), reason, named)

@@ -11,6 +11,7 @@ pieces of every kind near the Kings and full or empty pockets.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from conftest import budget
@@ -22,7 +23,7 @@ from gcadj.engine.move import Move
 from gcadj.engine.pieces import KINDS, mutation_choices, promotion_choices
 from gcadj.engine.position import KING_REASONS, IllegalReason, Position
 from gcadj.engine.squares import POCKET, WHITE, parse_square
-from gcadj.errors import IllegalMoveError
+from gcadj.errors import FenError, IllegalMoveError
 
 R = IllegalReason
 
@@ -171,3 +172,55 @@ def test_every_reason_can_be_given() -> None:
     assert pawn.why_illegal(Move(parse_square("e1"), parse_square("e2"), queen)) is (
         R.CHANGE_ON_ARRIVAL
     )
+
+
+def with_enemy_on(position: Position, square: int) -> Position | None:
+    """The position with the piece on `square` swapped for an enemy Knight, written as a
+    FEN by hand (None when that is no position: the piece swapped was the mover's King)."""
+    board, rest = position.fen().split("[", 1)
+    rows = ["".join("." * int(c) if c.isdigit() else c for c in row) for row in board.split("/")]
+    cells = [list(row) for row in reversed(rows)]  # cells[rank][file], rank 1 first
+    cells[square // 8][square % 8] = "n" if position.turn == WHITE else "N"
+    rebuilt = "/".join(
+        re.sub(r"\.+", lambda run: str(len(run.group())), "".join(row)) for row in reversed(cells)
+    )
+    try:
+        return Position(f"{rebuilt}[{rest}")
+    except FenError:
+        return None
+
+
+def assert_reaches(position: Position) -> None:
+    """`reaches` is pseudo-legality with the target's owner left out: a board move onto
+    the mover's own piece reaches exactly when it would be pseudo-legal were an enemy
+    piece standing there (a capture); any other move, exactly when it is pseudo-legal."""
+    us = position.turn
+    for move in ALL_CANDIDATES[: 64 * 64]:  # the board moves
+        f, t, _ = move
+        target = position.board[t]
+        expected = position.is_pseudo_legal(move)
+        if f != t and target is not None and target.color == us and not target.kind.is_king:
+            swapped = with_enemy_on(position, t)
+            assert swapped is not None, (position.fen(), move.uci())
+            expected = swapped.is_pseudo_legal(move)
+        elif target is not None and target.color == us:
+            continue  # the mover's own King on t, or f == t: no position to compare with
+        assert position.reaches(move) == expected, (position.fen(), move.uci())
+
+
+def test_reaches_is_the_pattern_whatever_stands_on_the_target() -> None:
+    rng = random.Random(20261127)
+    checked = 0
+    for _ in range(budget(400)):
+        position = random_position(rng, rng.randint(4, 14))
+        if position is not None:
+            assert_reaches(position)
+            checked += 1
+            if checked == budget(30):
+                break
+    assert checked == budget(30)
+    start = Position()
+    assert start.reaches(Move.from_uci("e8f7")) is False  # Black's piece, White to move
+    start.push(Move.from_uci("e2e4"))
+    assert start.reaches(Move.from_uci("e8f7")) and not start.is_pseudo_legal(Move.from_uci("e8f7"))
+    assert not start.reaches(Move.from_uci("e8f6"))

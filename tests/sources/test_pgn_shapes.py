@@ -156,7 +156,18 @@ def test_a_san_move_that_names_one_piece_is_judged_like_a_logs_ply() -> None:
     assert as_log.first_illegal.reason == into_check.first_illegal.reason  # type: ignore[union-attr]
 
 
-def test_a_san_move_no_piece_can_make_stays_a_syntax_error() -> None:
+def test_a_san_move_onto_its_own_piece_is_judged_like_a_logs_ply() -> None:
+    """The King on e8 can step to f7, but Black's own Pawn stands there: the log's ply
+    (k e8-f7) is own-capture, and so is the SAN move, with the same reason."""
     (game,) = judge_source("g.pgn", text='[Event "x"]\n\n1. e4 e5 2. Ke2 Kf7 *\n')
-    assert game.status == "syntax-error" and game.plies == 3  # f7 holds Black's own pawn
-    assert game.error is not None and "no Black King can move to f7" in game.error
+    (as_log,) = judge_source("g.txt", text="P e2-e4\np e7-e5\nK e1-e2\nk e8-f7\n")
+    finding, logged = game.first_illegal, as_log.first_illegal
+    assert finding is not None and logged is not None
+    assert (finding.ply, finding.text, finding.category) == (4, "Kf7", "own-capture")
+    assert (finding.category, finding.reason) == (logged.category, logged.reason)
+
+
+def test_a_san_move_no_piece_can_make_stays_a_syntax_error() -> None:
+    (game,) = judge_source("g.pgn", text='[Event "x"]\n\n1. e4 e5 2. Ke2 Kf5 *\n')
+    assert game.status == "syntax-error" and game.plies == 3  # a King steps one square
+    assert game.error is not None and "no Black King can move to f5" in game.error
