@@ -110,17 +110,24 @@ def test_reasons_in_crafted_positions() -> None:
         assert_reasons(Position(crafted_fen(rng)))
 
 
-def test_reasons_in_random_positions() -> None:
-    rng = random.Random(20240902)
-    checked = 0
-    for _ in range(budget(400)):  # most random boards are positions; stop at 40 of them
-        position = random_position(rng, rng.randint(2, 12))
+def random_positions(seed: int, wanted: int, pieces: tuple[int, int]) -> list[Position]:
+    """`wanted` random positions of `pieces` (a range) pieces; most random boards are
+    positions, and ten tries per position wanted are plenty (asserted)."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    for _ in range(10 * wanted):
+        position = random_position(rng, rng.randint(*pieces))
         if position is not None:
-            assert_reasons(position)
-            checked += 1
-            if checked == budget(40):
+            found.append(position)
+            if len(found) == wanted:
                 break
-    assert checked == budget(40)
+    assert len(found) == wanted
+    return found
+
+
+def test_reasons_in_random_positions() -> None:
+    for position in random_positions(20240902, budget(40), (2, 12)):
+        assert_reasons(position)
 
 
 CASES = [
@@ -209,16 +216,8 @@ def assert_reaches(position: Position) -> None:
 
 
 def test_reaches_is_the_pattern_whatever_stands_on_the_target() -> None:
-    rng = random.Random(20261127)
-    checked = 0
-    for _ in range(budget(400)):
-        position = random_position(rng, rng.randint(4, 14))
-        if position is not None:
-            assert_reaches(position)
-            checked += 1
-            if checked == budget(30):
-                break
-    assert checked == budget(30)
+    for position in random_positions(20261127, budget(30), (4, 14)):
+        assert_reaches(position)
     start = Position()
     assert start.reaches(Move.from_uci("e8f7")) is False  # Black's piece, White to move
     start.push(Move.from_uci("e2e4"))
