@@ -182,14 +182,14 @@ def test_a_bad_game_in_a_database_costs_only_itself(tmp_path: Path) -> None:
     database = tmp_path / "three.pgn"
     database.write_text(
         f'{head}[White "a"]\n\n1. e4 e5 *\n\n'
-        f'{head}[White "b"]\n\n1. e4 Ke7 2. Qx9 *\n\n'
+        f'{head}[White "b"]\n\n1. e4 Ke5 2. Qx9 *\n\n'
         f'{head}[White "c"]\n\n1. d4 {{a comment with 1-0 in it}} d5 1/2-1/2\n'
     )
     code, stdout, _ = invoke("check", "--json", str(database))
     assert code == 3
     rows = json_lines(stdout)
     assert [row["status"] for row in rows] == ["legal", "syntax-error", "legal"]
-    # line 9 of the file, column 7: where Ke7 stands
+    # line 9 of the file, column 7: where Ke5 stands (no King reaches it)
     assert str(rows[1]["error"]).startswith(f"{database}#2:9:7: syntax error")
     # the "1-0" in the comment neither ends the game nor is its result: the token is
     assert rows[2]["plies"] == 2 and rows[2]["result"] == "1/2-1/2"
