@@ -23,6 +23,7 @@ from gcadj.cli.options import (
     source_timeout_option,
 )
 from gcadj.cli.streams import say
+from gcadj.web import defaults
 
 if TYPE_CHECKING:
     from gcadj.web.limits import ServeSettings
@@ -84,7 +85,9 @@ ZipRatioOption = Annotated[
     ),
 ]
 SourceTimeoutOption = Annotated[float, source_timeout_option("60 s, as the server faces strangers")]
-MemoryOption = Annotated[int, memory_option("2048 MB, as the server faces strangers")]
+MemoryOption = Annotated[
+    int, memory_option(f"{defaults.WORKER_MEMORY_MB} MB, as the server faces strangers")
+]
 JobTimeoutOption = Annotated[
     float, seconds("--job-timeout", "Deadline for a whole check (a zip of thousands of games).")
 ]
@@ -212,26 +215,26 @@ def settings_of(values: dict[str, object]) -> ServeSettings:
 
 def serve(
     ctx: typer.Context,
-    host: HostOption = "127.0.0.1",
-    port: PortOption = 8000,
+    host: HostOption = defaults.HOST,
+    port: PortOption = defaults.PORT,
     open_browser: OpenOption = False,
-    max_upload: MaxUploadOption = 20.0,
-    zip_max_mb: ZipMaxOption = 200.0,
-    zip_max_files: ZipFilesOption = 10_000,
-    zip_max_ratio: ZipRatioOption = 100,
+    max_upload: MaxUploadOption = float(defaults.MAX_UPLOAD_MB),
+    zip_max_mb: ZipMaxOption = float(defaults.ZIP_MAX_MB),
+    zip_max_files: ZipFilesOption = defaults.ZIP_MAX_FILES,
+    zip_max_ratio: ZipRatioOption = defaults.ZIP_MAX_RATIO,
     jobs: JobsOption = None,
-    source_timeout: SourceTimeoutOption = 60.0,
-    memory: MemoryOption = 2048,
-    job_timeout: JobTimeoutOption = 900.0,
-    keep: KeepOption = 30.0,
+    source_timeout: SourceTimeoutOption = defaults.SOURCE_TIMEOUT,
+    memory: MemoryOption = defaults.WORKER_MEMORY_MB,
+    job_timeout: JobTimeoutOption = defaults.JOB_TIMEOUT,
+    keep: KeepOption = defaults.KEEP_DAYS,
     data: DataOption = None,
-    max_store: MaxStoreOption = 1000.0,
-    adjudicate_budget: AdjudicateBudgetOption = 1.0,
-    public_urls_only: PublicUrlsOption = True,
+    max_store: MaxStoreOption = float(defaults.MAX_STORE_MB),
+    adjudicate_budget: AdjudicateBudgetOption = defaults.ADJUDICATE_BUDGET,
+    public_urls_only: PublicUrlsOption = defaults.PUBLIC_URLS_ONLY,
     allowed_host: AllowedHostOption = None,
-    max_buffer: MaxBufferOption = 200.0,
-    client_timeout: ClientTimeoutOption = 10.0,
-    min_upload_rate: MinRateOption = 10.0,
+    max_buffer: MaxBufferOption = float(defaults.MAX_BUFFER_MB),
+    client_timeout: ClientTimeoutOption = defaults.CLIENT_TIMEOUT,
+    min_upload_rate: MinRateOption = float(defaults.MIN_UPLOAD_RATE_KB),
 ) -> None:
     """Serve the adjudicator as a web page and a JSON API."""
     import importlib.util

@@ -1,14 +1,14 @@
 """The settings of `gcadj serve`: where it listens, and every limit that keeps it safe.
 
-The defaults suit one player or director on their own machine and stay safe when the
-server is reached through a reverse proxy or exposed: it answers only to the names of its
-listening address (`allowed_host_names`, plus ``--allowed-host``), refuses forms posted
-from other sites, fetches public addresses only (``--any-urls`` to fetch any), buffers at
-most `ServeSettings.max_buffer` bytes of uploads at once (larger uploads spill to a
-private file), gives a client `ServeSettings.client_timeout` seconds to send its request's
-headers and then a minimum rate for its body, takes no upload or body over 20 MB, checks
-zips before reading anything from them, and judges each source within a deadline in a
-bounded pool of worker processes.
+The defaults (`gcadj.web.defaults`) suit one player or director on their own machine and
+stay safe when the server is reached through a reverse proxy or exposed: it answers only
+to the names of its listening address (`allowed_host_names`, plus ``--allowed-host``),
+refuses forms posted from other sites, fetches public addresses only (``--any-urls`` to
+fetch any), buffers at most `ServeSettings.max_buffer` bytes of uploads at once (larger
+uploads spill to a private file), gives a client `ServeSettings.client_timeout` seconds to
+send its request's headers and then a minimum rate for its body, takes no body over
+`ServeSettings.max_body`, checks zips before reading anything from them, and judges each
+source within a deadline in a bounded pool of worker processes.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-MB: Final = 1000 * 1000
-KB: Final = 1000
+from gcadj.web import defaults
+from gcadj.web.defaults import KB, MB
+
 LOOPBACK_NAMES: Final = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
 EVERY_ADDRESS: Final = frozenset({"0.0.0.0", "::", ""})
 ANY_HOST: Final = "*"  # --allowed-host '*': answer to any Host (the user's own risk)
@@ -53,32 +54,34 @@ def is_ip_literal(host: str) -> bool:
 
 @dataclass(frozen=True)
 class ServeSettings:
-    """Everything `gcadj serve` can be told; `gcadj serve --help` lists the options."""
+    """Everything `gcadj serve` can be told; `gcadj serve --help` lists the options. The
+    defaults the command line shares are written in `gcadj.web.defaults`, with what each
+    is for."""
 
-    host: str = "127.0.0.1"
-    port: int = 8000
-    max_body: int = 20 * MB  # one request: a paste, the files of one upload, a zip
-    zip_max_total: int = 200 * MB  # the uncompressed size of every zip member of one request
-    zip_max_files: int = 10_000  # zip members of one request (folders not counted)
-    zip_max_ratio: int = 100  # uncompressed / compressed: a zip, and a member over the floor
+    host: str = defaults.HOST
+    port: int = defaults.PORT
+    max_body: int = defaults.MAX_UPLOAD_MB * MB  # one request, all its parts
+    zip_max_total: int = defaults.ZIP_MAX_MB * MB  # a request's zips, uncompressed
+    zip_max_files: int = defaults.ZIP_MAX_FILES  # zip members of one request (folders not counted)
+    zip_max_ratio: int = defaults.ZIP_MAX_RATIO  # a zip, a member over the floor
     zip_ratio_floor: int = 1 * MB  # smaller zips and members may compress well: text does
     workers: int = 0  # worker processes (one per check judged at once; 0: one per core)
     queue: int = 32  # checks waiting for a worker before new ones are turned away
-    source_timeout: float = 60.0  # seconds to judge one source (a file, a page, a member; 0: none)
-    job_timeout: float = 900.0  # seconds for a whole check (a zip of thousands of games)
-    worker_memory: int = 2048 * MB  # address space of a worker process (0: no limit)
-    keep_days: float = 30.0  # how long a result is kept (its address answers)
+    source_timeout: float = defaults.SOURCE_TIMEOUT  # seconds a source (0: none)
+    job_timeout: float = defaults.JOB_TIMEOUT  # seconds for a whole check
+    worker_memory: int = defaults.WORKER_MEMORY_MB * MB  # per worker (0: no limit)
+    keep_days: float = defaults.KEEP_DAYS  # how long a result is kept (its address answers)
     data: str | None = None  # the data folder of the results (None: the per-user one)
-    max_store: int = 1000 * MB  # the most the kept results may hold; the oldest go first
-    adjudicate_budget: float = 1.0  # seconds to adjudicate a game of a check (0: none)
+    max_store: int = defaults.MAX_STORE_MB * MB  # oldest results go first
+    adjudicate_budget: float = defaults.ADJUDICATE_BUDGET  # seconds a game (0: none)
     fetch_bytes: int = 5 * MB  # a fetched page
     fetch_timeout: float = 30.0  # seconds for a fetched page, whole
-    public_urls_only: bool = True  # refuse loopback, private, link-local and metadata addresses
+    public_urls_only: bool = defaults.PUBLIC_URLS_ONLY  # refuse non-global ones
     allowed_hosts: tuple[str, ...] = ()  # names a reverse proxy sends as Host ("*": any)
-    max_buffer: int = 200 * MB  # request bytes held at once (memory and spilled files)
+    max_buffer: int = defaults.MAX_BUFFER_MB * MB  # held at once, spills too
     spill_bytes: int = 2 * MB  # an upload past this goes to a private file, not memory
-    client_timeout: float = 10.0  # seconds to send a request's headers (and idle keep-alive)
-    min_upload_rate: int = 10 * KB  # bytes a second a body must keep up after client_timeout
+    client_timeout: float = defaults.CLIENT_TIMEOUT  # for headers, and idle
+    min_upload_rate: int = defaults.MIN_UPLOAD_RATE_KB * KB  # a body's, in bytes/s
     max_requests: int = 200  # requests handled at once; more are answered 503 at once
     max_connections: int = 1000  # open connections; more are closed at once
 

@@ -7,6 +7,7 @@ exits with are checked against it below), the file kinds a folder walk reads fro
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -108,3 +109,20 @@ def test_the_presets_come_from_the_vocabulary() -> None:
     text = help_of("check")
     for preset in PRESETS:
         assert f"{preset.pocket_file} on {preset.name} ({preset.pockets()})" in text
+
+
+def test_serve_defaults_are_the_settings_defaults() -> None:
+    """`gcadj serve` given no option makes the settings a server made in Python has by
+    default (`ServeSettings()`): both read `gcadj.web.defaults`, and its help shows them."""
+    from gcadj.cli.serve import settings_of
+    from gcadj.web.limits import ServeSettings
+
+    command = typer.main.get_command(app).commands["serve"]  # type: ignore[attr-defined]
+    context = command.make_context("serve", [])
+    default = ServeSettings()
+    made = settings_of(dict(context.params))
+    # --jobs left out is one worker per core, worked out for the command at once
+    assert dataclasses.replace(made, workers=default.workers) == default
+    shown = help_of("serve")
+    assert f"[default: {default.max_body / 1e6}]" in shown  # --max-upload, in MB
+    assert f"[default: {default.keep_days}]" in shown
