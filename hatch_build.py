@@ -50,8 +50,8 @@ COMPILED_MODULES = [
     "gcadj/notation/records.py",
     "gcadj/notation/language.py",
     "gcadj/notation/parse.py",
-    "gcadj/adjudication/judge.py",
-    "gcadj/adjudication/verdict.py",
+    "gcadj/judging/judge.py",
+    "gcadj/judging/verdict.py",
     "gcadj/analysis/search.py",
 ]
 

@@ -1,7 +1,7 @@
 """Speed of the writers on judged games: each export format over the same long random games,
 against another checkout of gcadj (a baseline), as a ratio.
 
-Every writer reads one walk over the judged game (`gcadj.adjudication.plies`), replaying the
+Every writer reads one walk over the judged game (`gcadj.judging.plies`), replaying the
 judge's moves with `Position.push_trusted`; before that walk, each writer replayed the game
 itself with the checked `Position.push` (a second legality test of every move), and the
 Game Courier and FEN writers made every SAN too. This measures what that costs: the games

@@ -9,8 +9,8 @@ the fixed examples miss. A failure prints the falsifying example and a
 The properties: any bytes into ``gcadj check`` and any text into ``check_text``; random
 literal sub-moves into the judge (tests/crosslayer/test_reliability_properties.py); the
 judge against the brute-force oracle on legal and corrupted plies
-(tests/adjudication/test_adjudicator_properties.py); any log the grammar generates
-(tests/adjudication/test_adjudicator_robust.py); and the parser's two paths
+(tests/judging/test_adjudicator_properties.py); any log the grammar generates
+(tests/judging/test_adjudicator_robust.py); and the parser's two paths
 (tests/notation/test_parse_props.py, scaled through GCADJ_PARSE_EXAMPLES).
 
 Run: ``python bench/fuzz_long.py [--scale 50] [-k NAME] [--minutes M]``; ``--minutes`` stops
@@ -29,8 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PROPERTIES = (
     "tests/crosslayer/test_reliability_properties.py",
-    "tests/adjudication/test_adjudicator_properties.py",
-    "tests/adjudication/test_adjudicator_robust.py",
+    "tests/judging/test_adjudicator_properties.py",
+    "tests/judging/test_adjudicator_robust.py",
     "tests/notation/test_parse_props.py",
 )
 

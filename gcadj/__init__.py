@@ -30,8 +30,7 @@ from typing import TYPE_CHECKING, Any
 from gcadj.about import __version__
 
 if TYPE_CHECKING:
-    from gcadj.adjudication.verdict import Finding, Verdict, replay
-    from gcadj.analysis.adjudicate import Adjudication, adjudicate_position
+    from gcadj.analysis.adjudicate import adjudicate_position
     from gcadj.analysis.options import AdjudicateOptions
     from gcadj.app.adjudicate import AdjudicatedGame, adjudicate
     from gcadj.app.check import check_source, check_text
@@ -39,6 +38,8 @@ if TYPE_CHECKING:
     from gcadj.engine.move import Move
     from gcadj.engine.position import Outcome, Position
     from gcadj.errors import LogSyntaxError
+    from gcadj.judging.adjudication import Adjudication
+    from gcadj.judging.verdict import Finding, Verdict, replay
     from gcadj.notation.parse import parse_log
     from gcadj.vocabulary import Termination
 
@@ -47,18 +48,18 @@ _LAZY = {
     "Outcome": "gcadj.engine.position",
     "Termination": "gcadj.vocabulary",
     "Move": "gcadj.engine.move",
-    "Verdict": "gcadj.adjudication.verdict",
-    "Finding": "gcadj.adjudication.verdict",
+    "Verdict": "gcadj.judging.verdict",
+    "Finding": "gcadj.judging.verdict",
     "check_text": "gcadj.app.check",
     "check_source": "gcadj.app.check",
     "judge_source": "gcadj.app.pipeline",
     "JudgeOptions": "gcadj.app.pipeline",
-    "replay": "gcadj.adjudication.verdict",
+    "replay": "gcadj.judging.verdict",
     "parse_log": "gcadj.notation.parse",
     "adjudicate": "gcadj.app.adjudicate",
     "AdjudicatedGame": "gcadj.app.adjudicate",
     "adjudicate_position": "gcadj.analysis.adjudicate",
-    "Adjudication": "gcadj.analysis.adjudicate",
+    "Adjudication": "gcadj.judging.adjudication",
     "AdjudicateOptions": "gcadj.analysis.options",
     "LogSyntaxError": "gcadj.notation.parse",
 }

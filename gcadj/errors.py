@@ -353,7 +353,7 @@ class UnreadableCell(GcadjError):
 
 
 class NoGame(GcadjError, ValueError):
-    """A verdict without a game to walk (`gcadj.adjudication.plies`): a source that could
+    """A verdict without a game to walk (`gcadj.judging.plies`): a source that could
     not be read or parsed."""
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gcadj.adjudication.judge import CATEGORIES
+from gcadj.judging.judge import CATEGORIES
 from gcadj.vocabulary import Termination
 
 KEYS = {

@@ -18,22 +18,18 @@ follows it:
   is a bug of gcadj's, raised as `ProofRejected`, never printed;
 * with no mate: `claimable` when the position has occurred three times (a draw either
   player may claim), else `evidence` when one side leads by at least the evidence margin
-  in class units (`gcadj.analysis.material`), else `undetermined`.
+  in class units (`gcadj.judging.material`), else `undetermined`.
 
-`Adjudication.to_json` is the ``adjudication`` key of ``gcadj adjudicate --json``.
+What it makes is data (`gcadj.judging.adjudication`), carried by the judged game.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from gcadj.adjudication.plies import JudgedGame
-from gcadj.adjudication.verdict import Verdict, start_position
-from gcadj.analysis.material import Material, material
 from gcadj.analysis.options import AdjudicateOptions
-from gcadj.analysis.proof import LineStep, Tree, mating_line, tree_json
+from gcadj.analysis.proof import mating_line, tree_json
 from gcadj.analysis.proof_check import check_proof
 from gcadj.analysis.search import (
     PROOF_LIMIT,
@@ -45,6 +41,10 @@ from gcadj.analysis.search import (
 from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import COLOR_NAMES, WHITE
 from gcadj.errors import ProofRejected
+from gcadj.judging.adjudication import Adjudication, ForcedMate
+from gcadj.judging.material import Material, material
+from gcadj.judging.plies import JudgedGame
+from gcadj.judging.verdict import Verdict, start_position
 from gcadj.vocabulary import (
     DEFAULT_POCKET_FILE,
     AdjudicationClass,
@@ -57,7 +57,7 @@ from gcadj.vocabulary import (
 from gcadj.words import plural
 
 if TYPE_CHECKING:
-    from gcadj.adjudication.verdict import Finding
+    from gcadj.judging.verdict import Finding
 
 SIDES: Final = (Side.WHITE, Side.BLACK)
 WINS: Final = (Result.WHITE_WINS, Result.BLACK_WINS)
@@ -71,87 +71,6 @@ BOARD_ENDINGS: Final = frozenset(
     }
 )
 CUT_WORDS: Final = {"budget": "the budget", "nodes": "the node limit", "interrupted": "Ctrl-C"}
-
-
-@dataclass(frozen=True)
-class ForcedMate:
-    """A forced mate, checked: the winner, its number of moves, the mating line (Game
-    Courier text and SAN) and the whole proof tree (`gcadj.analysis.proof`). `steps`: the
-    line's moves and the positions they lead to, for drawing it (not part of the JSON)."""
-
-    winner: Side
-    moves: int
-    line: tuple[str, ...]
-    san: tuple[str, ...]
-    tree: Tree
-    steps: tuple[LineStep, ...] = field(default=(), compare=False)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "winner": self.winner.value,
-            "moves": self.moves,
-            "line": list(self.line),
-            "san": list(self.san),
-            "tree": self.tree,
-        }
-
-
-@dataclass(frozen=True)
-class Adjudication:
-    """A game's adjudication (see the module docstring). `no_mate_within` and
-    `not_mated_within`: the side to move was proved to have no forced mate, and not to be
-    mated, within that many moves (None: no search was made); `cut`: why the search
-    stopped short of `mate_depth` (its budget, the node limit, Ctrl-C), None if it did not.
-    `internal`: gcadj failed on the game (a bug; not part of the JSON).
-
-    Examples:
-        >>> import gcadj
-        >>> found = gcadj.adjudicate_position("4k3/8/8/8/8/8/8/R3K3[] b - - 0 1")
-        >>> found.kind.value, found.result.value, found.no_mate_within, found.mate
-        ('evidence', '1-0', 3, None)
-        >>> found.to_json()["material"]["white"]["by_class"]["3"]
-        1
-    """
-
-    kind: AdjudicationClass
-    result: Result
-    reason: str
-    position: str | None = None
-    mate: ForcedMate | None = None
-    no_mate_within: int | None = None
-    not_mated_within: int | None = None
-    mate_depth: int | None = None
-    cut: str | None = None
-    material: Material | None = None
-    notes: tuple[str, ...] = ()
-    nodes: int = 0
-    seconds: float = 0.0
-    internal: bool = field(default=False, compare=False)
-    # The reason about the board alone, when `reason` begins by saying which position of
-    # the game was adjudicated (an illegal or partial game's): pages say that part in a
-    # player's words (move 4, White) instead of the JSON's (ply 7). Not in the JSON.
-    board_reason: str | None = field(default=None, compare=False)
-
-    @property
-    def interrupted(self) -> bool:
-        return self.cut == "interrupted"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "class": self.kind.value,
-            "result": self.result.value,
-            "reason": self.reason,
-            "position": self.position,
-            "mate": None if self.mate is None else self.mate.to_json(),
-            "no_mate_within": self.no_mate_within,
-            "not_mated_within": self.not_mated_within,
-            "mate_depth": self.mate_depth,
-            "cut": self.cut,
-            "material": None if self.material is None else self.material.to_json(),
-            "notes": list(self.notes),
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 3),
-        }
 
 
 def adjudicate_verdict(
@@ -425,8 +344,6 @@ def _replace(adjudication: Adjudication, **changes: Any) -> Adjudication:
 
 
 __all__ = [
-    "Adjudication",
-    "ForcedMate",
     "ProofRejected",
     "adjudicate_position",
     "adjudicate_verdict",

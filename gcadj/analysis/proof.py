@@ -18,25 +18,13 @@ order), down to the mate.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from gcadj.analysis.search import ProofNode
 from gcadj.engine.move import Move
 from gcadj.engine.position import Position
+from gcadj.judging.adjudication import LineStep, Tree
 from gcadj.notation.san import gc_text, move_san
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
-
-Tree = dict[str, Any]
-"""A proof tree as JSON: ``{"move": str | None, "replies": {str: Tree}}``."""
-
-
-@dataclass(frozen=True)
-class LineStep:
-    """One move of a line and the position it leads to, so that whoever draws the line
-    (the viewer) reads its boards here and never plays the moves again."""
-
-    move: Move
-    fen_after: str
 
 
 @dataclass(frozen=True)
@@ -107,4 +95,4 @@ def line_text(
     return Line(tuple(gc), tuple(san), tuple(steps))
 
 
-__all__ = ["Line", "LineStep", "Tree", "line_text", "mating_line", "principal_moves", "tree_json"]
+__all__ = ["Line", "line_text", "mating_line", "principal_moves", "tree_json"]

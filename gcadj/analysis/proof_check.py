@@ -7,7 +7,7 @@ prints, and replays it the way a log is judged:
 
 * each of the winner's moves is read by the notation layer (`parse_log`, one ply) and
   judged by the single-ply judge that judges every ply of a log
-  (`gcadj.adjudication.judge.PlyJudge`): an illegal one is rejected with the judge's reason;
+  (`gcadj.judging.judge.PlyJudge`): an illegal one is rejected with the judge's reason;
 * at each of the loser's turns, the replies must be exactly the legal moves of the
   position (`Position.legal_moves`, written as Game Courier text): none left out, none
   added;
@@ -25,10 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gcadj.adjudication.judge import IllegalPly, PlyJudge
 from gcadj.engine.position import Position
 from gcadj.engine.squares import COLOR_NAMES
 from gcadj.errors import LogSyntaxError, ProofFault
+from gcadj.judging.judge import IllegalPly, PlyJudge
 from gcadj.notation.parse import parse_log
 from gcadj.notation.records import MoveRecord
 from gcadj.notation.san import gc_text

@@ -19,8 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from gcadj.adjudication.verdict import Verdict
-from gcadj.analysis.adjudicate import Adjudication, adjudicate_verdict
+from gcadj.analysis.adjudicate import adjudicate_verdict
 from gcadj.analysis.options import (
     DEFAULT_BUDGET,
     DEFAULT_EVIDENCE_MARGIN,
@@ -33,6 +32,8 @@ from gcadj.app.check import CheckPlan, run_check
 from gcadj.app.exit_codes import EXIT_INTERNAL, EXIT_INTERRUPTED, exit_code_of
 from gcadj.app.fetching import FetchSettings
 from gcadj.app.pipeline import JudgeOptions, judge_source
+from gcadj.judging.adjudication import Adjudication
+from gcadj.judging.verdict import Verdict
 from gcadj.vocabulary import AdjudicationClass, PocketFile, Result
 
 FEN_SOURCE: Final = "<fen>"
@@ -67,8 +68,8 @@ class AdjudicatedGame:
         return {**self.verdict.to_json(), "adjudication": self.adjudication.to_json()}
 
     def json_line(self) -> str:
-        """`to_json` as one line (`gcadj.adjudication.json_text`), no newline at the end."""
-        from gcadj.adjudication.json_text import json_text
+        """`to_json` as one line (`gcadj.judging.json_text`), no newline at the end."""
+        from gcadj.judging.json_text import json_text
 
         return json_text(self.to_json())
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from gcadj.adjudication.verdict import Verdict
 from gcadj.app.exit_codes import EXIT_OK, EXIT_UNREADABLE, exit_code_of
 from gcadj.app.fetching import FetchSettings, fetch_settings
 from gcadj.app.pipeline import FAULT_ENV, JudgeOptions, iter_judge_source, judge_source
 from gcadj.errors import InjectedFault
+from gcadj.judging.verdict import Verdict
 from gcadj.vocabulary import PocketFile
 
 

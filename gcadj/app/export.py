@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from gcadj.adjudication.verdict import Verdict, internal_error_verdict
 from gcadj.app.exit_codes import (
     EXIT_CANNOT_WRITE,
     EXIT_INTERNAL,
@@ -28,6 +27,7 @@ from gcadj.app.exit_codes import (
 )
 from gcadj.app.pipeline import JudgeOptions, judge_source
 from gcadj.errors import CannotWrite, ExportError
+from gcadj.judging.verdict import Verdict, internal_error_verdict
 from gcadj.outputs.files import atomic_text_file
 from gcadj.outputs.registry import (
     ExportGame,
@@ -178,9 +178,9 @@ def _notes(verdict: Verdict, job: ExportJob) -> list[str]:
 
 
 def _fixed(verdicts: Sequence[Verdict], job: ExportJob, say: Say) -> list[ExportGame]:
-    """``--fix``: each game corrected (`gcadj.adjudication.fix`); what was replaced, and
+    """``--fix``: each game corrected (`gcadj.judging.fix`); what was replaced, and
     where fixing stopped, said on stderr."""
-    from gcadj.adjudication.fix import fix_log
+    from gcadj.judging.fix import fix_log
     from gcadj.outputs.writers.gc import fix_notes
 
     games = []

@@ -5,11 +5,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from gcadj.adjudication.verdict import internal_error_verdict
 from gcadj.app.exit_codes import EXIT_INTERNAL, EXIT_OK, EXIT_SYNTAX, EXIT_UNREADABLE
 from gcadj.app.fetching import FetchSettings, fetch_settings, shared_fetcher
 from gcadj.app.pipeline import judge_source, source_name
 from gcadj.errors import FetchError, PageError
+from gcadj.judging.verdict import internal_error_verdict
 
 log = logging.getLogger(__name__)
 

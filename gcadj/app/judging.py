@@ -30,9 +30,9 @@ from gcadj.sources.urls import is_url
 from gcadj.vocabulary import Status, VerdictKind
 
 if TYPE_CHECKING:
-    from gcadj.adjudication.verdict import Verdict
-    from gcadj.analysis.adjudicate import Adjudication
     from gcadj.app.pool import Lost
+    from gcadj.judging.adjudication import Adjudication
+    from gcadj.judging.verdict import Verdict
 
 log = logging.getLogger(__name__)
 
@@ -202,7 +202,7 @@ def judge_text(spec: str, text: str | None, job: JudgeJob) -> list[Judged]:
 
 def failed_result(name: str, message: str, job: JudgeJob | None = None) -> list[Judged]:
     """The result of a source with no game: an "error" verdict saying `message`."""
-    from gcadj.adjudication.verdict import failed_verdict
+    from gcadj.judging.verdict import failed_verdict
 
     return [game_result(failed_verdict(name, Status.ERROR, message), job or JudgeJob())]
 
@@ -213,7 +213,7 @@ def lost_result(name: str, lost: Lost) -> list[Judged]:
     internal error when the work itself failed (a bug)."""
     import dataclasses
 
-    from gcadj.adjudication.verdict import INTERNAL_ERROR, failed_verdict
+    from gcadj.judging.verdict import INTERNAL_ERROR, failed_verdict
 
     name = source_name(name)
     if not lost.internal:

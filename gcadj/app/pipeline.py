@@ -30,8 +30,8 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
-from gcadj.adjudication.verdict import Verdict, failed_verdict, internal_error_verdict
 from gcadj.errors import FenError, InjectedFault
+from gcadj.judging.verdict import Verdict, failed_verdict, internal_error_verdict
 from gcadj.sources.games import STDIN_NAME, JudgeOptions, source_games, source_name
 from gcadj.vocabulary import Status
 

@@ -29,7 +29,7 @@ from gcadj.errors import AuditError, CannotWrite
 from gcadj.vocabulary import Status
 
 if TYPE_CHECKING:
-    from gcadj.adjudication.verdict import Verdict
+    from gcadj.judging.verdict import Verdict
     from gcadj.outputs.audit_report import FactsLookup, LinkLookup, Summary
 
 log = logging.getLogger(__name__)

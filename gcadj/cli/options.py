@@ -391,8 +391,8 @@ def check_options(
 
 def check_fen(command: str, fen: str, pocket_file: PocketFile) -> None:
     """A usage error (exit 2) for a --fen that is no start position."""
-    from gcadj.adjudication.verdict import start_position
     from gcadj.errors import FenError
+    from gcadj.judging.verdict import start_position
 
     try:
         start_position(fen, pocket_file)

@@ -27,7 +27,7 @@ from gcadj.cli.streams import say
 from gcadj.vocabulary import Status
 
 if TYPE_CHECKING:
-    from gcadj.adjudication.verdict import Verdict
+    from gcadj.judging.verdict import Verdict
 
 
 @dataclass(frozen=True)

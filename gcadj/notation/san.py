@@ -59,7 +59,7 @@ __all__ = [
 
 def move_san(position: Position, move: Move) -> str:
     """The SAN of a legal move, with ``+`` or ``#``. The move is not checked again: it
-    comes from the judge (`gcadj.adjudication.plies`) or from `parse_san`."""
+    comes from the judge (`gcadj.judging.plies`) or from `parse_san`."""
     text = _san_body(position, move)
     position.push_trusted(move)  # the move is legal: trying it needs no second check
     try:

@@ -7,10 +7,9 @@ is searched or judged again here.
 
 from __future__ import annotations
 
-from gcadj.adjudication.verdict import Verdict
-from gcadj.analysis.adjudicate import Adjudication
-from gcadj.analysis.material import CLASSES, Material
-from gcadj.analysis.proof import Tree
+from gcadj.judging.adjudication import Adjudication, Tree
+from gcadj.judging.material import CLASSES, Material
+from gcadj.judging.verdict import Verdict
 
 
 def adjudication_line(verdict: Verdict, adjudication: Adjudication) -> str:

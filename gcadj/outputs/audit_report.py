@@ -31,8 +31,8 @@ from typing import Any, Final, NamedTuple
 from urllib.parse import quote
 
 from gcadj.about import GENERATOR_META
-from gcadj.adjudication.verdict import outcome_of
 from gcadj.analysis.options import INTERNAL_REASON
+from gcadj.judging.verdict import outcome_of
 from gcadj.outputs.files import atomic_text_file
 from gcadj.outputs.html_text import breakable
 from gcadj.outputs.plain_words import category_sentence, move_words, term

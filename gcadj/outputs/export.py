@@ -2,7 +2,7 @@
 as ``gcadj export --to`` names it.
 
 The formats are the modules of `gcadj.outputs.writers`, found by `gcadj.outputs.registry`;
-each writes from one walk over the judged game (`gcadj.adjudication.plies`), never judging
+each writes from one walk over the judged game (`gcadj.judging.plies`), never judging
 again. The legal prefix is written in each format's own notation; an illegal game carries
 its first illegal ply and everything after it as typed, and a game cut by an unreadable ply
 carries the text it could not read, so reading the export back gives the same verdict.
@@ -13,8 +13,8 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from gcadj.adjudication.verdict import Verdict
 from gcadj.errors import ExportError
+from gcadj.judging.verdict import Verdict
 from gcadj.outputs.registry import ExportGame, ExportOptions, WriteTo, writer_for
 from gcadj.vocabulary import PocketFile, not_a_pocket_file
 

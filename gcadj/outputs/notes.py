@@ -7,7 +7,7 @@ comments, and writers write them afresh, so a note never piles up over round tri
 
 from __future__ import annotations
 
-from gcadj.adjudication.verdict import Finding
+from gcadj.judging.verdict import Finding
 from gcadj.notation.pgn import NOTE_MARK
 from gcadj.notation.records import UnreadText
 from gcadj.vocabulary import Side

@@ -20,8 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Final, Literal
 
-from gcadj.adjudication.verdict import Verdict
 from gcadj.errors import ExportError
+from gcadj.judging.verdict import Verdict
 from gcadj.vocabulary import PocketFile
 from gcadj.words import plural
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gcadj.adjudication.verdict import Finding, Suggestion, Verdict
+from gcadj.judging.verdict import Finding, Suggestion, Verdict
 from gcadj.outputs.diagram import text_diagram
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Side, Status
 from gcadj.words import plural

@@ -12,7 +12,7 @@ An audit writes thousands of pages into one folder: there each page links the st
 a script carrying the kit (`viewer_assets`, two files written once beside the pages), and
 holds only its own game, about a sixth of a self-contained page.
 
-The page is made from one walk over each judged game (`gcadj.adjudication.plies`): it
+The page is made from one walk over each judged game (`gcadj.judging.plies`): it
 shows what the judge found, and never judges or replays a game of its own.
 
 Steps are positions: step 0 is the start, step N the position after N legal plies.
@@ -60,14 +60,14 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from gcadj.about import GAMES_BLOCK_ID, GENERATOR_META
-from gcadj.adjudication.plies import JudgedGame, JudgedPly, ShownBoard
-from gcadj.adjudication.verdict import Finding, Verdict
-from gcadj.analysis.adjudicate import Adjudication
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import PIECE
 from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.errors import ExportError
+from gcadj.judging.adjudication import Adjudication
+from gcadj.judging.plies import JudgedGame, JudgedPly, ShownBoard
+from gcadj.judging.verdict import Finding, Verdict
 from gcadj.notation.records import GameLog, UnreadText
 from gcadj.outputs.html_text import breakable, message_html
 from gcadj.outputs.legend import piece_legend

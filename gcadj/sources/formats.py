@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Final
 
 from gcadj.about import is_gcadj_html
-from gcadj.adjudication.verdict import start_position
 from gcadj.errors import FenError, LogSyntaxError
+from gcadj.judging.verdict import start_position
 from gcadj.notation.lexicon import ALL_SPACE, BYTE_ORDER_MARK, LINE_SPACE, SourceFormat
 from gcadj.notation.parse import parse_log
 from gcadj.notation.pgn import looks_like_pgn

@@ -25,8 +25,8 @@ import dataclasses
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Final
 
-from gcadj.adjudication.verdict import Verdict, failed_verdict, replay, replay_readable
 from gcadj.errors import LogSyntaxError, OwnFileError, SourceError
+from gcadj.judging.verdict import Verdict, failed_verdict, replay, replay_readable
 from gcadj.notation.lexicon import SourceFormat
 from gcadj.notation.parse import normalise_text
 from gcadj.notation.pgn import without_forum_wrappers

@@ -37,13 +37,13 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Final
 
-from gcadj.adjudication.verdict import Replay, Verdict, failed_verdict
 from gcadj.engine.fen import STARTING_FEN
 from gcadj.engine.move import BOARD_MOVES, Move
 from gcadj.engine.pieces import KIND
 from gcadj.engine.position import Position
 from gcadj.engine.squares import WHITE, parse_square
 from gcadj.errors import FenError, LogSyntaxError, SanError
+from gcadj.judging.verdict import Replay, Verdict, failed_verdict
 from gcadj.notation.language import LogBuilder
 from gcadj.notation.lexicon import CASTLING, LINE_SPACE, PROMOTION
 from gcadj.notation.parse import parse_log

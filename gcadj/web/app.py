@@ -105,8 +105,8 @@ def state_of(request: Request) -> ServerState:
 def judge_options(fields: dict[str, str]) -> JudgeOptions:
     """The options a form or query gives (pocket_file, all, fen), checked as the CLI
     checks them; `BadInput` says what is wrong."""
-    from gcadj.adjudication.verdict import start_position
     from gcadj.errors import FenError
+    from gcadj.judging.verdict import start_position
     from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, not_a_pocket_file
 
     typed = (fields.get("pocket_file") or "").strip()  # none: the file the log uses

@@ -47,9 +47,9 @@ from gcadj.web.uploads import (
 )
 
 if TYPE_CHECKING:
-    from gcadj.adjudication.verdict import Verdict
-    from gcadj.analysis.adjudicate import Adjudication
     from gcadj.app.pool import Lost, WorkerPool
+    from gcadj.judging.adjudication import Adjudication
+    from gcadj.judging.verdict import Verdict
     from gcadj.outputs.viewer import GameView
 
 log = logging.getLogger(__name__)
@@ -77,7 +77,7 @@ def downloads(verdict: Verdict, fen: str | None) -> list[tuple[str, str, str]]:
             log.debug("no %s for %s", fmt, verdict.source, exc_info=True)
     if verdict.first_illegal is not None and verdict.log is not None:
         try:
-            from gcadj.adjudication.fix import fix_log
+            from gcadj.judging.fix import fix_log
             from gcadj.outputs.writers.gc import write_fixed_gc
 
             fixed = fix_log(verdict.log, fen=fen)

@@ -8,10 +8,10 @@ import pickle
 from typing import Any
 
 import gcadj
-from gcadj.analysis.adjudicate import Adjudication
 from gcadj.analysis.options import AdjudicateOptions
 from gcadj.app.check import check_text
 from gcadj.app.judging import JudgeJob, game_result
+from gcadj.judging.adjudication import Adjudication
 
 MATE_IN_2 = '[FEN "1k6/8/2K5/8/8/8/8/7R[] b - - 0 1"]\nk b8-a8\n'
 QUICK = AdjudicateOptions(mate_depth=3, budget=None, node_limit=100_000)

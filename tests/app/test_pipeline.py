@@ -127,8 +127,8 @@ def test_a_pgn_game_is_judged_once_as_it_is_read() -> None:
     """Each ply of a PGN database goes through its game's replay once, and a SAN move the
     reader found legal is played as that move, never judged again: the judge sees only the
     plies typed otherwise (castling, a promotion, a {gc: ...} ply)."""
-    from gcadj.adjudication.judge import PlyJudge
-    from gcadj.adjudication.verdict import Replay
+    from gcadj.judging.judge import PlyJudge
+    from gcadj.judging.verdict import Replay
 
     path = Path(__file__).resolve().parents[2] / "bench" / "data" / "pgn" / "WorldChamp1886.pgn"
     with calls_of(Replay.__init__, Replay.play, Replay.play_move, PlyJudge.play) as counts:

@@ -21,9 +21,9 @@ import pytest
 from conftest import FIXTURES, ROOT
 from httpserver import FixtureServer, page, play_path
 
-from gcadj.adjudication.json_text import json_text
 from gcadj.engine.position import Position
 from gcadj.errors import FenError
+from gcadj.judging.json_text import json_text
 from gcadj.notation.parse import LogSyntaxError, parse_log
 from gcadj.terminal import visible
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from gcadj.adjudication.judge import IllegalPly
 from gcadj.app.check import check_text
 from gcadj.engine.fen import FenError
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import KIND, PIECE
 from gcadj.engine.position import IllegalMoveError, Position
+from gcadj.judging.judge import IllegalPly
 from gcadj.notation.gccode import GcCodeError, gc_code_to_fen
 from gcadj.notation.parse import LogSyntaxError, parse_log
 

@@ -10,10 +10,10 @@ import pytest
 from conftest import FIXTURES
 from typer.testing import CliRunner
 
-from gcadj.adjudication.verdict import Verdict
 from gcadj.app.check import check_source, check_text
 from gcadj.cli.main import app
 from gcadj.errors import ExportError
+from gcadj.judging.verdict import Verdict
 from gcadj.outputs.export import export_game
 
 EXAMPLES = sorted((FIXTURES / "examples").glob("ex*.txt"))

@@ -24,9 +24,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from random_games import random_log
 
-from gcadj.adjudication.fix import fix_log
-from gcadj.adjudication.verdict import Verdict
 from gcadj.app.pipeline import JudgeOptions, judge_source
+from gcadj.judging.fix import fix_log
+from gcadj.judging.verdict import Verdict
 from gcadj.outputs.export import ExportError, export_game, export_games
 from gcadj.outputs.writers.gc import write_fixed_gc
 

@@ -28,9 +28,9 @@ from conftest import FIXTURES, ROOT
 from verdict_shape import assert_verdict_shape
 
 from gcadj.about import GENERATOR_META
-from gcadj.adjudication.verdict import outcome_of
 from gcadj.app.audit_files import is_locked
 from gcadj.app.check import FAULT_ENV, check_source, check_text
+from gcadj.judging.verdict import outcome_of
 from gcadj.outputs.audit_report import CSV_HEADER
 
 GCADJ = [sys.executable, "-m", "gcadj"]

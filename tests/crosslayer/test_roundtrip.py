@@ -18,13 +18,13 @@ from conftest import FIXTURES
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from gcadj.adjudication.verdict import Verdict
 from gcadj.app.check import check_text
 from gcadj.engine.fen import STARTING_FEN
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import KIND
 from gcadj.engine.position import Position
 from gcadj.engine.squares import POCKET, SQUARE_NAMES
+from gcadj.judging.verdict import Verdict
 from gcadj.notation.san import gc_text
 from gcadj.outputs.export import ExportError, export_game
 

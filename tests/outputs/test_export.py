@@ -22,9 +22,9 @@ from xml.etree import ElementTree
 import pytest
 from conftest import FIXTURES, ROOT
 
-from gcadj.adjudication.verdict import Verdict
 from gcadj.app.check import check_text
 from gcadj.errors import ExportError
+from gcadj.judging.verdict import Verdict
 from gcadj.notation.records import MoveSub, PlaceSub
 from gcadj.outputs.export import export_game
 from gcadj.outputs.svg import diagram_size

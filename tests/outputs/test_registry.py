@@ -53,7 +53,7 @@ def test_the_cli_offers_exactly_the_registered_formats() -> None:
 NEW_FORMAT = '''
 """--to lines: one line per ply, as typed (a format written for the registry's test)."""
 
-from gcadj.adjudication.plies import judged_plies
+from gcadj.judging.plies import judged_plies
 from gcadj.outputs.registry import Writer
 
 

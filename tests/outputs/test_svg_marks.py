@@ -157,7 +157,7 @@ def test_a_flipped_board_turns_the_squares_and_keeps_each_pocket_beside_its_rank
 def test_marks_drawn_for_a_flipped_board_land_on_its_cells() -> None:
     verdict = check_text("P e2-e4\np e7-e5\nN g1-g3\n", "g")
     assert verdict.first_illegal is not None and verdict.log is not None
-    from gcadj.adjudication.plies import JudgedGame
+    from gcadj.judging.plies import JudgedGame
 
     position = JudgedGame(verdict).position_after(2)
     record = verdict.log.records[2]

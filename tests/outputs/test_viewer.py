@@ -17,10 +17,10 @@ from conftest import FIXTURES, ROOT
 from viewer_pages import page_data
 
 from gcadj.about import GENERATOR_META
-from gcadj.adjudication.verdict import Suggestion, Verdict
 from gcadj.app.check import check_text
 from gcadj.engine.pieces import KINDS
 from gcadj.errors import ExportError
+from gcadj.judging.verdict import Suggestion, Verdict
 from gcadj.outputs.plain_words import CATEGORY_SENTENCES
 from gcadj.outputs.viewer import write_viewer
 from gcadj.outputs.writers.fen import write_fens

@@ -11,10 +11,10 @@ from pathlib import Path
 from conftest import FIXTURES
 from typer.testing import CliRunner
 
-from gcadj.adjudication.verdict import Verdict
 from gcadj.app.check import check_source, check_text
 from gcadj.app.pipeline import judge_source
 from gcadj.cli.main import app
+from gcadj.judging.verdict import Verdict
 from gcadj.outputs.export import export_game, export_games
 from gcadj.sources.own import NO_GAME_PAGE, NO_GAME_VERDICTS
 

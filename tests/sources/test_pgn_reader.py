@@ -10,11 +10,11 @@ import pytest
 from conftest import FIXTURES
 from typer.testing import CliRunner
 
-from gcadj.adjudication.verdict import Verdict
 from gcadj.app.check import check_text
 from gcadj.app.pipeline import JudgeOptions, judge_source
 from gcadj.cli.main import app
 from gcadj.engine.position import Position
+from gcadj.judging.verdict import Verdict
 from gcadj.notation.lexicon import SourceFormat
 from gcadj.notation.pgn import looks_like_pgn, movetext_kind
 from gcadj.notation.records import ClearSub, MoveSub, PlaceSub

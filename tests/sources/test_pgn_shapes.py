@@ -12,8 +12,8 @@ import chess.pgn
 import pytest
 from conftest import FIXTURES
 
-from gcadj.adjudication.verdict import Verdict
 from gcadj.app.pipeline import judge_source
+from gcadj.judging.verdict import Verdict
 from gcadj.notation.parse import normalise_text
 from gcadj.notation.pgn import without_forum_wrappers
 

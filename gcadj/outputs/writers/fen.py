@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import IO
 
-from gcadj.adjudication.plies import JudgedGame
-from gcadj.adjudication.verdict import Verdict
+from gcadj.judging.plies import JudgedGame
+from gcadj.judging.verdict import Verdict
 from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo, check_ply
 
 __all__ = ["WRITER", "write_fens", "write_fens_to"]

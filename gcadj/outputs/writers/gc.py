@@ -22,11 +22,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import IO
 
-from gcadj.adjudication.fix import FixedGame
-from gcadj.adjudication.plies import JudgedGame, JudgedPly
-from gcadj.adjudication.verdict import Verdict
 from gcadj.engine.fen import STARTING_FEN
 from gcadj.engine.position import Position
+from gcadj.judging.fix import FixedGame
+from gcadj.judging.plies import JudgedGame, JudgedPly
+from gcadj.judging.verdict import Verdict
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.pgn import NOTE_MARK, escape_tag_value
 from gcadj.notation.records import (
@@ -170,7 +170,7 @@ def fix_notes(fixed: FixedGame) -> dict[int, str]:
 
 
 def write_fixed_gc(fixed: FixedGame) -> str:
-    """The Game Courier list of a corrected game (`gcadj.adjudication.fix`): each replaced
+    """The Game Courier list of a corrected game (`gcadj.judging.fix`): each replaced
     ply in its corrected form with ``// gcadj: was '<typed>'``; where fixing stopped, the
     illegal ply and the rest as typed, as `write_gc` writes any illegal game."""
     return write_gc(fixed.verdict, fix_notes(fixed))

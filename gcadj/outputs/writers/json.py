@@ -20,9 +20,9 @@ import json
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
-from gcadj.adjudication.json_text import escape_line_breaks, json_text
-from gcadj.adjudication.plies import JudgedGame, JudgedPly
-from gcadj.adjudication.verdict import Verdict
+from gcadj.judging.json_text import escape_line_breaks, json_text
+from gcadj.judging.plies import JudgedGame, JudgedPly
+from gcadj.judging.verdict import Verdict
 from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo
 
 __all__ = ["WRITER", "write_json", "write_json_to"]

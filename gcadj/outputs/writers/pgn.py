@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import IO
 
-from gcadj.adjudication.plies import JudgedGame
-from gcadj.adjudication.verdict import Verdict
 from gcadj.engine.fen import STARTING_FEN
+from gcadj.judging.plies import JudgedGame
+from gcadj.judging.verdict import Verdict
 from gcadj.notation.pgn import GC_MARK, NOTE_MARK, ROSTER_UNKNOWN, VARIANT, escape_tag_value
 from gcadj.notation.records import UnreadText
 from gcadj.outputs.notes import finding_note, unread_note

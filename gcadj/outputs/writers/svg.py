@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gcadj.adjudication.plies import JudgedGame
-from gcadj.adjudication.verdict import Verdict
+from gcadj.judging.plies import JudgedGame
+from gcadj.judging.verdict import Verdict
 from gcadj.outputs.registry import (
     ExportGame,
     ExportOptions,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gcadj.analysis.material import material
 from gcadj.engine.position import Position
+from gcadj.judging.material import material
 
 # docs/rules.md §1, written out again: the letter of every piece but the King, its class.
 CLASS_OF = {

@@ -36,11 +36,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gcadj.adjudication.judge import POCKET_INDEX, SquareMap, square_map
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import Piece, PieceKind
 from gcadj.engine.position import Position
 from gcadj.engine.squares import COLOR_NAMES, POCKET, WHITE
+from gcadj.judging.judge import POCKET_INDEX, SquareMap, square_map
 from gcadj.notation.records import CaptureSub, ClearSub, MoveRecord, MoveSub, PlaceSub
 from gcadj.notation.san import gc_text, move_san, submoves_text
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile

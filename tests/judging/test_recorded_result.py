@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from gcadj.adjudication.verdict import Verdict
 from gcadj.app.check import check_text
 from gcadj.app.pipeline import judge_source
+from gcadj.judging.verdict import Verdict
 from gcadj.outputs.export import export_game
 
 OPENING = "1. e4 e5 2. Nf3 Nc6"

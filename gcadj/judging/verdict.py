@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Final, overload
 
-from gcadj.adjudication.judge import IllegalPly, PlyJudge
 from gcadj.engine.compiled import mypyc_attr, rebuild_args
 from gcadj.engine.fen import STARTING_FEN, format_fen
 from gcadj.engine.move import Move
@@ -24,6 +23,7 @@ from gcadj.engine.pieces import Piece
 from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.errors import FenError, LogSyntaxError
+from gcadj.judging.judge import IllegalPly, PlyJudge
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub
 from gcadj.vocabulary import (
@@ -217,7 +217,7 @@ class Verdict:
     def json_line(self) -> str:
         """`to_json` as one line of JSON (no newline at the end) that no line splitter
         breaks: what ``gcadj check --json`` prints and the audit appends."""
-        from gcadj.adjudication.json_text import json_text  # json: not for a plain `check`
+        from gcadj.judging.json_text import json_text  # json: not for a plain `check`
 
         return json_text(self.to_json())
 
@@ -522,7 +522,7 @@ class Replay:
             illegal.category is not Category.AFTER_GAME_END
         ):  # no move may follow: nothing to suggest
             # imported here: a legal game (and gcadj's start-up) never needs it, nor SAN
-            from gcadj.adjudication.suggest import suggest
+            from gcadj.judging.suggest import suggest
 
             suggestions = tuple(
                 Suggestion(c.text, c.san, c.why)

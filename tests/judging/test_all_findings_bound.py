@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from gcadj.adjudication import verdict as verdict_module
 from gcadj.app.check import check_text
+from gcadj.judging import verdict as verdict_module
 
 # The Knights' shuffle: the fivefold repetition ends the game at ply 17, and every ply
 # after it is illegal ("after-game-end"), the replay going on from the literal board.

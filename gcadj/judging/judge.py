@@ -212,7 +212,7 @@ class PlyJudge:
         victim's square) or lands on an own piece, the pocket is already full, or the drop
         lands on a piece; in those cases, and for anything else, this returns None and the
         general path decides (as it does when the move read here is not legal).
-        tests/adjudication/test_adjudicator_properties.py checks both paths against a
+        tests/judging/test_adjudicator_properties.py checks both paths against a
         brute-force reading of the rules.
         """
         indices = self._indices

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from gcadj.adjudication.judge import CATEGORIES
-from gcadj.adjudication.verdict import replay
 from gcadj.app.check import check_source, check_text
 from gcadj.errors import FenError
+from gcadj.judging.judge import CATEGORIES
+from gcadj.judging.verdict import replay
 from gcadj.notation.parse import parse_log
 
 LOGS = FIXTURES / "logs"

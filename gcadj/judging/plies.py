@@ -32,12 +32,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Literal, NamedTuple
 
-from gcadj.adjudication.judge import PlyJudge
-from gcadj.adjudication.verdict import Finding, Verdict, literal_successor
 from gcadj.engine.move import Move
 from gcadj.engine.position import Position
 from gcadj.engine.squares import WHITE
 from gcadj.errors import NoGame, StaleVisit
+from gcadj.judging.judge import PlyJudge
+from gcadj.judging.verdict import Finding, Verdict, literal_successor
 from gcadj.notation.pgn import NOTE_MARK
 from gcadj.notation.records import GameLog, MoveRecord, UnreadText
 from gcadj.notation.san import gc_text, move_san, submoves_text

@@ -1,4 +1,4 @@
-"""The one pass over a judged game (`gcadj.adjudication.plies`): what each ply carries, the
+"""The one pass over a judged game (`gcadj.judging.plies`): what each ply carries, the
 lifetime of its live position, and that walking a game never judges it again."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import pytest
 from conftest import FIXTURES
 from random_games import random_game
 
-from gcadj.adjudication.judge import PlyJudge
-from gcadj.adjudication.plies import JudgedGame, JudgedPly, NoGame, StaleVisit, judged_plies
-from gcadj.adjudication.verdict import failed_verdict
 from gcadj.app.check import check_text
 from gcadj.engine.move import Move
 from gcadj.engine.position import Position
+from gcadj.judging.judge import PlyJudge
+from gcadj.judging.plies import JudgedGame, JudgedPly, NoGame, StaleVisit, judged_plies
+from gcadj.judging.verdict import failed_verdict
 from gcadj.notation.san import gc_text, move_san
 
 EX5 = FIXTURES / "examples" / "ex5_syntax_variants.txt"

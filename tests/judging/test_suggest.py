@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from random_games import corrupt, random_game
 
-from gcadj.adjudication.fix import fix_log
-from gcadj.adjudication.plies import judged_plies
-from gcadj.adjudication.verdict import Finding, Suggestion
 from gcadj.app.check import check_text
+from gcadj.judging.fix import fix_log
+from gcadj.judging.plies import judged_plies
+from gcadj.judging.verdict import Finding, Suggestion
 from gcadj.notation.parse import parse_log
 from gcadj.outputs.report import render_verdict
 from gcadj.outputs.writers.gc import write_fixed_gc

@@ -13,8 +13,8 @@ from grammar_text import logs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gcadj.adjudication.judge import CATEGORIES
 from gcadj.app.check import check_text
+from gcadj.judging.judge import CATEGORIES
 from gcadj.notation.parse import parse_log
 
 LOGS = logs("i")

@@ -1,7 +1,7 @@
 """Properties of the adjudicator over random games, against a brute-force oracle.
 
 The oracle is the rule of docs/rules.md §5 taken literally and written independently of
-gcadj.adjudication.judge: apply a ply's sub-moves to a board of square names, then compare
+gcadj.judging.judge: apply a ply's sub-moves to a board of square names, then compare
 that board with the board every legal move leaves; the ply is legal when exactly one matches.
 """
 

@@ -1,6 +1,6 @@
 """Correct a log's typing slips: each illegal ply replaced by its one strong suggestion.
 
-A suggestion is *strong* (`gcadj.adjudication.suggest`) when it keeps the typed origin and
+A suggestion is *strong* (`gcadj.judging.suggest`) when it keeps the typed origin and
 destination and differs only in a label, the en passant removal, or the case of the
 letter a pocketed piece becomes: then the player's move is certain and only its spelling
 was wrong. `fix_log` replays the log, replaces the first illegal ply by its strong
@@ -14,9 +14,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from gcadj.adjudication.plies import JudgedGame
-from gcadj.adjudication.suggest import suggest
-from gcadj.adjudication.verdict import Verdict, replay
+from gcadj.judging.plies import JudgedGame
+from gcadj.judging.suggest import suggest
+from gcadj.judging.verdict import Verdict, replay
 from gcadj.notation.records import GameLog
 from gcadj.notation.san import gc_submoves
 from gcadj.vocabulary import Category

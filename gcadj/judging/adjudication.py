@@ -1,0 +1,114 @@
+"""What an adjudication of a game says: the proposed result, how strong it is, and why.
+
+Data only: the analysis layer makes it (`gcadj.analysis.adjudicate`), a judged game
+carries it, and every writer reads it (the text report, the JSON, the audit's CSV and
+report, the viewer and the served pages), so that each says the same. Its JSON
+(`Adjudication.to_json`) is the ``adjudication`` key of ``gcadj adjudicate --json``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gcadj.engine.move import Move
+from gcadj.judging.material import Material
+from gcadj.vocabulary import AdjudicationClass, Result, Side
+
+Tree = dict[str, Any]
+"""A proof tree as JSON: ``{"move": str | None, "replies": {str: Tree}}``
+(`gcadj.analysis.proof` writes it, `gcadj.analysis.proof_check` checks it)."""
+
+
+@dataclass(frozen=True)
+class LineStep:
+    """One move of a line and the position it leads to, so that whoever draws the line
+    (the viewer) reads its boards here and never plays the moves again."""
+
+    move: Move
+    fen_after: str
+
+
+@dataclass(frozen=True)
+class ForcedMate:
+    """A forced mate, checked: the winner, its number of moves, the mating line (Game
+    Courier text and SAN) and the whole proof tree (`gcadj.analysis.proof`). `steps`: the
+    line's moves and the positions they lead to, for drawing it (not part of the JSON)."""
+
+    winner: Side
+    moves: int
+    line: tuple[str, ...]
+    san: tuple[str, ...]
+    tree: Tree
+    steps: tuple[LineStep, ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner.value,
+            "moves": self.moves,
+            "line": list(self.line),
+            "san": list(self.san),
+            "tree": self.tree,
+        }
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    """A game's adjudication: its class, proposed result and reason (how each class is
+    decided: `gcadj.analysis.adjudicate`). `no_mate_within` and
+    `not_mated_within`: the side to move was proved to have no forced mate, and not to be
+    mated, within that many moves (None: no search was made); `cut`: why the search
+    stopped short of `mate_depth` (its budget, the node limit, Ctrl-C), None if it did not.
+    `internal`: gcadj failed on the game (a bug; not part of the JSON).
+
+    Examples:
+        >>> import gcadj
+        >>> found = gcadj.adjudicate_position("4k3/8/8/8/8/8/8/R3K3[] b - - 0 1")
+        >>> found.kind.value, found.result.value, found.no_mate_within, found.mate
+        ('evidence', '1-0', 3, None)
+        >>> found.to_json()["material"]["white"]["by_class"]["3"]
+        1
+    """
+
+    kind: AdjudicationClass
+    result: Result
+    reason: str
+    position: str | None = None
+    mate: ForcedMate | None = None
+    no_mate_within: int | None = None
+    not_mated_within: int | None = None
+    mate_depth: int | None = None
+    cut: str | None = None
+    material: Material | None = None
+    notes: tuple[str, ...] = ()
+    nodes: int = 0
+    seconds: float = 0.0
+    internal: bool = field(default=False, compare=False)
+    # The reason about the board alone, when `reason` begins by saying which position of
+    # the game was adjudicated (an illegal or partial game's): pages say that part in a
+    # player's words (move 4, White) instead of the JSON's (ply 7). Not in the JSON.
+    board_reason: str | None = field(default=None, compare=False)
+
+    @property
+    def interrupted(self) -> bool:
+        return self.cut == "interrupted"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "class": self.kind.value,
+            "result": self.result.value,
+            "reason": self.reason,
+            "position": self.position,
+            "mate": None if self.mate is None else self.mate.to_json(),
+            "no_mate_within": self.no_mate_within,
+            "not_mated_within": self.not_mated_within,
+            "mate_depth": self.mate_depth,
+            "cut": self.cut,
+            "material": None if self.material is None else self.material.to_json(),
+            "notes": list(self.notes),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+__all__ = ["Adjudication", "ForcedMate", "LineStep", "Tree"]
