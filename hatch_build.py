@@ -52,6 +52,7 @@ COMPILED_MODULES = [
     "gcadj/notation/parse.py",
     "gcadj/judging/judge.py",
     "gcadj/judging/verdict.py",
+    "gcadj/analysis/table.py",
     "gcadj/analysis/search.py",
 ]
 

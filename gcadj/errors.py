@@ -36,15 +36,42 @@ class GcadjError(Exception):
 # -- the rules engine ----------------------------------------------------------------------
 
 
+FEN_SHOWN = 100
+"""Characters of a bad FEN (or Game Courier code) its error shows around the column: a
+FEN is short, and a 5 MB input echoed whole is no message."""
+
+
+def fen_excerpt(fen: str, column: int) -> tuple[str, str]:
+    """The part of `fen` an error shows (at most `FEN_SHOWN` characters around 1-based
+    `column`, an ellipsis where it is cut), and the caret line under it."""
+    if len(fen) <= FEN_SHOWN:
+        return fen, caret_padding(fen[: column - 1]) + "^"
+    start = max(0, min(column - 1 - FEN_SHOWN // 2, len(fen) - FEN_SHOWN))
+    end = start + FEN_SHOWN
+    head = "…" if start > 0 else ""
+    shown = head + fen[start:end] + ("…" if end < len(fen) else "")
+    return shown, caret_padding(head + fen[start : column - 1]) + "^"
+
+
 class FenError(GcadjError, ValueError):
-    """A FEN that cannot be read; `column` is 1-based into the FEN text."""
+    """A FEN that cannot be read; `column` is 1-based into the FEN text. The message shows
+    at most `FEN_SHOWN` characters of it (`fen_excerpt`); `fen` keeps it whole.
+
+    Examples:
+        >>> print(FenError("k7/8/8/8/8/8/8/7K[] w - - 0 x", 29, "no number"))
+        bad FEN at column 29: no number
+          k7/8/8/8/8/8/8/7K[] w - - 0 x
+                                      ^
+        >>> len(str(FenError("x" * 5_000_000, 1, "too long")))
+        137
+    """
 
     def __init__(self, fen: str, column: int, message: str) -> None:
         self.fen = fen
         self.column = column
         self.message = message
-        caret = caret_padding(fen[: column - 1]) + "^"
-        super().__init__(f"bad FEN at column {column}: {message}\n  {fen}\n  {caret}")
+        shown, caret = fen_excerpt(fen, column)
+        super().__init__(f"bad FEN at column {column}: {message}\n  {shown}\n  {caret}")
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.fen, self.column, self.message))  # a Game Courier code's too
@@ -74,9 +101,9 @@ class GcCodeError(FenError):
         self.fen = code
         self.column = column
         self.message = message
-        caret = caret_padding(code[: column - 1]) + "^"
+        shown, caret = fen_excerpt(code, column)
         ValueError.__init__(
-            self, f"bad Game Courier code at column {column}: {message}\n  {code}\n  {caret}"
+            self, f"bad Game Courier code at column {column}: {message}\n  {shown}\n  {caret}"
         )
 
 
@@ -258,6 +285,26 @@ class SearchCut(GcadjError):
     def __init__(self, why: str) -> None:
         super().__init__(why)
         self.why = why
+
+
+class OptionError(GcadjError, ValueError):
+    """An option of a search or an adjudication out of its range (a mate depth of 0, a
+    negative node limit...): `option` names it as the API does (``mate_depth``), and the
+    message says what it needs. The command line turns it into a usage error (exit 2).
+
+    Examples:
+        >>> print(OptionError("mate_depth", "a whole number from 1 to 30", 0))
+        mate_depth needs a whole number from 1 to 30, not 0
+    """
+
+    def __init__(self, option: str, needs: str, value: object) -> None:
+        self.option = option
+        self.needs = needs
+        self.value = value
+        super().__init__(f"{option} needs {needs}, not {value!r}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.option, self.needs, self.value))
 
 
 class ProofFault(GcadjError):
@@ -449,6 +496,7 @@ class StoreError(GcadjError):
 
 
 __all__ = [
+    "FEN_SHOWN",
     "AddressRefused",
     "AuditError",
     "AuditInterrupted",
@@ -467,6 +515,7 @@ __all__ = [
     "LogSyntaxError",
     "MessageParts",
     "NoGame",
+    "OptionError",
     "OwnFileError",
     "PageError",
     "ParserDeclined",
@@ -483,5 +532,6 @@ __all__ = [
     "UploadRefused",
     "caret_padding",
     "excerpt",
+    "fen_excerpt",
     "message_parts",
 ]

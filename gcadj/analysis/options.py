@@ -1,15 +1,31 @@
-"""How a game is adjudicated: the options and their defaults, apart from the prover, so that
-the command line reads the one set of defaults without loading the search at start-up."""
+"""How a game is adjudicated: the options, their defaults and their ranges, apart from the
+prover, so that the command line reads the one set of defaults without loading the search
+at start-up. The ranges are checked here once (`check_search_limits`,
+`AdjudicateOptions.__post_init__`) for the API and the command line alike."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Final
 
+from gcadj.errors import OptionError
+
 DEFAULT_MATE_DEPTH: Final = 3
+"""The longest mate searched by default: "no mate within 5" is what the default budget
+proves on a middlegame (docs/performance-adjudicate.md), and the endings of a King and one
+piece against a bare King mostly mate within it."""
+MAX_MATE_DEPTH: Final = 30
+"""The longest mate that may be asked for: past a dozen moves no search finishes anyway,
+and the depth sizes the search's own bookkeeping."""
 DEFAULT_BUDGET: Final = 30.0
 DEFAULT_EVIDENCE_MARGIN: Final = 3
 """Class units: a Rook's worth, or three Pawns (docs/rules.md §7)."""
+DEFAULT_TABLE_MB: Final = 512
+"""Megabytes the prover's transposition table may take (a search's whole memory stays a
+little above it): what a search of the default budget fills on a middlegame, with room."""
+MIN_TABLE_MB: Final = 1
+MAX_TABLE_MB: Final = 1 << 20
 
 
 INTERNAL_REASON: Final = "internal error: "
@@ -17,11 +33,54 @@ INTERNAL_REASON: Final = "internal error: "
 audit's JSONL is read back by its products, which know the failure by it."""
 
 
+def check_search_limits(
+    depth: int,
+    seconds: float | None,
+    node_limit: int | None,
+    table_mb: float,
+    *,
+    depth_from: int = 1,
+) -> None:
+    """`OptionError` for a limit of a mate search out of its range: the depth (from
+    `depth_from` to `MAX_MATE_DEPTH` moves), the seconds (None, or a number ≥ 0), the
+    node limit (None, or a whole number ≥ 1) and the table's megabytes.
+
+    Examples:
+        >>> check_search_limits(5, 30.0, None, 512)
+        >>> check_search_limits(5, 30.0, -1, 512)
+        Traceback (most recent call last):
+        ...
+        gcadj.errors.OptionError: node_limit needs None or a whole number ≥ 1, not -1
+    """
+    if not _whole(depth) or not depth_from <= depth <= MAX_MATE_DEPTH:
+        raise OptionError(
+            "mate_depth", f"a whole number from {depth_from} to {MAX_MATE_DEPTH}", depth
+        )
+    if seconds is not None and not (_number(seconds) and seconds >= 0):
+        raise OptionError("budget", "None or a number of seconds ≥ 0", seconds)
+    if node_limit is not None and not (_whole(node_limit) and node_limit >= 1):
+        raise OptionError("node_limit", "None or a whole number ≥ 1", node_limit)
+    if not (_number(table_mb) and MIN_TABLE_MB <= table_mb <= MAX_TABLE_MB):
+        raise OptionError(
+            "table_mb", f"a number of megabytes from {MIN_TABLE_MB} to {MAX_TABLE_MB:,}", table_mb
+        )
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
 @dataclass(frozen=True)
 class AdjudicateOptions:
     """How each game is adjudicated: the longest mate searched (the winner's moves), the
-    seconds (wall clock) and nodes a search may take per game (None: no limit), and the
-    material lead, in class units, that counts as evidence. Small and picklable.
+    seconds (wall clock) and nodes a search may take per game (None: no limit), the
+    material lead, in class units, that counts as evidence, and the megabytes of the
+    prover's transposition table. Small and picklable; `OptionError` (a ValueError) for a
+    value out of its range (`check_search_limits`; the margin is a whole number ≥ 1).
 
     Examples:
         >>> import gcadj
@@ -29,18 +88,33 @@ class AdjudicateOptions:
         >>> found = gcadj.adjudicate_position("k7/8/2K5/8/8/8/8/7R[] w - - 0 1", quick)
         >>> found.kind.value, found.no_mate_within, found.mate_depth  # the mate is in 2
         ('evidence', 1, 1)
+        >>> gcadj.AdjudicateOptions(evidence_margin=0)
+        Traceback (most recent call last):
+        ...
+        gcadj.errors.OptionError: evidence_margin needs a whole number ≥ 1, not 0
     """
 
     mate_depth: int = DEFAULT_MATE_DEPTH
     budget: float | None = DEFAULT_BUDGET
     node_limit: int | None = None
     evidence_margin: int = DEFAULT_EVIDENCE_MARGIN
+    table_mb: float = DEFAULT_TABLE_MB
+
+    def __post_init__(self) -> None:
+        check_search_limits(self.mate_depth, self.budget, self.node_limit, self.table_mb)
+        if not (_whole(self.evidence_margin) and self.evidence_margin >= 1):
+            raise OptionError("evidence_margin", "a whole number ≥ 1", self.evidence_margin)
 
 
 __all__ = [
     "DEFAULT_BUDGET",
     "DEFAULT_EVIDENCE_MARGIN",
     "DEFAULT_MATE_DEPTH",
+    "DEFAULT_TABLE_MB",
     "INTERNAL_REASON",
+    "MAX_MATE_DEPTH",
+    "MAX_TABLE_MB",
+    "MIN_TABLE_MB",
     "AdjudicateOptions",
+    "check_search_limits",
 ]

@@ -1,5 +1,5 @@
 """The forced-mate prover: the shortest forced mate within a depth, for either side, with
-a proof tree that answers every defence.
+a proof that answers every defence.
 
 It knows the rules only through the engine (an import contract keeps it so): a proof it
 makes is checked by `gcadj.analysis.proof_check`, which replays it through the judge and
@@ -11,29 +11,49 @@ How it searches (docs/adjudicate.md, "How the prover works", says it for users):
   n" (an OR node at the root: one move must work), then "the side to move is mated in n
   whatever it plays" (an AND node: every move must fail), so the first proof found is the
   shortest, and "no mate within k" is said only once the search to k was complete.
-* **Depth-first AND/OR search.** At the winner's last move only checks can mate, so only
-  `Position.checking_moves()` are tried there, each followed by `has_legal_move()` (whose
-  answer in check stops at the first evasion). Every defence is searched: board moves, en
-  passant, each pocketing choice, each drop (`Position.legal_moves()`).
-* **Move ordering**: the winner's checks first, then captures, then drops near the enemy
-  King, then the rest; the defender's refutation that worked at a sibling (the killer of
-  that ply) first.
-* **A transposition table** per attacking colour, keyed by the engine's repetition key,
-  holds proven bounds: "mates within d" and "no mate within d". Draws can end a line (the
-  fifty-move rule at 100 plies, repetition, a dead position, stalemate): every node asks
-  for them (`_status`), and a threefold repetition inside the search counts as a draw the
-  defender claims. The table is used only where none of them can depend on the path:
-  the fifty-move count cannot reach 100 below the node, no position of the game since the
-  last capture or promotion, nor of the path, has occurred twice, and at most four plies
-  remain (three occurrences of a position need eight plies, or an earlier one and four).
-  Elsewhere the node is searched afresh.
+* **Depth-first AND/OR search** (`_attack`, `_defend`). At the winner's last move only
+  checks can mate, so only `Position.checking_moves()` are tried there, each with
+  `Position.gives_mate`. Every defence is searched: board moves, en passant, each
+  pocketing choice, each drop (`Position.legal_moves()`).
+* **Move ordering**: the table's move first (the winner's mating move, or the defence that
+  refuted, found at another depth), then the winner's checks, captures, drops near the
+  enemy King and the rest; the defender's refutation that worked at a sibling (the killer
+  of that ply) and, with two moves or more to go, its checks, which leave the winner only
+  its evasions.
+* **A transposition table** (`gcadj.analysis.table`), bounded in memory, holds proven
+  bounds per position and attacker: "mates within d" and "no mate within d".
+* **Draws that depend on the path.** A line ends in a draw at stalemate, a dead position,
+  a hundred plies without capture or promotion, and a position's third occurrence (the
+  defender claims it). A position that already stands on the search's own path is a
+  failure for the winner too: a shortest mate never needs one (whatever the winner would
+  do at the second occurrence it can do at the first, with more moves in hand, a lower
+  fifty-move count and no more repetitions), so nothing is lost, and no line can loop.
+  What the table keeps must not depend on the path it was found on:
+
+  - the fifty-move count: a node is looked up and stored only when the count cannot reach
+    100 in the plies left below it;
+  - a "no mate within d" that rests on a position of the path above the node (one that
+    the line returned to) is not stored (`loop`: the highest such position's ply);
+    everything else it rests on (stalemates, dead positions, positions that occurred
+    twice before the search began) holds on any path;
+  - a "mates within d" holds on any path but, when it came from the table, possibly not
+    for repetitions: its lines may pass positions the new path holds. The proof's
+    rebuilding (below) replays every line under the real rules; if one ends in a draw,
+    the search is made again at that depth without trusting any proof from the table
+    (`trust_proofs`), which makes only proofs that hold on their own path.
+
 * **Budgets**: seconds (wall clock) and nodes, checked every `TICK` nodes, where the
   caller's progress callback is also called, and Python given a moment to notice a
-  Ctrl-C (`gcadj.analysis.pause`). A cut ends the search with what was proved so far.
+  Ctrl-C (`gcadj.analysis.pause`). They cover the whole answer: the search, the proof's
+  rebuilding, and its checking (each position of the proof as it will be written counts
+  as a node). A cut ends the search with what was proved so far.
 
-The proof tree is rebuilt after the proof from the table (`_tree_attack`): at each
-winner's node the shortest mate from there, at each defender's node every legal move; a
-tree of more than `PROOF_LIMIT` nodes is not written out (the mate is then `unwritten`).
+The proof is rebuilt after it is found (`_build_attack`): at each winner's node the
+shortest mate from there, at each defender's node every legal move. A position met again
+on another line shares its node, so the proof is a graph (`ProofNode`, whose children may
+be shared); it is written out as a tree when that is small (`TREE_LIMIT` moves) and as a
+graph of positions when it is not (`gcadj.analysis.proof`). A proof of more than
+`PROOF_LIMIT` positions is not written out (the mate is then `unwritten`).
 """
 
 from __future__ import annotations
@@ -43,7 +63,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from gcadj.analysis.options import DEFAULT_TABLE_MB, check_search_limits
 from gcadj.analysis.pause import breathe
+from gcadj.analysis.table import (
+    EMPTY,
+    MOVE_OF_CODE,
+    Table,
+    code_of,
+    entries_for,
+    mate_of,
+    move_code,
+    pack,
+    refuted_of,
+)
 from gcadj.engine.move import Move
 from gcadj.engine.position import Position
 from gcadj.engine.squares import POCKET
@@ -52,45 +84,73 @@ from gcadj.errors import SearchCut
 GOES_ON: Final = 0
 MATED: Final = 1  # the side to move is checkmated
 DRAWN: Final = 2  # stalemate, dead position, fifty moves, repetition (claimed or fivefold)
+REVISIT: Final = 3  # the position stands on the search's path already: a failure for the winner
+
+NO_LOOP: Final = 1 << 30
+"""The `loop` of a result that rests on no position of the path above its node."""
+
+ATTACKER_SALT: Final = (0x5DEECE66D2B7E151, 0x3C6EF372FE94F82B)
+"""Xored into a position's key per attacking colour: one table for both searches."""
 
 # Not Final: mypyc would compile the numbers in, and tests lower them at run time.
 TICK = 1024
 """Nodes between two looks at the clock, the node limit and the progress callback."""
-TABLE_LIMIT = 1 << 20
-"""Entries a transposition table holds; when full it is emptied (about 100 MB at most)."""
 PROOF_LIMIT = 200_000
-"""Nodes a proof tree may have. A longer mate against a side with many moves can need
+"""Positions a proof may have. A longer mate against a side with many moves can need
 more (every defence is answered): it is then said found but not written out, so never
 called proven, and nothing grows without bound (the JSON, the checker's work)."""
-
-_UNKNOWN_MATE: Final = 255  # no "mates within d" known (bounds are packed in 8 bits)
+TREE_LIMIT = 2_000
+"""Moves a proof written as a tree may have; a larger proof is written as a graph of its
+positions, each once (docs/adjudicate.md, "The proof")."""
 
 
 class ProofNode:
-    """A node of a proof tree: the winner's `move` (None at the root when the side to move
-    is the loser) and each legal defence after it with the node that answers it. A mating
-    move has no replies."""
+    """A node of a proof: the winner's `move` (None at the root when the side to move is
+    the loser) and each legal defence after it with the node that answers it. A mating
+    move has no replies. Nodes may be shared: a position reached on several lines has one
+    node (the proof is a graph without cycles). `depth` is the winner's moves on the
+    longest line below and including this node."""
 
-    __slots__ = ("move", "replies")
+    __slots__ = ("_hash", "_size", "depth", "move", "replies")
 
     def __init__(self, move: Move | None, replies: tuple[tuple[Move, ProofNode], ...]) -> None:
         self.move = move
         self.replies = replies
+        deepest = 0
+        for _, child in replies:
+            deepest = max(deepest, child.depth)
+        self.depth: int = deepest + (0 if move is None else 1)
+        self._size = -1
+        self._hash = -1
 
     def moves(self) -> int:
         """The winner's moves on the longest line below and including this node."""
-        own = 0 if self.move is None else 1
-        return own + max((child.moves() for _, child in self.replies), default=0)
+        return self.depth
+
+    def size(self) -> int:
+        """The moves of the proof written out as a tree: this node's and every node's
+        below it, a shared node once per line that reaches it (worked out once a node)."""
+        if self._size < 0:
+            total = 0 if self.move is None else 1
+            for _reply, child in self.replies:
+                total += 1 + child.size()
+            self._size = total
+        return self._size
 
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         return (
             isinstance(other, ProofNode)
             and self.move == other.move
+            and hash(self) == hash(other)
             and self.replies == other.replies
         )
 
     def __hash__(self) -> int:
-        return hash((self.move, self.replies))
+        if self._hash == -1:
+            self._hash = hash((self.move, tuple((reply, hash(c)) for reply, c in self.replies)))
+        return self._hash
 
     def __repr__(self) -> str:
         move = None if self.move is None else self.move.uci()
@@ -100,13 +160,28 @@ class ProofNode:
         return (ProofNode, (self.move, self.replies))
 
 
+def positions(root: ProofNode) -> int:
+    """The distinct nodes of a proof: how many a graph of it holds."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) not in seen:
+            seen.add(id(node))
+            stack.extend(child for _, child in node.replies)
+    return len(seen)
+
+
 @dataclass(frozen=True)
 class Proof:
-    """A forced mate: the `winner`'s colour, its number of moves, the tree."""
+    """A forced mate: the `winner`'s colour, its number of moves, the proof. `graph`: it
+    is to be written as a graph of positions (it is too large for a tree, and each of its
+    positions has one node), not as a tree."""
 
     winner: int
     moves: int
     tree: ProofNode
+    graph: bool = False
 
 
 @dataclass(frozen=True)
@@ -127,10 +202,11 @@ class SearchResult:
     `proof`: the shortest forced mate found, if any. `no_mate_within`: the side to move was
     proved to have no forced mate in that many moves; `not_mated_within`: nor to be mated
     in that many. `cut` says why the search stopped before `depth` ("budget", "nodes",
-    "interrupted", or "proof": a mate was found whose tree passed `PROOF_LIMIT` nodes),
-    None when it finished; `cut_at` is then the depth it was searching and `cut_mated`
-    whether for a mate against the side to move. After a "proof" cut (or a Ctrl-C while
-    a found mate was being written out) `unwritten` is that mate's winner, else None.
+    "interrupted", or "proof": a mate was found whose proof passed `PROOF_LIMIT`
+    positions), None when it finished; `cut_at` is then the depth it was searching and
+    `cut_mated` whether for a mate against the side to move. After a cut while a found
+    mate was being rebuilt (or one too large) `unwritten` is that mate's winner, else None.
+    `table_entries`: what the transposition table held at the end.
     """
 
     proof: Proof | None
@@ -143,6 +219,7 @@ class SearchResult:
     nodes: int
     seconds: float
     unwritten: int | None = None
+    table_entries: int = 0
 
 
 ProgressCallback = Callable[[Progress], None]
@@ -155,14 +232,28 @@ def search_mate(
     seconds: float | None = None,
     node_limit: int | None = None,
     progress: ProgressCallback | None = None,
+    table_mb: float = DEFAULT_TABLE_MB,
 ) -> SearchResult:
     """The shortest forced mate within `depth` moves of the winner, for or against the side
-    to move of `position` (not changed), within `seconds` (wall clock) and `node_limit`.
+    to move of `position` (not changed), within `seconds` (wall clock) and `node_limit`,
+    its transposition table within `table_mb` megabytes. `OptionError` (a ValueError) for
+    a limit out of its range (`gcadj.analysis.options.check_search_limits`).
 
     A position whose game is over has nothing to search (a result with no proof and
     nothing proved). Ctrl-C during the search ends it as a cut ("interrupted").
+
+    Examples:
+        >>> from gcadj.engine.position import Position
+        >>> found = search_mate(Position("k7/8/2K5/8/8/8/8/7R[] w - - 0 1"), 3)
+        >>> found.proof.winner, found.proof.moves, found.no_mate_within, found.cut
+        (0, 2, 1, None)
+        >>> [move.uci() for move in (found.proof.tree.move, found.proof.tree.replies[0][0])]
+        ['c6b6', 'a8b8']
     """
-    search = MateSearch(position, seconds=seconds, node_limit=node_limit, progress=progress)
+    check_search_limits(depth, seconds, node_limit, table_mb, depth_from=0)
+    search = MateSearch(
+        position, seconds=seconds, node_limit=node_limit, progress=progress, table_mb=table_mb
+    )
     return search.run(depth)
 
 
@@ -171,6 +262,10 @@ def relevant_history_repeats(position: Position) -> bool:
     before one can never come back: material only leaves the game, classes only rise)?"""
     keys = position.history_keys()[-(position.halfmove_clock + 1) :]
     return len(set(keys)) < len(keys)
+
+
+class _Broken(Exception):
+    """A proof taken from the table does not hold on the path it was rebuilt on."""
 
 
 class MateSearch:
@@ -183,6 +278,7 @@ class MateSearch:
         seconds: float | None,
         node_limit: int | None,
         progress: ProgressCallback | None,
+        table_mb: float = DEFAULT_TABLE_MB,
     ) -> None:
         self.pos = position.copy()
         self.started = time.monotonic()
@@ -191,26 +287,27 @@ class MateSearch:
         self.progress = progress
         self.nodes = 0
         self.next_tick = TICK if node_limit is None else min(TICK, node_limit)
-        self.limited = True  # the budgets apply (not while the proof tree is rebuilt)
         self.searching = 0
         self.mated = False
-        self.tables: tuple[dict[int, int], dict[int, int]] = ({}, {})
-        self.bests: tuple[dict[int, Move], dict[int, Move]] = ({}, {})
-        self.table = self.tables[0]
-        self.best = self.bests[0]
-        self.table_on = not relevant_history_repeats(position)
-        self.repeats = 0  # positions on the path below the root that occurred before
+        self.table = Table(entries_for(table_mb))
+        self.salt = 0
+        self.trust_proofs = True
+        self.path: dict[int, int] = {self.pos.key: 0}  # key -> its ply on the search's path
         self.ply = 0
+        self.revisit = 0  # the ply of the position a REVISIT status met again
+        self.loop = NO_LOOP  # of the last result (see the module docstring)
         self.killers: list[Move | None] = []
         self.found: Move | None = None
-        self.tree_nodes = 0  # in the proof tree being written out
+        self.memo: dict[int, tuple[ProofNode, int]] | None = None  # key -> (node, its clock)
+        self.unique = True  # no two nodes of the proof being rebuilt share a position
+        self.built = 0  # nodes of the proof being rebuilt
         self.unwritten: int | None = None
 
     # -- the driver ------------------------------------------------------------------
 
     def run(self, depth: int) -> SearchResult:
         pos = self.pos
-        self.killers = [None] * (2 * depth + 2)
+        self.killers = [None] * (2 * depth + 4)
         no_mate = not_mated = 0
         proof: Proof | None = None
         cut: str | None = None
@@ -219,14 +316,12 @@ class MateSearch:
         us = pos.turn
         try:
             for n in range(1, depth + 1):
-                self._aim(n, us, mated=False)
-                if self._attack(n):
-                    proof = Proof(us, n, self._rebuilt(self._tree_root_attack, n, us))
+                proof = self._iteration(n, us, mated=False)
+                if proof is not None:
                     break
                 no_mate = n
-                self._aim(n, us ^ 1, mated=True)
-                if self._defend(n):
-                    proof = Proof(us ^ 1, n, self._rebuilt(self._tree_root_defend, n, us ^ 1))
+                proof = self._iteration(n, us ^ 1, mated=True)
+                if proof is not None:
                     break
                 not_mated = n
         except SearchCut as stop:
@@ -235,25 +330,43 @@ class MateSearch:
             cut = "interrupted"
         return self._result(proof, depth, no_mate, not_mated, cut)
 
-    def _aim(self, n: int, attacker: int, *, mated: bool) -> None:
+    def _iteration(self, n: int, attacker: int, *, mated: bool) -> Proof | None:
+        """Does `attacker` mate within `n` (the side to move when not `mated`)? Its proof,
+        rebuilt (see the module docstring), or None."""
         self.searching = n
         self.mated = mated
-        self.table = self.tables[attacker]
-        self.best = self.bests[attacker]
+        self.salt = ATTACKER_SALT[attacker]
+        if not self._root(n, mated):
+            return None
+        tree = self._rebuilt(n, mated, attacker)
+        if tree is None:  # a proof from the table did not hold: search without them
+            self.trust_proofs = False
+            if not self._root(n, mated):
+                return None
+            tree = self._rebuilt(n, mated, attacker)
+            if tree is None:
+                raise AssertionError("a proof made without the table does not hold")
+        return self._written(Proof(attacker, n, tree), attacker)
 
-    def _rebuilt(self, build: Callable[[int], ProofNode], n: int, winner: int) -> ProofNode:
-        """The proof tree of a proved mate in `n`, budgets set aside (a proof found is
-        not thrown away for the seconds its tree takes), but no larger than `PROOF_LIMIT`
-        nodes; past it, or on Ctrl-C, the mate is `unwritten`."""
-        self.limited = False
-        self.tree_nodes = 0
-        try:
-            return build(n)
-        except (SearchCut, KeyboardInterrupt):
+    def _root(self, n: int, mated: bool) -> bool:
+        return self._defend(n) if mated else self._attack(n)
+
+    def _written(self, proof: Proof, winner: int) -> Proof:
+        """The proof in the form it is written in, its positions counted as nodes (the
+        checker replays each once); too large, or past the node limit: a cut."""
+        tree = proof.tree
+        size = tree.size()
+        graph = size > TREE_LIMIT and self.unique
+        if graph:
+            size = positions(tree)
+        if size > PROOF_LIMIT:
             self.unwritten = winner
-            raise
-        finally:
-            self.limited = True
+            raise SearchCut("proof")
+        if 0 <= self.node_limit < self.nodes + size:
+            self.unwritten = winner
+            raise SearchCut("nodes")
+        self.nodes += size
+        return Proof(proof.winner, proof.moves, tree, graph)
 
     def _result(
         self, proof: Proof | None, depth: int, no_mate: int, not_mated: int, cut: str | None
@@ -269,153 +382,132 @@ class MateSearch:
             nodes=self.nodes,
             seconds=time.monotonic() - self.started,
             unwritten=self.unwritten,
+            table_entries=len(self.table),
         )
 
     # -- making moves, counting nodes ------------------------------------------------
 
     def _play(self, move: Move) -> None:
-        pos = self.pos
-        pos.push_trusted(move)
+        self.pos.push_trusted(move)
         self.ply += 1
-        if pos.repetition_count() > 1:
-            self.repeats += 1
         self.nodes += 1
         if self.nodes >= self.next_tick:
             self._tick()
 
     def _unplay(self) -> None:
-        pos = self.pos
-        if pos.repetition_count() > 1:
-            self.repeats -= 1
         self.ply -= 1
-        pos.pop()
+        self.pos.pop()
+
+    def _enter(self) -> None:
+        """The position after the last move goes on: it joins the path."""
+        self.path[self.pos.key] = self.ply
+
+    def _leave(self) -> None:
+        del self.path[self.pos.key]
 
     def _tick(self) -> None:
         self.next_tick = self.nodes + TICK
         breathe()  # where a Ctrl-C is noticed (see gcadj.analysis.pause)
-        if self.limited:
-            if self.node_limit >= 0:
-                if self.nodes >= self.node_limit:
-                    raise SearchCut("nodes")
-                self.next_tick = min(self.next_tick, self.node_limit)
-            if self.deadline >= 0 and time.monotonic() >= self.deadline:
-                raise SearchCut("budget")
+        if self.node_limit >= 0:
+            if self.nodes >= self.node_limit:
+                raise SearchCut("nodes")
+            self.next_tick = min(self.next_tick, self.node_limit)
+        if self.deadline >= 0 and time.monotonic() >= self.deadline:
+            raise SearchCut("budget")
         if self.progress is not None:
             self.progress(
                 Progress(self.searching, self.mated, self.nodes, time.monotonic() - self.started)
             )
 
     def _status(self) -> int:
-        """How the game stands after a move: goes on, the side to move is mated, or drawn
-        (a threefold repetition counts: the defender claims it)."""
+        """How the game stands after a move: goes on, the side to move is mated, drawn (a
+        threefold repetition counts: the defender claims it), or back on the path."""
         pos = self.pos
         if not pos.has_legal_move():
             return MATED if pos.is_check() else DRAWN
-        if pos.halfmove_clock >= 100 or pos.repetition_count() >= 3 or pos.is_dead_position():
+        if pos.halfmove_clock >= 100 or pos.is_dead_position():
+            return DRAWN
+        at = self.path.get(pos.key, -1)
+        if at >= 0:
+            self.revisit = at
+            return REVISIT
+        if pos.repetition_count() >= 3:
             return DRAWN
         return GOES_ON
 
-    # -- the transposition table -----------------------------------------------------
-
-    def _usable(self, plies_left: int) -> bool:
-        """May the table answer for (or learn from) this node? See the module docstring."""
-        return (
-            self.table_on
-            and self.repeats == 0
-            and plies_left <= 4
-            and self.pos.halfmove_clock + plies_left < 100
-        )
-
-    def _probe(self, key: int, d: int) -> int:
-        """1: proved to mate within d; 0: proved not to; -1: not known."""
-        entry = self.table.get(key)
-        if entry is None:
-            return -1
-        if d <= entry & 255:
-            return 0
-        if d >= entry >> 8:
-            return 1
-        return -1
-
-    def _store(self, key: int, d: int, proved: bool) -> None:
-        table = self.table
-        entry = table.get(key)
-        if entry is None:
-            if len(table) >= TABLE_LIMIT:
-                table.clear()
-                self.best.clear()
-            entry = _UNKNOWN_MATE << 8
-        refuted, mate = entry & 255, entry >> 8
-        if proved:
-            mate = min(mate, d)
-        else:
-            refuted = max(refuted, d)
-        table[key] = refuted | (mate << 8)
-
     # -- the search ------------------------------------------------------------------
 
-    def _attack(self, d: int, probe: bool = True) -> bool:
+    def _attack(self, d: int) -> bool:
         """The attacker, to move in a game that goes on, mates within `d` of its moves;
-        `self.found` is then its move."""
+        `self.found` is then its move, else `self.loop` says what the failure rests on."""
         pos = self.pos
-        usable = self._usable(2 * d - 1)
-        key = pos.key
-        if usable and probe:
-            known = self._probe(key, d)
-            if known == 1:
-                best = self.best.get(key)
-                if best is not None:
-                    self.found = best
-                    return True
-            elif known == 0:
+        key = pos.key ^ self.salt
+        usable = pos.halfmove_clock + 2 * d - 1 < 100
+        entry = EMPTY
+        if usable:
+            entry = self.table.get(key)
+            if d <= refuted_of(entry):
+                self.loop = NO_LOOP
                 return False
+            if d >= mate_of(entry) and self.trust_proofs:
+                self.found = MOVE_OF_CODE[code_of(entry)]
+                return True
         if d == 1:
             move = self._mate_in_one()
-            won = move is not None
+            loop = NO_LOOP
         else:
-            move = self._winning_move(d)
-            won = move is not None
-        if usable:
-            self._store(key, d, won)
-            if move is not None:
-                self.best[key] = move
+            move, loop = self._winning_move(d, code_of(entry))
+        if usable and (move is not None or loop >= self.ply):
+            entry = self.table.get(key)
+            refuted, mate, code = refuted_of(entry), mate_of(entry), code_of(entry)
+            if move is None:
+                refuted = max(refuted, d)
+            elif d < mate:
+                mate, code = d, move_code(move)
+            self.table.put(key, pack(refuted, mate, code))
         self.found = move
-        return won
+        self.loop = loop
+        return move is not None
 
     def _mate_in_one(self) -> Move | None:
         pos = self.pos
         for move in pos.checking_moves():
-            pos.push_trusted(move)
             self.nodes += 1
-            mate = not pos.has_legal_move()
-            pos.pop()
+            mate = pos.gives_mate(move)
             if self.nodes >= self.next_tick:
                 self._tick()
             if mate:
                 return move
         return None
 
-    def _winning_move(self, d: int) -> Move | None:
+    def _winning_move(self, d: int, hint: int) -> tuple[Move | None, int]:
         """The attacker's first move (in `_attacking_moves` order) that mates, or after
-        which every defence is mated within `d` - 1 more moves."""
-        for move in self._attacking_moves():
+        which every defence is mated within `d` - 1 more moves; else None and the lowest
+        ply of the path its failures rest on."""
+        loop = NO_LOOP
+        for move in self._attacking_moves(hint):
             self._play(move)
             status = self._status()
-            won = status == MATED or (status == GOES_ON and self._defend(d - 1))
+            if status == GOES_ON:
+                self._enter()
+                won = self._defend(d - 1)
+                self._leave()
+                below = self.loop
+            else:
+                won = status == MATED
+                below = self.revisit if status == REVISIT else NO_LOOP
             self._unplay()
             if won:
-                return move
-        return None
+                return move, NO_LOOP
+            loop = min(loop, below)
+        return None, loop
 
-    def _attacking_moves(self) -> list[Move]:
-        """Every legal move of the attacker: checks, captures, drops within two squares of
-        the enemy King, the rest."""
+    def _attacking_moves(self, hint: int) -> list[Move]:
+        """Every legal move of the attacker: the table's move, checks, captures, drops
+        within two squares of the enemy King, the rest."""
         pos = self.pos
         checks = pos.checking_moves()
-        if not checks:
-            first: set[Move] = set()
-        else:
-            first = set(checks)
+        first: set[Move] = set(checks)
         board = pos.board
         ek = pos.king_squares[pos.turn ^ 1]
         ek_file, ek_rank = ek & 7, ek >> 3
@@ -435,54 +527,104 @@ class MateSearch:
                 captures.append(move)
             else:
                 rest.append(move)
-        return checks + captures + near + rest
+        moves = checks + captures + near + rest
+        _to_front(moves, MOVE_OF_CODE[hint])
+        return moves
 
     def _defend(self, d: int) -> bool:
         """The defender, to move in a game that goes on: whatever it plays, the attacker
-        mates within `d` moves."""
+        mates within `d` moves; else `self.loop` says what the refutation rests on."""
         pos = self.pos
-        usable = self._usable(2 * d)
-        key = pos.key
+        key = pos.key ^ self.salt
+        usable = pos.halfmove_clock + 2 * d < 100
+        entry = EMPTY
         if usable:
-            known = self._probe(key, d)
-            if known >= 0:
-                return known == 1
+            entry = self.table.get(key)
+            if d <= refuted_of(entry):
+                self.loop = NO_LOOP
+                return False
+            if d >= mate_of(entry) and self.trust_proofs:
+                return True
+        refutation, loop = self._refutation(d, code_of(entry))
+        if usable and (refutation is None or loop >= self.ply):
+            entry = self.table.get(key)
+            refuted, mate, code = refuted_of(entry), mate_of(entry), code_of(entry)
+            if refutation is None:
+                mate = min(mate, d)
+            elif d > refuted:
+                refuted, code = d, move_code(refutation)
+            self.table.put(key, pack(refuted, mate, code))
+        self.loop = loop
+        return refutation is None
+
+    def _refutation(self, d: int, hint: int) -> tuple[Move | None, int]:
+        """The defender's first move after which the attacker does not mate within `d`,
+        and the lowest ply of the path that rests on; None when every move is mated."""
         ply = self.ply
-        moves = pos.legal_moves()
-        killer = self.killers[ply]
-        if killer is not None and killer in moves:
-            moves.remove(killer)
-            moves.insert(0, killer)
-        held = True
-        for move in moves:
+        for move in self._defending_moves(d, hint):
             self._play(move)
-            held = self._status() == GOES_ON and self._attack(d)
+            status = self._status()
+            if status == GOES_ON:
+                self._enter()
+                held = self._attack(d)
+                self._leave()
+                below = self.loop
+            else:  # the defender mated the attacker, or drew, or went back on the path
+                held = False
+                below = self.revisit if status == REVISIT else NO_LOOP
             self._unplay()
             if not held:
-                self.killers[ply] = move
-                break
-        if usable:
-            self._store(key, d, held)
-        return held
+                if status != REVISIT:  # a way back is no refutation elsewhere
+                    self.killers[ply] = move
+                return move, below
+        return None, NO_LOOP
 
-    # -- the proof tree --------------------------------------------------------------
+    def _defending_moves(self, d: int, hint: int) -> list[Move]:
+        """Every legal move of the defender: the table's refutation, the killer of this
+        ply, then (with two moves or more to go) its checks, then the rest."""
+        pos = self.pos
+        moves = pos.legal_moves()
+        if d >= 2:
+            checks = pos.checking_moves()
+            if checks:
+                first = set(checks)
+                moves = checks + [move for move in moves if move not in first]
+        killer = self.killers[self.ply]
+        if killer is not None:
+            _to_front(moves, killer)
+        _to_front(moves, MOVE_OF_CODE[hint])
+        return moves
 
-    def _tree_root_attack(self, n: int) -> ProofNode:
-        """The tree of the side to move's mate in `n` (no shorter one exists)."""
-        if not self._attack(n, probe=False):
-            raise AssertionError("a proved mate was not found again")
-        return self._tree_after(self._found_move(), n)
+    # -- the proof -------------------------------------------------------------------
 
-    def _tree_root_defend(self, n: int) -> ProofNode:
-        """The tree of the side to move's loss in `n`: every move, answered."""
-        return ProofNode(None, self._answers(n))
+    def _rebuilt(self, n: int, mated: bool, winner: int) -> ProofNode | None:
+        """The proof of a mate in `n` just proved at the root (for the side to move, or
+        against it when `mated`), or None if a proof from the table does not hold on its
+        line. Positions met again share their node unless that cannot be (then `unique`
+        is false). Past `PROOF_LIMIT` positions, or a budget or Ctrl-C, the mate is
+        `unwritten`."""
+        self.memo = {}
+        self.unique = True
+        self.built = 0
+        try:
+            if mated:
+                return self._counted(ProofNode(None, self._build_answers(n)))
+            if not self._attack(n):
+                return None
+            return self._build_after(self._found_move(), n)
+        except _Broken:
+            return None
+        except (SearchCut, KeyboardInterrupt):
+            self.unwritten = winner
+            raise
+        finally:
+            self.memo = None
 
-    def _tree_attack(self, d: int) -> ProofNode:
-        """The attacker to move, known to mate within `d`: the shortest mate from here."""
-        for k in range(1, d + 1):
-            if self._attack(k, probe=False):
-                return self._tree_after(self._found_move(), k)
-        raise AssertionError("a proved mate was not found again")
+    def _counted(self, node: ProofNode) -> ProofNode:
+        self.built += 1
+        if self.built > PROOF_LIMIT:
+            raise SearchCut("proof")
+        return node
 
     def _found_move(self) -> Move:
         move = self.found
@@ -490,32 +632,80 @@ class MateSearch:
             raise AssertionError("a proved mate has no move")
         return move
 
-    def _tree_after(self, move: Move, k: int) -> ProofNode:
+    def _build_attack(self, d: int) -> ProofNode:
+        """The attacker to move, proved to mate within `d`: the node of its shortest mate
+        from here, shared with the other lines that reach this position when it can be."""
+        pos = self.pos
+        memo = self.memo
+        assert memo is not None
+        key = pos.key
+        known = memo.get(key)
+        if known is not None:
+            node, clock = known
+            clock_fits = pos.halfmove_clock <= clock or pos.halfmove_clock + 2 * node.depth < 100
+            if node.depth <= d and clock_fits:
+                return node
+            self.unique = False
+        for k in range(1, d + 1):
+            if self._attack(k):
+                node = self._build_after(self._found_move(), k)
+                if known is None:
+                    memo[key] = (node, pos.halfmove_clock)
+                return node
+        raise _Broken
+
+    def _build_after(self, move: Move, k: int) -> ProofNode:
         """The node of the attacker's `move`, which mates within `k`, and its answers."""
-        self.tree_nodes += 1
-        if self.tree_nodes > PROOF_LIMIT:
-            raise SearchCut("proof")
         self._play(move)
         try:
-            if self._status() == MATED:
-                return ProofNode(move, ())
-            return ProofNode(move, self._answers(k - 1))
+            status = self._real_status()
+            if status == MATED:
+                return self._counted(ProofNode(move, ()))
+            if status != GOES_ON or k < 2:
+                raise _Broken
+            self._enter()
+            try:
+                return self._counted(ProofNode(move, self._build_answers(k - 1)))
+            finally:
+                self._leave()
         finally:
             self._unplay()
 
-    def _answers(self, d: int) -> tuple[tuple[Move, ProofNode], ...]:
+    def _build_answers(self, d: int) -> tuple[tuple[Move, ProofNode], ...]:
         """Every legal move of the defender to move, each with the attacker's mate within
         `d` after it."""
         answers = []
         for reply in self.pos.legal_moves():
             self._play(reply)
             try:
-                if self._status() != GOES_ON:
-                    raise AssertionError("a defence ends the game in a proved mate")
-                answers.append((reply, self._tree_attack(d)))
+                if self._real_status() != GOES_ON:
+                    raise _Broken
+                self._enter()
+                try:
+                    answers.append((reply, self._build_attack(d)))
+                finally:
+                    self._leave()
             finally:
                 self._unplay()
         return tuple(answers)
+
+    def _real_status(self) -> int:
+        """`_status` under the rules alone: a position met again is no failure, but the
+        proof being rebuilt must not pass it (its line could loop), so it is a draw."""
+        status = self._status()
+        return DRAWN if status == REVISIT else status
+
+
+def _to_front(moves: list[Move], move: Move | None) -> None:
+    """Move `move` to the front of `moves` if it is there."""
+    if move is None:
+        return
+    for i, other in enumerate(moves):
+        if other == move:
+            if i:
+                del moves[i]
+                moves.insert(0, move)
+            return
 
 
 __all__ = [
@@ -523,14 +713,16 @@ __all__ = [
     "GOES_ON",
     "MATED",
     "PROOF_LIMIT",
-    "TABLE_LIMIT",
+    "REVISIT",
     "TICK",
+    "TREE_LIMIT",
     "MateSearch",
     "Progress",
     "ProgressCallback",
     "Proof",
     "ProofNode",
     "SearchResult",
+    "positions",
     "relevant_history_repeats",
     "search_mate",
 ]

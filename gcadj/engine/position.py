@@ -708,6 +708,17 @@ class Position:
         self._pop()
         return check
 
+    def gives_mate(self, move: Move) -> bool:
+        """Does this legal move checkmate? (It is played and taken back.) A mate search
+        asks it of every checking move at its last ply: the enemy King's safety is read
+        from the lines out of it (`_attacked`), and its answers are looked for only until
+        the first (`_has_evasion`)."""
+        us = self.turn
+        self._push(move)
+        mate = self._attacked(self.king_squares[us ^ 1], us) and not self._has_evasion()
+        self._pop()
+        return mate
+
     def checking_moves(self) -> list[Move]:
         """Every legal move that checks the opponent's King, without generating the others.
 
@@ -732,7 +743,9 @@ class Position:
         moves: list[Move] = []
         append = moves.append
         by_kind: dict[int, list[int]] = {}
-        for f in self.occupied[us]:
+        # A copy: a discoverer's move along its line is played to see whether it checks,
+        # and playing changes the set (iterating it then could meet a piece twice).
+        for f in sorted(self.occupied[us]):
             p = board[f]
             assert p is not None
             line = discoverers.get(f)

@@ -25,6 +25,7 @@ from gcadj.analysis import search
 from gcadj.analysis.proof import tree_json
 from gcadj.analysis.proof_check import check_proof
 from gcadj.analysis.search import Progress, SearchResult, search_mate
+from gcadj.analysis.table import entries_for
 from gcadj.engine.move import Move
 from gcadj.engine.position import Position
 
@@ -165,12 +166,16 @@ def test_ctrl_c_in_a_search_gives_what_was_proved(monkeypatch: pytest.MonkeyPatc
     assert position.fen() == "1K2F3/8/1p4g1/8/k7/8/8/8[N] w - - 0 20"
 
 
-def test_a_full_table_is_emptied_and_the_answers_stay(monkeypatch: pytest.MonkeyPatch) -> None:
-    position = Position("8/6h1/8/4K3/8/2k5/8/5H2[] w - - 0 20")
+def test_a_full_table_forgets_its_old_half_and_the_answers_stay() -> None:
+    """A table of 1 MB holds 6,250 entries: the search of a middlegame to depth 3 fills it,
+    drops its older half, and proves what a roomy table proves, with more nodes."""
+    position = Position("rnbqkbr1/1p1pppp1/2p5/pB6/4P2p/8/1PPP1PPP/RNBQKBNR[] w - - 3 7")
     roomy = search_mate(position, 3)
-    monkeypatch.setattr(search, "TABLE_LIMIT", 8)
-    cramped = search_mate(position, 3)
-    assert answer(position, cramped) == answer(position, roomy) == ("for", 3)
+    cramped = search_mate(position, 3, table_mb=1)
+    assert roomy.table_entries > entries_for(1)  # the small table had to forget
+    assert cramped.table_entries <= entries_for(1)
+    assert (cramped.no_mate_within, cramped.not_mated_within) == (3, 3)
+    assert (roomy.no_mate_within, roomy.not_mated_within) == (3, 3)
     assert cramped.nodes > roomy.nodes  # it had to search again what it forgot
 
 
