@@ -338,14 +338,18 @@ class MateSearch:
         self.salt = ATTACKER_SALT[attacker]
         if not self._root(n, mated):
             return None
-        tree = self._rebuilt(n, mated, attacker)
+        tree = self._rebuilt(n, mated, attacker, share=True)
         if tree is None:  # a proof from the table did not hold: search without them
             self.trust_proofs = False
             if not self._root(n, mated):
                 return None
-            tree = self._rebuilt(n, mated, attacker)
+            tree = self._rebuilt(n, mated, attacker, share=True)
             if tree is None:
                 raise AssertionError("a proof made without the table does not hold")
+        if not self.unique:  # a shared node might not hold on every line: a plain tree
+            tree = self._rebuilt(n, mated, attacker, share=False)
+            if tree is None:
+                raise AssertionError("a proof rebuilt once does not hold")
         return self._written(Proof(attacker, n, tree), attacker)
 
     def _root(self, n: int, mated: bool) -> bool:
@@ -441,6 +445,10 @@ class MateSearch:
         """The attacker, to move in a game that goes on, mates within `d` of its moves;
         `self.found` is then its move, else `self.loop` says what the failure rests on."""
         pos = self.pos
+        if _bare(pos, pos.turn):
+            self.found = None
+            self.loop = NO_LOOP
+            return False
         key = pos.key ^ self.salt
         usable = pos.halfmove_clock + 2 * d - 1 < 100
         entry = EMPTY
@@ -535,6 +543,9 @@ class MateSearch:
         """The defender, to move in a game that goes on: whatever it plays, the attacker
         mates within `d` moves; else `self.loop` says what the refutation rests on."""
         pos = self.pos
+        if _bare(pos, pos.turn ^ 1):
+            self.loop = NO_LOOP
+            return False
         key = pos.key ^ self.salt
         usable = pos.halfmove_clock + 2 * d < 100
         entry = EMPTY
@@ -597,14 +608,15 @@ class MateSearch:
 
     # -- the proof -------------------------------------------------------------------
 
-    def _rebuilt(self, n: int, mated: bool, winner: int) -> ProofNode | None:
+    def _rebuilt(self, n: int, mated: bool, winner: int, *, share: bool) -> ProofNode | None:
         """The proof of a mate in `n` just proved at the root (for the side to move, or
         against it when `mated`), or None if a proof from the table does not hold on its
-        line. Positions met again share their node unless that cannot be (then `unique`
-        is false). Past `PROOF_LIMIT` positions, or a budget or Ctrl-C, the mate is
-        `unwritten`."""
-        self.memo = {}
-        self.unique = True
+        line. With `share`, positions met again share their node unless that cannot be
+        (then `unique` is false: a node built on one line may not hold on another);
+        without, every line is built on its own. Past `PROOF_LIMIT` positions, or a
+        budget or Ctrl-C, the mate is `unwritten`."""
+        self.memo = {} if share else None
+        self.unique = share
         self.built = 0
         try:
             if mated:
@@ -637,9 +649,8 @@ class MateSearch:
         from here, shared with the other lines that reach this position when it can be."""
         pos = self.pos
         memo = self.memo
-        assert memo is not None
         key = pos.key
-        known = memo.get(key)
+        known = None if memo is None else memo.get(key)
         if known is not None:
             node, clock = known
             clock_fits = pos.halfmove_clock <= clock or pos.halfmove_clock + 2 * node.depth < 100
@@ -649,7 +660,7 @@ class MateSearch:
         for k in range(1, d + 1):
             if self._attack(k):
                 node = self._build_after(self._found_move(), k)
-                if known is None:
+                if memo is not None and known is None:
                     memo[key] = (node, pos.halfmove_clock)
                 return node
         raise _Broken
@@ -694,6 +705,12 @@ class MateSearch:
         proof being rebuilt must not pass it (its line could loop), so it is a draw."""
         status = self._status()
         return DRAWN if status == REVISIT else status
+
+
+def _bare(pos: Position, color: int) -> bool:
+    """Has `color` nothing but its King, and an empty pocket? Then it never mates: a King
+    gives no check, and nothing it captures comes to it (a captured piece leaves the game)."""
+    return len(pos.occupied[color]) == 1 and pos.pockets[color] is None
 
 
 def _to_front(moves: list[Move], move: Move | None) -> None:
