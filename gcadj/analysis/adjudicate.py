@@ -26,10 +26,11 @@ What it makes is data (`gcadj.judging.adjudication`), carried by the judged game
 from __future__ import annotations
 
 import dataclasses
+import time
 from typing import TYPE_CHECKING, Any, Final
 
 from gcadj.analysis.options import AdjudicateOptions
-from gcadj.analysis.proof import mating_line, tree_json
+from gcadj.analysis.proof import mating_line, proof_json
 from gcadj.analysis.proof_check import check_proof
 from gcadj.analysis.search import (
     PROOF_LIMIT,
@@ -40,7 +41,7 @@ from gcadj.analysis.search import (
 )
 from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import COLOR_NAMES, WHITE
-from gcadj.errors import ProofRejected
+from gcadj.errors import ProofRejected, SearchCut
 from gcadj.judging.adjudication import Adjudication, ForcedMate
 from gcadj.judging.material import Material, material
 from gcadj.judging.plies import JudgedGame
@@ -150,8 +151,17 @@ def adjudicate_position(
         seconds=options.budget,
         node_limit=options.node_limit,
         progress=progress,
+        table_mb=options.table_mb,
     )
-    mate = None if search.proof is None else checked_mate(position, search.proof, pocket_file)
+    mate = None
+    if search.proof is not None:
+        deadline = None if options.budget is None else time.monotonic() + _left(search, options)
+        try:
+            mate = checked_mate(position, search.proof, pocket_file, deadline=deadline)
+        except SearchCut:  # the budget ran out while the proof was checked: not proven
+            search = dataclasses.replace(
+                search, proof=None, cut="budget", unwritten=search.proof.winner
+            )
     kind, result, reason = _classify(position, search, mate, counted, options)
     return Adjudication(
         kind,
@@ -169,12 +179,28 @@ def adjudicate_position(
     )
 
 
-def checked_mate(position: Position, proof: Proof, pocket_file: PocketFile) -> ForcedMate:
-    """A proof written out and accepted by the proof checker; `ProofRejected` if it is not."""
-    tree = tree_json(position, proof.tree, pocket_file)
+def _left(search: SearchResult, options: AdjudicateOptions) -> float:
+    """The seconds of the budget the search left for checking its proof (a moment at
+    least: a proof found just before the end still gets its check)."""
+    assert options.budget is not None
+    return max(options.budget - search.seconds, 0.5)
+
+
+def checked_mate(
+    position: Position, proof: Proof, pocket_file: PocketFile, *, deadline: float | None = None
+) -> ForcedMate:
+    """A proof written out (a tree, or a graph when large: `gcadj.analysis.proof`) and
+    accepted by the proof checker; `ProofRejected` if it is not; `SearchCut` if the
+    checking passes `deadline` (a `time.monotonic()` value)."""
+    tree = proof_json(position, proof, pocket_file)
     winner = SIDES[proof.winner]
     check = check_proof(
-        position, tree, winner=winner.value, moves=proof.moves, pocket_file=pocket_file
+        position,
+        tree,
+        winner=winner.value,
+        moves=proof.moves,
+        pocket_file=pocket_file,
+        deadline=deadline,
     )
     if not check.accepted:
         raise ProofRejected(f"the proof checker rejected the prover's mate: {check.reason}")
@@ -253,9 +279,9 @@ def _search_words(search: SearchResult, turn: int, options: AdjudicateOptions) -
         how = CUT_WORDS.get(search.cut, search.cut)
     if search.unwritten is not None:
         why = (
-            f"its proof has more than {PROOF_LIMIT:,} moves, too many to write out and check"
+            f"its proof has more than {PROOF_LIMIT:,} positions, too many to write out and check"
             if search.cut == "proof"
-            else f"{how} stopped its proof being written out"
+            else f"{how} stopped its proof being written out and checked"
         )
         stopped = (
             f"a forced mate in {search.cut_at} for {COLOR_NAMES[search.unwritten]} was found, "

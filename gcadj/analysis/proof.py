@@ -5,10 +5,17 @@ each move as the canonical Game Courier ply a player would type (`gcadj.notation
 the text the ``gc`` export writes), so that a proof can be read back by anything that reads
 a log: `gcadj.analysis.proof_check` does exactly that.
 
-The JSON shape (the ``tree`` of ``gcadj adjudicate --json``): a node is ``{"move": GC text of
-the winner's move, "replies": {GC text of a defence: node}}``; a mating move has ``"replies":
-{}``; when the side to move is the one mated, the root is ``{"move": null, "replies": {each
-of its moves: node}}``.
+The JSON shape (the ``tree`` of ``gcadj adjudicate --json``) has two forms:
+
+* a **tree**, for a proof of at most `gcadj.analysis.search.TREE_LIMIT` moves: a node is
+  ``{"move": GC text of the winner's move, "replies": {GC text of a defence: node}}``; a
+  mating move has ``"replies": {}``; when the side to move is the one mated, the root is
+  ``{"move": null, "replies": {each of its moves: node}}``;
+* a **graph**, for a larger one, where a position reached on several lines is written once:
+  ``{"root": id, "nodes": {id: {"move": ..., "replies": {defence: id}}}}``, each node as in
+  a tree but its replies naming other nodes by their ids (strings, "0" the root, then in
+  the order a depth-first walk meets them). Each node stands for one position (the
+  winner's, or the loser's at a null root), and no two nodes for the same one.
 
 The mating line (`mating_line`) is the principal variation: the winner's moves of the tree
 and, at each defence, the one that holds out longest (the first of them in the tree's
@@ -19,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gcadj.analysis.search import ProofNode
+from gcadj.analysis.search import Proof, ProofNode
 from gcadj.engine.move import Move
 from gcadj.engine.position import Position
 from gcadj.judging.adjudication import LineStep, Tree
@@ -37,11 +44,61 @@ class Line:
     steps: tuple[LineStep, ...]
 
 
+def proof_json(
+    position: Position, proof: Proof, pocket_file: PocketFile = DEFAULT_POCKET_FILE
+) -> Tree:
+    """The JSON of a proof from `position` (not changed): a graph when the prover says so
+    (`Proof.graph`), else a tree."""
+    if proof.graph:
+        return graph_json(position, proof.tree, pocket_file)
+    return tree_json(position, proof.tree, pocket_file)
+
+
 def tree_json(
     position: Position, node: ProofNode, pocket_file: PocketFile = DEFAULT_POCKET_FILE
 ) -> Tree:
-    """The JSON of a proof tree from `position` (not changed)."""
+    """The JSON of a proof written as a tree from `position` (not changed): a node shared
+    by several lines is written on each."""
     return _node_json(position.copy(), node, pocket_file)
+
+
+def graph_json(
+    position: Position, root: ProofNode, pocket_file: PocketFile = DEFAULT_POCKET_FILE
+) -> Tree:
+    """The JSON of a proof written as a graph from `position` (not changed): each node
+    once, named by its id."""
+    ids: dict[int, str] = {}
+    nodes: dict[str, Tree] = {}
+    _graph_node(position.copy(), root, pocket_file, ids, nodes)
+    return {"root": "0", "nodes": nodes}
+
+
+def _graph_node(
+    position: Position,
+    node: ProofNode,
+    pocket_file: PocketFile,
+    ids: dict[int, str],
+    nodes: dict[str, Tree],
+) -> str:
+    known = ids.get(id(node))
+    if known is not None:
+        return known
+    name = ids[id(node)] = str(len(ids))
+    written: Tree = {"move": None, "replies": {}}
+    nodes[name] = written
+    move = node.move
+    if move is not None:
+        written["move"] = gc_text(position, move, pocket_file)
+        position.push_trusted(move)
+    replies = written["replies"]
+    for reply, answer in node.replies:
+        key = gc_text(position, reply, pocket_file)
+        position.push_trusted(reply)
+        replies[key] = _graph_node(position, answer, pocket_file, ids, nodes)
+        position.pop()
+    if move is not None:
+        position.pop()
+    return name
 
 
 def _node_json(position: Position, node: ProofNode, pocket_file: PocketFile) -> Tree:
@@ -95,4 +152,12 @@ def line_text(
     return Line(tuple(gc), tuple(san), tuple(steps))
 
 
-__all__ = ["Line", "line_text", "mating_line", "principal_moves", "tree_json"]
+__all__ = [
+    "Line",
+    "graph_json",
+    "line_text",
+    "mating_line",
+    "principal_moves",
+    "proof_json",
+    "tree_json",
+]

@@ -16,18 +16,30 @@ prints, and replays it the way a log is judged:
   (stalemate, a dead position, fifty moves, a repetition the loser may claim) breaks the
   proof.
 
+A proof written as a **graph** (``{"root": id, "nodes": {id: node}}``, a node's replies
+naming other nodes by id) is checked the same way, each node once, however many lines reach
+it. That is sound because the graph must hold each position once and have no cycle: then
+no line repeats a position, so a position occurs on every line that reaches it as often as
+on the first (once more than before the proof began), and what was judged there holds
+everywhere. So the checker rejects a node reached in two different positions, two nodes of
+the same position, and a node met again on its own line. A node reached later with a
+higher fifty-move count is checked again with it; one reached with fewer moves left than
+its lines take breaks the claim.
+
 `check_proof` returns a `ProofCheck`: accepted, or the first reason to reject, naming the
-line that leads to it.
+line that leads to it. With a `deadline` (a `time.monotonic()` value) it stops there,
+raising `SearchCut("budget")`: an adjudication's budget covers the checking of its proof.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from gcadj.engine.position import Position
 from gcadj.engine.squares import COLOR_NAMES
-from gcadj.errors import LogSyntaxError, ProofFault
+from gcadj.errors import LogSyntaxError, ProofFault, SearchCut
 from gcadj.judging.judge import IllegalPly, PlyJudge
 from gcadj.notation.parse import parse_log
 from gcadj.notation.records import MoveRecord
@@ -35,6 +47,8 @@ from gcadj.notation.san import gc_text
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Side, Termination
 
 SIDES = {Side.WHITE.value: 0, Side.BLACK.value: 1}
+CLOCK_EVERY = 256
+"""Nodes checked between two looks at the deadline."""
 
 
 @dataclass(frozen=True)
@@ -53,10 +67,12 @@ def check_proof(
     winner: str,
     moves: int,
     pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+    deadline: float | None = None,
 ) -> ProofCheck:
-    """Check that `tree` (JSON, see `gcadj.analysis.proof`) proves that `winner` ("white"
-    or "black") mates within `moves` of its moves from `position` (not changed)."""
-    checker = _Checker(position.copy(), pocket_file)
+    """Check that `tree` (JSON, see `gcadj.analysis.proof`: a tree or a graph) proves
+    that `winner` ("white" or "black") mates within `moves` of its moves from `position`
+    (not changed), by `deadline` if one is given (`SearchCut` past it)."""
+    checker = _Checker(position.copy(), pocket_file, deadline)
     try:
         checker.check_root(tree, winner, moves)
     except ProofFault as fault:
@@ -71,13 +87,30 @@ def _moves(n: int) -> str:
     return f"{n} move{'' if n == 1 else 's'}"
 
 
+@dataclass
+class _Seen:
+    """A graph's node checked already: its position's key, the highest fifty-move count
+    it was checked with, and the winner's moves its longest line takes."""
+
+    key: int
+    clock: int
+    depth: int
+
+
 class _Checker:
-    def __init__(self, position: Position, pocket_file: PocketFile) -> None:
+    def __init__(self, position: Position, pocket_file: PocketFile, deadline: float | None) -> None:
         self.position = position
         self.pocket_file = pocket_file
+        self.deadline = deadline
         self.judge = PlyJudge(pocket_file)
         self.path: list[str] = []
         self.lines = 0
+        self.checked = 0  # nodes, for the deadline
+        self.nodes: dict[str, Any] | None = None  # a graph's nodes by id (None: a tree)
+        self.seen: dict[str, _Seen] = {}
+        self.owner: dict[int, str] = {}  # a position's key -> the node that stands for it
+        self.active: set[str] = set()  # the nodes on the line being checked
+        self.root = ""  # a graph's root id
 
     def reject(self, what: str) -> ProofFault:
         where = f"after {', '.join(self.path)}: " if self.path else "at the start: "
@@ -92,7 +125,12 @@ class _Checker:
         over = position.outcome()
         if over is not None:
             raise self.reject(f"the game is already over ({over.termination})")
+        graph = isinstance(tree, dict) and set(tree) == {"root", "nodes"}
+        if graph:
+            tree = self.graph_root(tree)
         move, replies = self.node(tree)
+        if graph and move is not None:
+            self.owner[position.key] = self.root
         if SIDES[winner] == position.turn:
             if move is None:
                 raise self.reject(f"{winner} is to move, so the root needs {winner}'s move")
@@ -101,6 +139,20 @@ class _Checker:
             if move is not None:
                 raise self.reject(f"{winner} is not to move, so the root's move must be null")
             self.defences(replies, moves)
+
+    def graph_root(self, graph: dict[str, Any]) -> Any:
+        """The root node of a graph (whose nodes are kept for its replies' ids)."""
+        nodes, root = graph["nodes"], graph["root"]
+        if not isinstance(nodes, dict) or not all(isinstance(key, str) for key in nodes):
+            raise self.reject('a graph\'s "nodes" must be an object (id: node)')
+        if not isinstance(root, str) or root not in nodes:
+            raise self.reject(
+                f'the graph\'s "root" must be the id of one of its nodes, not {root!r}'
+            )
+        self.nodes = nodes
+        self.root = root
+        self.active.add(root)
+        return nodes[root]
 
     def node(self, tree: Any) -> tuple[str | None, dict[str, Any]]:
         if not isinstance(tree, dict) or set(tree) != {"move", "replies"}:
@@ -112,8 +164,10 @@ class _Checker:
             raise self.reject('"replies" must be an object (defence: answer)')
         return move, replies
 
-    def winner_move(self, text: str, replies: dict[str, Any], moves_left: int) -> None:
-        """Judge the winner's move `text`, then its replies."""
+    def winner_move(self, text: str, replies: dict[str, Any], moves_left: int) -> int:
+        """Judge the winner's move `text`, then its replies; the winner's moves its longest
+        line takes."""
+        self.tick()
         if moves_left < 1:
             raise self.reject(f"{text!r} is one move too many: the line is longer than claimed")
         position = self.position
@@ -128,16 +182,23 @@ class _Checker:
                 if over.winner != mover:
                     raise self.reject("the line ends in checkmate of the winner")
                 self.lines += 1
-                return
+                return 1
             if position.is_checkmate():
                 raise self.reject("the move mates, so no defence can answer it")
             self.goes_on()
-            self.defences(replies, moves_left - 1)
+            return 1 + self.defences(replies, moves_left - 1)
         finally:
             self.unplay()
 
-    def defences(self, replies: dict[str, Any], moves_left: int) -> None:
-        """The loser to move: `replies` must answer exactly its legal moves."""
+    def tick(self) -> None:
+        self.checked += 1
+        due = self.deadline is not None and self.checked % CLOCK_EVERY == 0
+        if due and time.monotonic() >= (self.deadline or 0.0):
+            raise SearchCut("budget")
+
+    def defences(self, replies: dict[str, Any], moves_left: int) -> int:
+        """The loser to move: `replies` must answer exactly its legal moves; the winner's
+        moves the longest line after them takes."""
         position = self.position
         legal = {gc_text(position, move, self.pocket_file): move for move in position.legal_moves()}
         for text in legal:
@@ -148,18 +209,61 @@ class _Checker:
                 raise self.reject(self.not_a_defence(text))
         if moves_left < 1:
             raise self.reject("the line is longer than claimed: no move is left to mate")
+        deepest = 0
         for text, answer in replies.items():
             position.push_trusted(legal[text])
             self.path.append(text)
             try:
                 self.goes_on()
-                move, next_replies = self.node(answer)
-                if move is None:
-                    raise self.reject(f"the defence {text!r} has no answer (its move is null)")
-                self.winner_move(move, next_replies, moves_left)
+                if self.nodes is None:
+                    move, next_replies = self.node(answer)
+                    if move is None:
+                        raise self.reject(f"the defence {text!r} has no answer (its move is null)")
+                    depth = self.winner_move(move, next_replies, moves_left)
+                else:
+                    depth = self.graph_node(text, answer, moves_left)
+                deepest = max(deepest, depth)
             finally:
                 self.path.pop()
                 position.pop()
+        return deepest
+
+    def graph_node(self, text: str, name: Any, moves_left: int) -> int:
+        """The node `name` of a graph answers the defence `text` just played: checked
+        once (see the module docstring), its depth."""
+        nodes = self.nodes
+        assert nodes is not None
+        if not isinstance(name, str) or name not in nodes:
+            raise self.reject(f"the defence {text!r} is answered by {name!r}, no node of the graph")
+        position = self.position
+        key, clock = position.key, position.halfmove_clock
+        if name in self.active:
+            raise self.reject(f"the graph has a cycle: node {name!r} comes back on its own line")
+        seen = self.seen.get(name)
+        if seen is not None:
+            if seen.key != key:
+                raise self.reject(f"node {name!r} is reached in two different positions")
+            if seen.depth > moves_left:
+                raise self.reject(
+                    f"node {name!r} takes {_moves(seen.depth)}: the line is longer than claimed"
+                )
+            if clock <= seen.clock:
+                return seen.depth
+        owner = self.owner.setdefault(key, name)
+        if owner != name:
+            raise self.reject(
+                f"nodes {owner!r} and {name!r} are the same position: a graph holds each once"
+            )
+        move, next_replies = self.node(nodes[name])
+        if move is None:
+            raise self.reject(f"the defence {text!r} has no answer (its move is null)")
+        self.active.add(name)
+        try:
+            depth = self.winner_move(move, next_replies, moves_left)
+        finally:
+            self.active.discard(name)
+        self.seen[name] = _Seen(key, clock, depth)
+        return depth
 
     def goes_on(self) -> None:
         """The game must go on here (a draw the loser may claim counts as an end)."""

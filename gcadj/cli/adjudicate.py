@@ -20,6 +20,7 @@ from gcadj.cli.options import (
     DEFAULT_EVIDENCE_MARGIN,
     DEFAULT_MATE_DEPTH,
     DEFAULT_MAX_BYTES,
+    DEFAULT_TABLE_MB,
     EXIT_INTERRUPTED,
     EXIT_OK,
     INTERNAL_ERROR_HINT,
@@ -35,6 +36,7 @@ from gcadj.cli.options import (
     NodesOption,
     PocketFileOption,
     RetriesOption,
+    TableOption,
     TimeoutOption,
     VerboseOption,
     adjudicate_options_of,
@@ -116,6 +118,7 @@ def adjudicate(
     budget: BudgetOption = DEFAULT_BUDGET,
     nodes: NodesOption = None,
     evidence_margin: EvidenceMarginOption = DEFAULT_EVIDENCE_MARGIN,
+    table_mb: TableOption = DEFAULT_TABLE_MB,
     fen: FenOption = None,
     pocket_file: PocketFileOption = None,
     quiet: QuietLinesOption = False,
@@ -137,7 +140,7 @@ def adjudicate(
         sources=tuple(sources or ()),
         judge=JudgeOptions(fen=fen, pocket_file=letter, max_bytes=max_bytes),
         fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
-        options=adjudicate_options_of(mate_depth, budget, nodes, evidence_margin),
+        options=adjudicate_options_of(mate_depth, budget, nodes, evidence_margin, table_mb),
     )
     run = run_adjudicate(plan, progress=SearchProgress(quiet))
     try:

@@ -27,6 +27,7 @@ from gcadj.cli.options import (
     DEFAULT_EVIDENCE_MARGIN,
     DEFAULT_MATE_DEPTH,
     DEFAULT_MAX_BYTES,
+    DEFAULT_TABLE_MB,
     EXIT_CANNOT_WRITE,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
@@ -45,6 +46,7 @@ from gcadj.cli.options import (
     NodesOption,
     PocketFileOption,
     RetriesOption,
+    TableOption,
     TimeoutOption,
     VerboseOption,
     adjudication_wanted,
@@ -396,6 +398,7 @@ def audit(
     budget: BudgetOption = DEFAULT_BUDGET,
     nodes: NodesOption = None,
     evidence_margin: EvidenceMarginOption = DEFAULT_EVIDENCE_MARGIN,
+    table_mb: TableOption = DEFAULT_TABLE_MB,
 ) -> None:
     """Judge a whole archive in parallel: resumable JSONL, summary, CSV and HTML report."""
     from gcadj.app.audit import AuditPlan

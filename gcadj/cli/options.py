@@ -14,6 +14,7 @@ from gcadj.analysis.options import (  # light: no search is loaded
     DEFAULT_BUDGET,
     DEFAULT_EVIDENCE_MARGIN,
     DEFAULT_MATE_DEPTH,
+    DEFAULT_TABLE_MB,
     AdjudicateOptions,
 )
 from gcadj.app.exit_codes import (
@@ -213,6 +214,17 @@ EvidenceMarginOption = Annotated[
         "evidence when no mate is proved.",
     ),
 ]
+TableOption = Annotated[
+    float,
+    number_option(
+        "--table-mb",
+        metavar="MB",
+        minimum=1,
+        whole=False,
+        help="Memory the prover's transposition table may take per search, in MB (the "
+        "search's whole memory stays a little above it).",
+    ),
+]
 AdjudicateFlag = Annotated[
     bool,
     typer.Option(
@@ -223,20 +235,43 @@ AdjudicateFlag = Annotated[
 ]
 
 
-ADJUDICATION_PARAMETERS = ("mate_depth", "budget", "nodes", "evidence_margin")
+ADJUDICATION_PARAMETERS = ("mate_depth", "budget", "nodes", "evidence_margin", "table_mb")
 
 
 def adjudicate_options_of(
-    mate_depth: int, budget: float, nodes: int | None, evidence_margin: int
+    mate_depth: int,
+    budget: float,
+    nodes: int | None,
+    evidence_margin: int,
+    table_mb: float = DEFAULT_TABLE_MB,
 ) -> AdjudicateOptions:
-    """The adjudication options of a command as one `AdjudicateOptions`."""
+    """The adjudication options of a command as one `AdjudicateOptions`; a value out of
+    its range (`gcadj.analysis.options.check_search_limits`, the one place that knows the
+    ranges) is a usage error, in the API's words with the option's name."""
+    from gcadj.errors import OptionError
 
-    return AdjudicateOptions(
-        mate_depth=int(mate_depth),
-        budget=float(budget),
-        node_limit=None if nodes is None else int(nodes),
-        evidence_margin=int(evidence_margin),
-    )
+    try:
+        return AdjudicateOptions(
+            mate_depth=int(mate_depth),
+            budget=float(budget),
+            node_limit=None if nodes is None else int(nodes),
+            evidence_margin=int(evidence_margin),
+            table_mb=float(table_mb),
+        )
+    except OptionError as error:
+        flag = OPTION_FLAGS.get(error.option, error.option)
+        say(f"gcadj: {flag} needs {error.needs}, not {error.value!r}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+
+
+OPTION_FLAGS = {
+    "mate_depth": "--mate-depth",
+    "budget": "--budget",
+    "node_limit": "--nodes",
+    "evidence_margin": "--evidence-margin",
+    "table_mb": "--table-mb",
+}
+"""The command line's name of each option `AdjudicateOptions` checks."""
 
 
 def adjudication_wanted(command: str, ctx: typer.Context) -> AdjudicateOptions | None:
@@ -445,6 +480,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "DEFAULT_EVIDENCE_MARGIN",
     "DEFAULT_MATE_DEPTH",
+    "DEFAULT_TABLE_MB",
     "EXIT_CANNOT_WRITE",
     "EXIT_ILLEGAL",
     "EXIT_INTERNAL",
@@ -461,6 +497,7 @@ __all__ = [
     "JobsOption",
     "MateDepthOption",
     "NodesOption",
+    "TableOption",
     "adjudicate_options_of",
     "adjudication_wanted",
     "check_options",

@@ -16,8 +16,10 @@ from gcadj.judging.material import Material
 from gcadj.vocabulary import AdjudicationClass, Result, Side
 
 Tree = dict[str, Any]
-"""A proof tree as JSON: ``{"move": str | None, "replies": {str: Tree}}``
-(`gcadj.analysis.proof` writes it, `gcadj.analysis.proof_check` checks it)."""
+"""A proof as JSON: a tree, ``{"move": str | None, "replies": {str: Tree}}``, or, when it
+is large, a graph of its positions, ``{"root": id, "nodes": {id: {"move": str | None,
+"replies": {str: id}}}}`` (`gcadj.analysis.proof` writes both, `gcadj.analysis.proof_check`
+checks both; docs/adjudicate.md, "The proof")."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,7 @@ class LineStep:
 @dataclass(frozen=True)
 class ForcedMate:
     """A forced mate, checked: the winner, its number of moves, the mating line (Game
-    Courier text and SAN) and the whole proof tree (`gcadj.analysis.proof`). `steps`: the
+    Courier text and SAN) and the whole proof, a tree or a graph (`Tree`). `steps`: the
     line's moves and the positions they lead to, for drawing it (not part of the JSON)."""
 
     winner: Side

@@ -10,6 +10,7 @@ from __future__ import annotations
 from gcadj.judging.adjudication import Adjudication, Tree
 from gcadj.judging.material import CLASSES, Material
 from gcadj.judging.verdict import Verdict
+from gcadj.words import plural
 
 
 def adjudication_line(verdict: Verdict, adjudication: Adjudication) -> str:
@@ -72,7 +73,12 @@ def material_table(counted: Material, *, indent: str = "") -> list[str]:
 
 def tree_lines(tree: Tree, *, indent: str = "") -> list[str]:
     """A proof tree, one line per move: the winner's move, then each defence indented with
-    the answer to it (``k a8-b8: R h7-h8``), and so on down to the mates (marked ``#``)."""
+    the answer to it (``k a8-b8: R h7-h8``), and so on down to the mates (marked ``#``).
+    A proof written as a graph (too large for a tree) is said in one line: how many
+    positions it has, and where it is."""
+    if "nodes" in tree:
+        count = plural(len(tree["nodes"]), "position")
+        return [f"{indent}a graph of {count}, too large to print as a tree: see --json"]
     lines: list[str] = []
     if tree["move"] is not None:
         lines.append(f"{indent}{_move(tree)}")
