@@ -53,6 +53,11 @@ def fen_excerpt(fen: str, column: int) -> tuple[str, str]:
     return shown, caret_padding(head + fen[start : column - 1]) + "^"
 
 
+def _cut(message: str) -> str:
+    """A message that may quote a field of a huge FEN, cut to twice `FEN_SHOWN`."""
+    return message if len(message) <= 2 * FEN_SHOWN else message[: 2 * FEN_SHOWN] + "…"
+
+
 class FenError(GcadjError, ValueError):
     """A FEN that cannot be read; `column` is 1-based into the FEN text. The message shows
     at most `FEN_SHOWN` characters of it (`fen_excerpt`); `fen` keeps it whole.
@@ -69,7 +74,7 @@ class FenError(GcadjError, ValueError):
     def __init__(self, fen: str, column: int, message: str) -> None:
         self.fen = fen
         self.column = column
-        self.message = message
+        self.message = message = _cut(message)
         shown, caret = fen_excerpt(fen, column)
         super().__init__(f"bad FEN at column {column}: {message}\n  {shown}\n  {caret}")
 
@@ -100,7 +105,7 @@ class GcCodeError(FenError):
     def __init__(self, code: str, column: int, message: str) -> None:
         self.fen = code
         self.column = column
-        self.message = message
+        self.message = message = _cut(message)
         shown, caret = fen_excerpt(code, column)
         ValueError.__init__(
             self, f"bad Game Courier code at column {column}: {message}\n  {shown}\n  {caret}"

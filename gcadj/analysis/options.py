@@ -11,10 +11,11 @@ from typing import Final
 
 from gcadj.errors import OptionError
 
-DEFAULT_MATE_DEPTH: Final = 3
-"""The longest mate searched by default: "no mate within 5" is what the default budget
-proves on a middlegame (docs/performance-adjudicate.md), and the endings of a King and one
-piece against a bare King mostly mate within it."""
+DEFAULT_MATE_DEPTH: Final = 4
+"""The longest mate searched by default: "no mate within 4" for either side is what the
+default budget proves on a middlegame of the sample games (7 s of CPU in the compiled build
+on the final position of ex3_promotion_via_pocket.txt; "within 5" takes minutes there:
+docs/performance-adjudicate.md)."""
 MAX_MATE_DEPTH: Final = 30
 """The longest mate that may be asked for: past a dozen moves no search finishes anyway,
 and the depth sizes the search's own bookkeeping."""

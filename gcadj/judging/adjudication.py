@@ -67,7 +67,7 @@ class Adjudication:
         >>> import gcadj
         >>> found = gcadj.adjudicate_position("4k3/8/8/8/8/8/8/R3K3[] b - - 0 1")
         >>> found.kind.value, found.result.value, found.no_mate_within, found.mate
-        ('evidence', '1-0', 3, None)
+        ('evidence', '1-0', 4, None)
         >>> found.to_json()["material"]["white"]["by_class"]["3"]
         1
     """
