@@ -190,7 +190,7 @@ def test_a_tampered_graph_is_rejected() -> None:
 
 
 def test_a_graph_claiming_fewer_moves_than_its_lines_take_is_rejected() -> None:
-    position, graph, proof = graph_of("4K3/k7/8/8/2Q5/8/8/8[] w - - 0 40", 4)
+    position, graph, _proof = graph_of("4K3/k7/8/8/2Q5/8/8/8[] w - - 0 40", 4)
     checked = check_proof(position, graph, winner="white", moves=3)
     assert not checked.accepted and "longer than claimed" in checked.reason
 
