@@ -17,9 +17,9 @@ How it searches (docs/adjudicate.md, "How the prover works", says it for users):
   pocketing choice, each drop (`Position.legal_moves()`).
 * **Move ordering**: the table's move first (the winner's mating move, or the defence that
   refuted, found at another depth), then the winner's checks, captures, drops near the
-  enemy King and the rest; the defender's refutation that worked at a sibling (the killer
-  of that ply) and, with two moves or more to go, its checks, which leave the winner only
-  its evasions.
+  enemy King and the rest, and with `ORDER_DEPTH` moves or more to go, the winner's moves
+  that leave the fewest answers first (a proof-number search's choice); the defender's
+  last two refutations at that ply (its killers).
 * **A transposition table** (`gcadj.analysis.table`), bounded in memory, holds proven
   bounds per position and attacker: "mates within d" and "no mate within d".
 * **Draws that depend on the path.** A line ends in a draw at stalemate, a dead position,
@@ -99,6 +99,8 @@ PROOF_LIMIT = 200_000
 """Positions a proof may have. A longer mate against a side with many moves can need
 more (every defence is answered): it is then said found but not written out, so never
 called proven, and nothing grows without bound (the JSON, the checker's work)."""
+ORDER_DEPTH = 4
+"""From this many moves left, the attacker's moves are ordered by the defender's answers."""
 TREE_LIMIT = 2_000
 """Moves a proof written as a tree may have; a larger proof is written as a graph of its
 positions, each once (docs/adjudicate.md, "The proof")."""
@@ -307,7 +309,7 @@ class MateSearch:
 
     def run(self, depth: int) -> SearchResult:
         pos = self.pos
-        self.killers = [None] * (2 * depth + 4)
+        self.killers = [None] * (4 * depth + 8)  # two a ply
         no_mate = not_mated = 0
         proof: Proof | None = None
         cut: str | None = None
@@ -493,7 +495,7 @@ class MateSearch:
         which every defence is mated within `d` - 1 more moves; else None and the lowest
         ply of the path its failures rest on."""
         loop = NO_LOOP
-        for move in self._attacking_moves(hint):
+        for move in self._attacking_moves(hint, d):
             self._play(move)
             status = self._status()
             if status == GOES_ON:
@@ -510,7 +512,7 @@ class MateSearch:
             loop = min(loop, below)
         return None, loop
 
-    def _attacking_moves(self, hint: int) -> list[Move]:
+    def _attacking_moves(self, hint: int, d: int) -> list[Move]:
         """Every legal move of the attacker: the table's move, checks, captures, drops
         within two squares of the enemy King, the rest."""
         pos = self.pos
@@ -536,8 +538,25 @@ class MateSearch:
             else:
                 rest.append(move)
         moves = checks + captures + near + rest
+        if d >= ORDER_DEPTH:
+            moves = self._fewest_answers_first(moves)
         _to_front(moves, MOVE_OF_CODE[hint])
         return moves
+
+    def _fewest_answers_first(self, moves: list[Move]) -> list[Move]:
+        """The attacker's moves ordered by how many answers each leaves the defender
+        (a check leaves only its evasions), fewest first: a proof-number search's choice,
+        which sends a deep search to its most forcing tries first. Worth its cost (each
+        move played and the answers counted) only far from the leaves."""
+        pos = self.pos
+        scored: list[tuple[int, int, Move]] = []
+        for i, move in enumerate(moves):
+            pos.push_trusted(move)
+            answers = len(pos.legal_moves())
+            pos.pop()
+            scored.append((answers, i, move))
+        scored.sort()
+        return [move for _, _, move in scored]
 
     def _defend(self, d: int) -> bool:
         """The defender, to move in a game that goes on: whatever it plays, the attacker
@@ -572,7 +591,7 @@ class MateSearch:
         """The defender's first move after which the attacker does not mate within `d`,
         and the lowest ply of the path that rests on; None when every move is mated."""
         ply = self.ply
-        for move in self._defending_moves(d, hint):
+        for move in self._defending_moves(hint):
             self._play(move)
             status = self._status()
             if status == GOES_ON:
@@ -586,23 +605,25 @@ class MateSearch:
             self._unplay()
             if not held:
                 if status != REVISIT:  # a way back is no refutation elsewhere
-                    self.killers[ply] = move
+                    self._killer(ply, move)
                 return move, below
         return None, NO_LOOP
 
-    def _defending_moves(self, d: int, hint: int) -> list[Move]:
-        """Every legal move of the defender: the table's refutation, the killer of this
-        ply, then (with two moves or more to go) its checks, then the rest."""
-        pos = self.pos
-        moves = pos.legal_moves()
-        if d >= 2:
-            checks = pos.checking_moves()
-            if checks:
-                first = set(checks)
-                moves = checks + [move for move in moves if move not in first]
-        killer = self.killers[self.ply]
-        if killer is not None:
-            _to_front(moves, killer)
+    def _killer(self, ply: int, move: Move) -> None:
+        """Two killers a ply: the last refutation, and the one before it (tried when the
+        last is no move here)."""
+        killers = self.killers
+        if killers[2 * ply] != move:
+            killers[2 * ply + 1] = killers[2 * ply]
+            killers[2 * ply] = move
+
+    def _defending_moves(self, hint: int) -> list[Move]:
+        """Every legal move of the defender: the table's refutation, the killers of this
+        ply, then the rest."""
+        moves = self.pos.legal_moves()
+        ply = self.ply
+        _to_front(moves, self.killers[2 * ply + 1])
+        _to_front(moves, self.killers[2 * ply])
         _to_front(moves, MOVE_OF_CODE[hint])
         return moves
 
