@@ -227,3 +227,26 @@ def test_a_file_name_with_terminal_controls_is_shown_safe(tmp_path: Path, flag: 
     assert done.returncode == 0, done.stderr
     assert "\x1b" not in done.stdout and "\x07" not in done.stdout and "\u202e" not in done.stdout
     assert "proven 1-0" in done.stdout and "␛]0;pwned␇" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--mate-depth", "31"), "--mate-depth needs a whole number from 1 to 30, not 31"),
+        (("--mate-depth", "100000000"), "--mate-depth needs a whole number from 1 to 30"),
+        (("--mate-depth", "0"), "--mate-depth needs a whole number ≥ 1, not '0'"),
+        (("--nodes", "-5"), "--nodes needs a whole number ≥ 1, not '-5'"),
+        (("--table-mb", "0"), "--table-mb needs a number ≥ 1, not '0'"),
+        (("--evidence-margin", "0"), "--evidence-margin needs a whole number ≥ 1, not '0'"),
+    ],
+)
+def test_options_out_of_range_are_usage_errors(args: tuple[str, ...], words: str) -> None:
+    done = gcadj_run(*args, "--fen", "k7/8/2K5/8/8/8/8/7R[] w - - 0 1")
+    assert done.returncode == 2 and done.stdout == ""
+    assert words in done.stderr
+
+
+def test_a_huge_fen_is_a_short_message() -> None:
+    """A megabyte of FEN on standard input (``--fen -``): the message quotes a little."""
+    done = gcadj_run("--fen", "-", stdin="k7/8/8/8/8/8/8/7K[] w - - 0 " + "9" * 1_000_000 + "x")
+    assert done.returncode != 0 and len(done.stdout) + len(done.stderr) < 2_000
