@@ -468,7 +468,7 @@ class MateSearch:
         else:
             move, loop = self._winning_move(d, code_of(entry))
         if usable and (move is not None or loop >= self.ply):
-            entry = self.table.get(key)
+            # `entry` is still this position's: it cannot come back below itself
             refuted, mate, code = refuted_of(entry), mate_of(entry), code_of(entry)
             if move is None:
                 refuted = max(refuted, d)
@@ -577,7 +577,6 @@ class MateSearch:
                 return True
         refutation, loop = self._refutation(d, code_of(entry))
         if usable and (refutation is None or loop >= self.ply):
-            entry = self.table.get(key)
             refuted, mate, code = refuted_of(entry), mate_of(entry), code_of(entry)
             if refutation is None:
                 mate = min(mate, d)
@@ -738,12 +737,13 @@ def _to_front(moves: list[Move], move: Move | None) -> None:
     """Move `move` to the front of `moves` if it is there."""
     if move is None:
         return
-    for i, other in enumerate(moves):
-        if other == move:
-            if i:
-                del moves[i]
-                moves.insert(0, move)
-            return
+    try:
+        i = moves.index(move)
+    except ValueError:
+        return
+    if i:
+        del moves[i]
+        moves.insert(0, move)
 
 
 __all__ = [
