@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from random_positions import random_position
 
+from gcadj.about import compiled_modules
 from gcadj.analysis import search
 from gcadj.analysis.options import MAX_MATE_DEPTH, AdjudicateOptions
 from gcadj.analysis.proof import graph_json, proof_json, tree_json
@@ -271,3 +272,50 @@ def test_a_huge_fen_is_not_echoed_whole() -> None:
 def test_the_search_result_says_what_the_table_held() -> None:
     result: SearchResult = search_mate(Position("4K3/k7/8/8/2Q5/8/8/8[] w - - 0 40"), 4)
     assert 0 < result.table_entries <= result.nodes
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "4K3/k7/8/8/2Q5/8/8/8[] w - - 0 40",
+        "2D5/8/8/8/F7/8/4k3/K7[V] b - - 0 20",
+        "1K2F3/8/1p4g1/8/k7/8/8/8[N] w - - 0 20",
+    ],
+)
+def test_without_the_tables_mates_the_answers_stay(
+    fen: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search a proof that does not hold falls back to: no mate taken from the table,
+    every proof made on its own path. The same shortest mate, accepted in both forms."""
+    position = Position(fen)
+    trusting = search_mate(position, 4)
+    monkeypatch.setattr(search, "TRUST_TABLE_PROOFS", False)
+    careful = search_mate(position, 4)
+    assert said(position, careful) == said(position, trusting) is not None
+    assert careful.proof is not None
+    both_forms_accepted(position, careful.proof)
+
+
+@pytest.mark.skipif(
+    "gcadj/analysis/search.py" in compiled_modules(),
+    reason="a compiled class's methods cannot be replaced",
+)
+def test_a_proof_that_does_not_hold_is_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first line the rebuilding replays is made to end in a draw: the search is made
+    again without the table's mates, and proves the same mate."""
+    broken: list[str] = []
+    real_status = search.MateSearch._real_status
+
+    def once(self: search.MateSearch) -> int:
+        status = real_status(self)
+        if not broken and self.trust_proofs and status == search.GOES_ON:
+            broken.append(self.pos.fen())
+            return search.DRAWN
+        return status
+
+    monkeypatch.setattr(search.MateSearch, "_real_status", once)
+    position = Position("4K3/k7/8/8/2Q5/8/8/8[] w - - 0 40")
+    result = search_mate(position, 4)
+    assert broken and said(position, result) == ("for", 4)
+    assert result.proof is not None
+    both_forms_accepted(position, result.proof)
