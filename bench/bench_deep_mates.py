@@ -9,7 +9,8 @@ the sample games with no mate within 4 or 5. For each, with the interpreter that
 this script:
 
 * the new prover (`gcadj.analysis.search.search_mate` to the file's depth): its answer,
-  checked against the file's, its nodes and CPU seconds, and the whole adjudication
+  checked against the file's, its nodes and CPU seconds, its proof accepted by the proof
+  checker written as a tree and as a graph, and the whole adjudication
   (`gcadj.adjudicate_position`: the search, the proof written out and accepted by the
   checker), CPU seconds;
 * the old one, on the same question: by default tests/reference_mate.py (the prover
@@ -43,6 +44,8 @@ from pathlib import Path
 from gcadj.about import build_flavour
 from gcadj.analysis.adjudicate import AdjudicateOptions, adjudicate_position
 from gcadj.analysis.options import DEFAULT_TABLE_MB
+from gcadj.analysis.proof import graph_json, tree_json
+from gcadj.analysis.proof_check import check_proof
 from gcadj.analysis.search import search_mate
 from gcadj.engine.position import Position
 
@@ -106,12 +109,20 @@ def words(answer: list[object] | None, depth: int, cut: str | None) -> str:
 
 
 def new_run(case: Case) -> Run:
+    """The new prover's answer; its proof, if any, accepted by the checker in both forms
+    (not timed)."""
     position = Position(case.fen)
     start = time.process_time()
     result = search_mate(position, case.depth)
     cpu = time.process_time() - start
     proof = result.proof
     answer = None if proof is None else [proof.winner == position.turn, proof.moves]
+    if proof is not None:
+        winner = ("white", "black")[proof.winner]
+        for tree in (tree_json(position, proof.tree), graph_json(position, proof.tree)):
+            checked = check_proof(position, tree, winner=winner, moves=proof.moves)
+            if not checked.accepted:
+                raise SystemExit(f"{case.name}: the checker rejects a proof: {checked.reason}")
     return Run(words(answer, case.depth, result.cut), result.nodes, cpu)
 
 
