@@ -24,6 +24,7 @@ from gcadj.analysis.options import (
     DEFAULT_BUDGET,
     DEFAULT_EVIDENCE_MARGIN,
     DEFAULT_MATE_DEPTH,
+    DEFAULT_TABLE_MB,
     INTERNAL_REASON,
     AdjudicateOptions,
 )
@@ -163,6 +164,7 @@ def adjudicate(
     node_limit: int | None = None,
     evidence_margin: int = DEFAULT_EVIDENCE_MARGIN,
     progress: ProgressCallback | None = None,
+    table_mb: float = DEFAULT_TABLE_MB,
 ) -> list[AdjudicatedGame]:
     """Judge every game of a source, as `gcadj.judge_source` does, and adjudicate each.
 
@@ -170,9 +172,11 @@ def adjudicate(
     its text and `source` only its name. `fen` starts every game there; `pocket_file` as for
     `gcadj.check_text` (None: the file the log's plies use). The search looks
     for mates of up to `mate_depth` moves of the winner, for at most `budget` seconds and
-    `node_limit` nodes a game (None: no limit); `evidence_margin` is the lead in class
-    units that counts as evidence. Never raises for bad input; a bug of gcadj's on a game
-    makes that game's adjudication an internal error (`guarded_adjudication`).
+    `node_limit` nodes a game (None: no limit), its table within `table_mb` megabytes;
+    `evidence_margin` is the lead in class units that counts as evidence. An option out of
+    its range raises `gcadj.errors.OptionError` (a ValueError); otherwise it never raises
+    for bad input; a bug of gcadj's on a game makes that game's adjudication an internal
+    error (`guarded_adjudication`).
 
     Examples:
         >>> import gcadj
@@ -184,7 +188,7 @@ def adjudicate(
         >>> game.adjudication.reason
         'White, to move, mates in 1'
     """
-    options = AdjudicateOptions(mate_depth, budget, node_limit, evidence_margin)
+    options = AdjudicateOptions(mate_depth, budget, node_limit, evidence_margin, table_mb)
     judge = JudgeOptions(fen=fen, pocket_file=pocket_file)
     return [
         AdjudicatedGame(verdict, guarded_adjudication(verdict, options, progress))
