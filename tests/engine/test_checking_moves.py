@@ -86,6 +86,9 @@ def test_checking_moves_on_random_boards(seed: int, pieces: int) -> None:
         ("7k/8/b7/8/2Pp4/8/4K3/8[] b - c3 0 20", {"d4c3"}),
         # in check: only the answers that check back
         ("4k3/8/8/8/8/8/R3r3/4K3[] w - - 0 20", {"a2e2"}),
+        # a discoverer (the X shields the King from the Queen) whose trial moves along
+        # its line reordered the pieces being walked: 26 moves came twice (issue 38)
+        ("1Q2X1k1/3p4/2T4K/8/8/7p/8/8[] w - - 0 30", {"e8f8", "e8@T", "b8b3", "c6e6"}),
     ],
 )
 def test_checking_moves_in_built_positions(fen: str, some_checks: set[str]) -> None:
