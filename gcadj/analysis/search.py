@@ -436,13 +436,14 @@ class MateSearch:
             return MATED if pos.is_check() else DRAWN
         if pos.halfmove_clock >= 100 or pos.is_dead_position():
             return DRAWN
+        count = pos.repetition_count()
+        if count == 1:  # (a position of the path has occurred before)
+            return GOES_ON
         at = self.path.get(pos.key, -1)
         if at >= 0:
             self.revisit = at
             return REVISIT
-        if pos.repetition_count() >= 3:
-            return DRAWN
-        return GOES_ON
+        return DRAWN if count >= 3 else GOES_ON
 
     # -- the search ------------------------------------------------------------------
 

@@ -116,6 +116,8 @@ class Table:
         entry = self.young.get(key)
         if entry is not None:
             return entry
+        if not self.old:
+            return EMPTY
         entry = self.old.get(key)
         if entry is None:
             return EMPTY
