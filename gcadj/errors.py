@@ -312,6 +312,13 @@ class OptionError(GcadjError, ValueError):
         return (type(self), (self.option, self.needs, self.value))
 
 
+class UnheldProof(GcadjError):
+    """A mate the prover took from its transposition table does not hold on the line its
+    proof was rebuilt on (a draw by repetition there). Never leaves
+    `gcadj.analysis.search`, which then searches again without trusting the table's
+    mates."""
+
+
 class ProofFault(GcadjError):
     """The first fault the proof checker found in a proof tree; its message is the reason.
     Never leaves `gcadj.analysis.proof_check`, which answers with a rejection."""
@@ -532,6 +539,7 @@ __all__ = [
     "SourceError",
     "StaleVisit",
     "StoreError",
+    "UnheldProof",
     "UnreadableCell",
     "UnsupportedSquare",
     "UploadRefused",

@@ -79,7 +79,7 @@ from gcadj.analysis.table import (
 from gcadj.engine.move import Move
 from gcadj.engine.position import Position
 from gcadj.engine.squares import POCKET
-from gcadj.errors import SearchCut
+from gcadj.errors import SearchCut, UnheldProof
 
 GOES_ON: Final = 0
 MATED: Final = 1  # the side to move is checkmated
@@ -267,10 +267,6 @@ def relevant_history_repeats(position: Position) -> bool:
     before one can never come back: material only leaves the game, classes only rise)?"""
     keys = position.history_keys()[-(position.halfmove_clock + 1) :]
     return len(set(keys)) < len(keys)
-
-
-class _Broken(Exception):
-    """A proof taken from the table does not hold on the path it was rebuilt on."""
 
 
 class MateSearch:
@@ -648,7 +644,7 @@ class MateSearch:
             if not self._attack(n):
                 return None
             return self._build_after(self._found_move(), n)
-        except _Broken:
+        except UnheldProof:
             return None
         except (SearchCut, KeyboardInterrupt):
             self.unwritten = winner
@@ -687,7 +683,7 @@ class MateSearch:
                 if memo is not None and known is None:
                     memo[key] = (node, pos.halfmove_clock)
                 return node
-        raise _Broken
+        raise UnheldProof
 
     def _build_after(self, move: Move, k: int) -> ProofNode:
         """The node of the attacker's `move`, which mates within `k`, and its answers."""
@@ -697,7 +693,7 @@ class MateSearch:
             if status == MATED:
                 return self._counted(ProofNode(move, ()))
             if status != GOES_ON or k < 2:
-                raise _Broken
+                raise UnheldProof
             self._enter()
             try:
                 return self._counted(ProofNode(move, self._build_answers(k - 1)))
@@ -714,7 +710,7 @@ class MateSearch:
             self._play(reply)
             try:
                 if self._real_status() != GOES_ON:
-                    raise _Broken
+                    raise UnheldProof
                 self._enter()
                 try:
                     answers.append((reply, self._build_attack(d)))

@@ -24,6 +24,9 @@ def test_no_test_reads_a_stopwatch() -> None:
     for path in sorted((ROOT / "tests").rglob("*.py")):
         if path.resolve() == Path(__file__).resolve():
             continue  # this file names the stopwatches in order to forbid them
+        if path.name == "reference_mate.py":
+            continue  # the old prover, kept verbatim: it reports its search's seconds as
+            # its API did; no test reads them (bench/bench_deep_mates.py times it)
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             code = line.split("#", 1)[0]
             if STOPWATCH.search(code):
