@@ -297,7 +297,7 @@ def test_without_the_tables_mates_the_answers_stay(
 
 
 @pytest.mark.skipif(
-    "gcadj/analysis/search.py" in compiled_modules(),
+    "gcadj.analysis.search" in compiled_modules(),
     reason="a compiled class's methods cannot be replaced",
 )
 def test_a_proof_that_does_not_hold_is_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
