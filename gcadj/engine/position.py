@@ -710,8 +710,8 @@ class Position:
         they are the captures that answer it (of the checker, or by the King).
 
         Examples:
-            >>> hanging = Position("rnb1kbnr/pppp1ppp/8/4p1q1/4P3/5N2/PPPP1PPP/RNBQKB1R[] w - - 2 3")
-            >>> sorted(move.uci() for move in hanging.material_moves())  # the Queen, a Pawn
+            >>> hanging = "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/5N2/PPPP1PPP/RNBQKB1R[] w - - 2 3"
+            >>> sorted(move.uci() for move in Position(hanging).material_moves())  # Q, P
             ['f3e5', 'f3g5']
             >>> rook_on_rank_8 = Position("6R1/8/8/8/8/8/8/k3K3[] w - - 0 40")
             >>> [move.uci() for move in rook_on_rank_8.material_moves()]  # promotes to class 4

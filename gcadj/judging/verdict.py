@@ -23,6 +23,7 @@ from gcadj.engine.pieces import Piece
 from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.errors import FenError, LogSyntaxError
+from gcadj.judging.game_analysis import GameAnalysis
 from gcadj.judging.judge import IllegalPly, PlyJudge
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub
@@ -189,9 +190,12 @@ class Verdict:
     # gcadj itself failed on the source (`internal_error_verdict`): not in the JSON, whose
     # readers recognise it by its error text (`outcome_of`)
     internal: bool = field(default=False, compare=False, repr=False)
+    # the analysis of the whole game, when it was asked for (`gcadj.analysis.analyse`):
+    # its JSON is an "analysis" key, absent otherwise, so a plain check's JSON is unchanged
+    analysis: GameAnalysis | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        found: dict[str, Any] = {
             "source": self.source,
             "status": self.status,
             "plies": self.plies,
@@ -204,6 +208,9 @@ class Verdict:
             "warnings": list(self.warnings),
             "error": self.error,
         }
+        if self.analysis is not None:
+            found["analysis"] = self.analysis.to_json()
+        return found
 
     @property
     def partial(self) -> bool:
