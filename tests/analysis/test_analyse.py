@@ -168,7 +168,7 @@ def test_the_threshold_is_an_option() -> None:
 
 
 def naive_findings(verdict: gcadj.Verdict) -> list[tuple[int, str]]:
-    """The missed and allowed mates at depth 1, by docs/rules.md §8.2 over the naive
+    """The missed and allowed mates at depth 1, by docs/rules.md §8.3 over the naive
     search's answers (every legal move tried at every node)."""
     naive = NaiveSearch(Position.legal_moves, None)
     position = Position.starting_at(verdict.start_fen)
