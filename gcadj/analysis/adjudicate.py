@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from gcadj.analysis.exchange_lines import after_exchanges, exchange_words
-from gcadj.analysis.options import THREAT_DEPTH, AdjudicateOptions
+from gcadj.analysis.options import THREAT_DEPTH, THREAT_NODES, AdjudicateOptions
 from gcadj.analysis.proof import mating_line, tree_json
 from gcadj.analysis.proof_check import check_proof
 from gcadj.analysis.search import (
@@ -217,9 +217,11 @@ def threat_of(
     pocket_file: PocketFile = DEFAULT_POCKET_FILE,
 ) -> Threat | None:
     """The shortest mate within `THREAT_DEPTH` moves the side not to move would give if it
-    were its turn (`null_move`), found by the prover within the options' budget and node
-    limit and accepted by the proof checker; None when there is none, when the search was
-    cut, or when the side to move is in check (no threat is then looked for).
+    were its turn (`null_move`), found by the prover within the options' budget and
+    `THREAT_NODES` nodes (or the options' node limit, if lower) and accepted by the proof
+    checker; None when there is none, when the search was cut, or when the side to move is
+    in check (no threat is then looked for). Ctrl-C during its search raises
+    `KeyboardInterrupt`.
 
     Examples:
         >>> from gcadj.engine.position import Position
@@ -232,9 +234,10 @@ def threat_of(
     passed = null_move(position)
     if passed is None or passed.outcome() is not None:
         return None
-    search = search_mate(
-        passed, THREAT_DEPTH, seconds=options.budget, node_limit=options.node_limit
-    )
+    nodes = THREAT_NODES if options.node_limit is None else min(options.node_limit, THREAT_NODES)
+    search = search_mate(passed, THREAT_DEPTH, seconds=options.budget, node_limit=nodes)
+    if search.cut == "interrupted":
+        raise KeyboardInterrupt  # Ctrl-C between the adjudication's searches: the caller's
     proof = search.proof
     if proof is None or proof.winner != passed.turn:
         return None

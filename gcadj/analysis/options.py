@@ -13,6 +13,9 @@ DEFAULT_EVIDENCE_MARGIN: Final = 3
 """Class units: a Rook's worth, or three Pawns (docs/rules.md §7)."""
 THREAT_DEPTH: Final = 2
 """The longest mate looked for as a threat of the side not to move (docs/rules.md §7.4)."""
+THREAT_NODES: Final = 200_000
+"""The most nodes the search for a threat may visit (and no more than the adjudication's
+own node limit): a threat is a remark, never worth a second full budget."""
 
 DEFAULT_ANALYSE_DEPTH: Final = 2
 """The longest forced mate the analysis of a game looks for at each ply (docs/rules.md §8)."""
@@ -80,6 +83,7 @@ __all__ = [
     "DEFAULT_MATE_DEPTH",
     "INTERNAL_REASON",
     "THREAT_DEPTH",
+    "THREAT_NODES",
     "AdjudicateOptions",
     "AnalyseOptions",
 ]

@@ -135,3 +135,10 @@ def test_a_cut_count_is_never_weighed(monkeypatch: pytest.MonkeyPatch) -> None:
         "the count of the exchanges was cut by its nodes limit, so the board as it stands "
         "is weighed: material is level"
     )
+
+
+def test_the_search_for_a_threat_is_bounded() -> None:
+    """Its nodes are the adjudication's node limit at most: here too few to find it."""
+    found = only(str(THREAT), node_limit=1).adjudication
+    assert found.cut == "nodes" and found.threat is None
+    assert "threatens" not in found.reason
