@@ -34,7 +34,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from gcadj.analysis.exchange_lines import after_exchanges, exchange_words
+from gcadj.analysis.exchange_lines import after_exchanges, cut_words, exchange_words
 from gcadj.analysis.options import THREAT_DEPTH, THREAT_NODES, AdjudicateOptions
 from gcadj.analysis.proof import mating_line, tree_json
 from gcadj.analysis.proof_check import check_proof
@@ -293,8 +293,8 @@ def _classify(
         return (
             AdjudicationClass.EVIDENCE,
             WINS[SIDES.index(exchanges.mate)],
-            f"{searched}; the exchanges {weighed.line_words} end in mate, a forced line "
-            "of captures and checks longer than the search: evidence, not proof",
+            f"{searched}; the exchanges {weighed.line_words} are a forced mate of "
+            "captures and checks, longer than the search: evidence, not proof",
         )
     lead, words = _lead(weighed)
     if abs(lead) >= options.evidence_margin:
@@ -315,8 +315,8 @@ def _lead(weighed: Weighed) -> tuple[int, str]:
     if exchanges.cut is not None:
         lead = weighed.static.lead
         return lead, (
-            f"the count of the exchanges was cut by its {exchanges.cut} limit, so the board "
-            f"as it stands is weighed: {_material_words(lead)}"
+            f"the count of the exchanges was cut ({cut_words(exchanges.cut)}), so "
+            f"the board as it stands is weighed: {_material_words(lead)}"
         )
     lead = exchanges.balance
     if not weighed.line_words:
@@ -326,9 +326,8 @@ def _lead(weighed: Weighed) -> tuple[int, str]:
 
 def threat_words(threat: Threat) -> str:
     """``Black threatens mate in 1: Qh4#``: the threat as a fact of the position."""
-    return f"{COLOR_NAMES[SIDES.index(threat.side)]} threatens mate in {threat.moves}: " + " ".join(
-        threat.san
-    )
+    side = COLOR_NAMES[SIDES.index(threat.side)]
+    return f"{side} threatens mate in {threat.moves}: {' '.join(threat.san)}"
 
 
 def _mate_words(turn: int, winner: int, moves: int) -> str:

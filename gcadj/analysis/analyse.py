@@ -132,7 +132,7 @@ def analyse_verdict(
         number = position.fullmove_number
         san = move_san(position, move)
         played = _Played(
-            gc_text(position, move, pocket_file), san, numbered_moves([san], position.fen()), move
+            gc_text(position, move, pocket_file), san, numbered_moves([san], before.fen), move
         )
         position = next(positions)
         after = _look(position, options, pocket_file)

@@ -8,6 +8,7 @@ words their reasons say: ``3. Nxg5 (Black loses a Queen)``.
 
 from __future__ import annotations
 
+from gcadj.analysis import exchanges
 from gcadj.analysis.exchanges import ExchangeCount, count_exchanges
 from gcadj.analysis.proof import line_text
 from gcadj.engine.move import Move
@@ -90,6 +91,16 @@ def what_changes(position: Position, moves: tuple[Move, ...], mate: Side | None 
     return "; ".join(parts) or "nothing changes hands"
 
 
+def cut_words(cut: str) -> str:
+    """Why a count of the exchanges was cut, in words: the bound it reached."""
+    if cut == "plies":
+        return f"a line reached {exchanges.MAX_PLIES} plies"
+    if cut == "nodes":
+        limit = exchanges.NODE_LIMIT
+        return f"it visited {limit:,} position{'' if limit == 1 else 's'}"
+    return cut
+
+
 def _pieces(names: list[str]) -> str:
     """``a Queen``, ``2 Pawns and an Amazon``: the pieces named, counted, in order met."""
     counted: dict[str, int] = {}
@@ -102,4 +113,4 @@ def _pieces(names: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
-__all__ = ["after_exchanges", "exchange_words", "what_changes"]
+__all__ = ["after_exchanges", "cut_words", "exchange_words", "what_changes"]

@@ -66,7 +66,7 @@ def exchanges_lines(exchanges: AfterExchanges, fen: str) -> list[str]:
     """Each side's total after the forced exchanges from the position `fen`, and their line
     (Game Courier text and SAN); nothing when there is no exchange to make."""
     if exchanges.cut is not None:
-        return [f"  after the exchanges: not counted (cut by its {exchanges.cut} limit)"]
+        return [f"  after the exchanges: not counted (cut: {exchanges.cut})"]
     if not exchanges.line:
         return []
     mated = "" if exchanges.mate is None else f", {exchanges.mate.value} mates"

@@ -121,7 +121,8 @@ def test_exchanges_that_end_in_mate_beyond_the_search_are_evidence() -> None:
     assert (found.kind.value, found.result.value) == ("evidence", "1-0")
     assert found.exchanges is not None and found.exchanges.mate is not None
     assert found.exchanges.san == ("Qhxc2+", "Qxc2", "Qxc2#")
-    assert "end in mate" in found.reason and "Black is mated" in found.reason
+    assert "are a forced mate of captures and checks" in found.reason
+    assert "Black is mated" in found.reason
     proven = gcadj.adjudicate_position(fen, AdjudicateOptions(mate_depth=2))
     assert proven.kind.value == "proven" and proven.mate is not None
 
@@ -132,8 +133,8 @@ def test_a_cut_count_is_never_weighed(monkeypatch: pytest.MonkeyPatch) -> None:
     assert found.exchanges is not None and found.exchanges.cut == "nodes"
     assert (found.kind.value, found.result.value) == ("undetermined", "*")
     assert found.reason.endswith(
-        "the count of the exchanges was cut by its nodes limit, so the board as it stands "
-        "is weighed: material is level"
+        "the count of the exchanges was cut (it visited 1 position), so the board as it "
+        "stands is weighed: material is level"
     )
 
 
