@@ -11,10 +11,12 @@ when the game was analysed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gcadj.judging.adjudication import LineStep
 from gcadj.vocabulary import MistakeKind, Side
+
+if TYPE_CHECKING:  # every verdict imports this module: `gcadj check` need not load more
+    from gcadj.judging.adjudication import LineStep
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Final, overload
+from typing import TYPE_CHECKING, Any, Final, overload
 
 from gcadj.engine.compiled import mypyc_attr, rebuild_args
 from gcadj.engine.fen import STARTING_FEN, format_fen
@@ -23,7 +23,6 @@ from gcadj.engine.pieces import Piece
 from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.errors import FenError, LogSyntaxError
-from gcadj.judging.game_analysis import GameAnalysis
 from gcadj.judging.judge import IllegalPly, PlyJudge
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub
@@ -37,6 +36,9 @@ from gcadj.vocabulary import (
     Termination,
     VerdictKind,
 )
+
+if TYPE_CHECKING:  # a verdict is analysed only when asked: `gcadj check` need not load it
+    from gcadj.judging.game_analysis import GameAnalysis
 
 SIDE_NAMES = (Side.WHITE, Side.BLACK)
 # Not Final: mypyc would compile the number into the replay, and tests lower it at run time.
