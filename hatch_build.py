@@ -36,11 +36,11 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 # build's). mypy ships mypyc; setuptools drives the C compiler.
 BUILD_REQUIREMENTS = ["mypy==2.4.1", "setuptools>=70"]
 
-# The modules worth compiling (measured with bench/bench_check.py, bench/bench_long.py and
-# bench/bench_adjudicate.py): the rules engine, the log reader, the judge and the mate
-# prover. Everything else (Lark, I/O, the CLI, the outputs, the syntax errors' wording)
-# runs as Python, where compiling would buy little and cost build time (the C compiler
-# takes most of the install's time).
+# The modules worth compiling (measured with bench/bench_check.py, bench/bench_long.py,
+# bench/bench_adjudicate.py and bench/bench_analyse.py): the rules engine, the log reader,
+# the judge, the mate prover and the count of the exchanges. Everything else (Lark, I/O,
+# the CLI, the outputs, the syntax errors' wording) runs as Python, where compiling would
+# buy little and cost build time (the C compiler takes most of the install's time).
 COMPILED_MODULES = [
     "gcadj/engine/squares.py",
     "gcadj/engine/pieces.py",
@@ -54,6 +54,7 @@ COMPILED_MODULES = [
     "gcadj/judging/verdict.py",
     "gcadj/analysis/table.py",
     "gcadj/analysis/search.py",
+    "gcadj/analysis/exchanges.py",
 ]
 
 # Written into the wheel beside about.py: why a build is pure, for `gcadj --version`.

@@ -10,7 +10,8 @@ pages, PGN), `outputs` (reports and exports), `app` (whole jobs: `check_text`, a
 `judge_source` is the one way in (every game of a file, a page, a URL or a text, judged as
 ``gcadj check`` judges it); `check_text` and `check_source` give the first game's verdict.
 `adjudicate` judges a source's games and adjudicates each (``gcadj adjudicate``);
-`adjudicate_position` adjudicates one position.
+`adjudicate_position` adjudicates one position. `analyse_verdict` analyses a judged game's
+every ply (a mate missed, a mate allowed, material lost).
 
 Examples:
     >>> import gcadj
@@ -31,7 +32,8 @@ from gcadj.about import __version__
 
 if TYPE_CHECKING:
     from gcadj.analysis.adjudicate import adjudicate_position
-    from gcadj.analysis.options import AdjudicateOptions
+    from gcadj.analysis.analyse import analyse_verdict
+    from gcadj.analysis.options import AdjudicateOptions, AnalyseOptions
     from gcadj.app.adjudicate import AdjudicatedGame, adjudicate
     from gcadj.app.check import check_source, check_text
     from gcadj.app.pipeline import JudgeOptions, judge_source
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from gcadj.engine.position import Outcome, Position
     from gcadj.errors import LogSyntaxError
     from gcadj.judging.adjudication import Adjudication
+    from gcadj.judging.game_analysis import GameAnalysis
     from gcadj.judging.verdict import Finding, Verdict, replay
     from gcadj.notation.parse import parse_log
     from gcadj.vocabulary import Termination
@@ -61,6 +64,9 @@ _LAZY = {
     "adjudicate_position": "gcadj.analysis.adjudicate",
     "Adjudication": "gcadj.judging.adjudication",
     "AdjudicateOptions": "gcadj.analysis.options",
+    "AnalyseOptions": "gcadj.analysis.options",
+    "analyse_verdict": "gcadj.analysis.analyse",
+    "GameAnalysis": "gcadj.judging.game_analysis",
     "LogSyntaxError": "gcadj.notation.parse",
 }
 
@@ -68,7 +74,9 @@ __all__ = [
     "AdjudicateOptions",
     "AdjudicatedGame",
     "Adjudication",
+    "AnalyseOptions",
     "Finding",
+    "GameAnalysis",
     "JudgeOptions",
     "LogSyntaxError",
     "Move",
@@ -79,6 +87,7 @@ __all__ = [
     "__version__",
     "adjudicate",
     "adjudicate_position",
+    "analyse_verdict",
     "check_source",
     "check_text",
     "judge_source",

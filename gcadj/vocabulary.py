@@ -145,6 +145,15 @@ class AdjudicationClass(Word):
     UNDETERMINED = "undetermined"  # none of these
 
 
+class MistakeKind(Word):
+    """What the analysis of a whole game finds at a ply (the ``kind`` of a mistake in the
+    ``analysis`` of the JSON): docs/rules.md §8.3 says when each is found."""
+
+    MISSED_MATE = "missed-mate"  # the mover had a forced mate and no longer has one
+    ALLOWS_MATE = "allows-mate"  # after the move the opponent has a forced mate
+    LOSES_MATERIAL = "loses-material"  # the balance after the exchanges fell
+
+
 class PocketFile(str):
     """The file of the pockets: one lower-case letter from i to z (i on the 2009 preset,
     whose pockets are i1/i8; p on the newer one, p1/p8).
@@ -263,6 +272,7 @@ __all__ = [
     "RESULT_SPELLINGS",
     "AdjudicationClass",
     "Category",
+    "MistakeKind",
     "PocketFile",
     "Preset",
     "Result",

@@ -18,7 +18,12 @@ follows it:
   is a bug of gcadj's, raised as `ProofRejected`, never printed;
 * with no mate: `claimable` when the position has occurred three times (a draw either
   player may claim), else `evidence` when one side leads by at least the evidence margin
-  in class units (`gcadj.judging.material`), else `undetermined`.
+  in class units **after the forced exchanges** (`gcadj.analysis.exchanges`; the static
+  count of `gcadj.judging.material` stays beside it), or when the exchanges end in a
+  mate the prover's depth did not reach; else `undetermined`;
+* with no mate for or against the side to move, and the side to move not in check, the
+  reason also states any mate in 1 or 2 the other side threatens (`threat_of`: a null
+  move, then the prover, its proof checked): a fact of the position, not a proof.
 
 What it makes is data (`gcadj.judging.adjudication`), carried by the judged game.
 """
@@ -27,9 +32,11 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from gcadj.analysis.options import AdjudicateOptions
+from gcadj.analysis.exchange_lines import after_exchanges, cut_words, exchange_words
+from gcadj.analysis.options import THREAT_DEPTH, THREAT_NODES, AdjudicateOptions
 from gcadj.analysis.proof import mating_line, proof_json
 from gcadj.analysis.proof_check import check_proof
 from gcadj.analysis.search import (
@@ -39,10 +46,11 @@ from gcadj.analysis.search import (
     SearchResult,
     search_mate,
 )
+from gcadj.engine.fen import format_fen
 from gcadj.engine.position import Outcome, Position
-from gcadj.engine.squares import COLOR_NAMES, WHITE
+from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.errors import ProofRejected, SearchCut
-from gcadj.judging.adjudication import Adjudication, ForcedMate
+from gcadj.judging.adjudication import Adjudication, AfterExchanges, ForcedMate, Threat
 from gcadj.judging.material import Material, material
 from gcadj.judging.plies import JudgedGame
 from gcadj.judging.verdict import Verdict, start_position
@@ -162,7 +170,12 @@ def adjudicate_position(
             search = dataclasses.replace(
                 search, proof=None, cut="budget", unwritten=search.proof.winner
             )
-    kind, result, reason = _classify(position, search, mate, counted, options)
+    exchanges, count = after_exchanges(position, pocket_file)
+    threat = None
+    if search.proof is None and not position.is_check():
+        threat = threat_of(position, options, pocket_file)
+    weighed = Weighed(counted, exchanges, exchange_words(position, exchanges, count.line), threat)
+    kind, result, reason = _classify(position, search, mate, weighed, options)
     return Adjudication(
         kind,
         result,
@@ -174,6 +187,8 @@ def adjudicate_position(
         mate_depth=options.mate_depth,
         cut=search.cut,
         material=counted,
+        exchanges=exchanges,
+        threat=threat,
         nodes=search.nodes,
         seconds=search.seconds,
     )
@@ -208,14 +223,73 @@ def checked_mate(
     return ForcedMate(winner, proof.moves, line.gc, line.san, tree, line.steps)
 
 
+def null_move(position: Position) -> Position | None:
+    """The position as it stands with the other side to move (the side to move passing:
+    no en passant, the counts kept, no history), or None when the side to move is in
+    check: passing would leave its King to be taken."""
+    if position.is_check():
+        return None
+    turn = position.turn ^ 1
+    number = position.fullmove_number + (1 if turn == WHITE else 0)
+    passed = format_fen(
+        position.board, position.pockets, turn, None, position.halfmove_clock, number
+    )
+    return Position(passed)
+
+
+def threat_of(
+    position: Position,
+    options: AdjudicateOptions | None = None,
+    pocket_file: PocketFile = DEFAULT_POCKET_FILE,
+) -> Threat | None:
+    """The shortest mate within `THREAT_DEPTH` moves the side not to move would give if it
+    were its turn (`null_move`), found by the prover within the options' budget and
+    `THREAT_NODES` nodes (or the options' node limit, if lower) and accepted by the proof
+    checker; None when there is none, when the search was cut, or when the side to move is
+    in check (no threat is then looked for). Ctrl-C during its search raises
+    `KeyboardInterrupt`.
+
+    Examples:
+        >>> from gcadj.engine.position import Position
+        >>> foolish = Position("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR[] w - - 0 3")
+        >>> found = threat_of(foolish)  # if White passed
+        >>> found.side.value, found.moves, found.san
+        ('black', 1, ('Qh4#',))
+    """
+    options = options or AdjudicateOptions()
+    passed = null_move(position)
+    if passed is None or passed.outcome() is not None:
+        return None
+    nodes = THREAT_NODES if options.node_limit is None else min(options.node_limit, THREAT_NODES)
+    search = search_mate(passed, THREAT_DEPTH, seconds=options.budget, node_limit=nodes)
+    if search.cut == "interrupted":
+        raise KeyboardInterrupt  # Ctrl-C between the adjudication's searches: the caller's
+    proof = search.proof
+    if proof is None or proof.winner != passed.turn:
+        return None
+    mate = checked_mate(passed, proof, pocket_file)
+    return Threat(mate.winner, mate.moves, passed.fen(), mate.line, mate.san, mate.steps)
+
+
 # -- the classes -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """What the classes below weigh when no mate was proved: the static count, the count
+    after the forced exchanges (with their line in words), and a threat."""
+
+    static: Material
+    exchanges: AfterExchanges
+    line_words: str
+    threat: Threat | None
 
 
 def _classify(
     position: Position,
     search: SearchResult,
     mate: ForcedMate | None,
-    counted: Material,
+    weighed: Weighed,
     options: AdjudicateOptions,
 ) -> tuple[AdjudicationClass, Result, str]:
     turn = position.turn
@@ -231,6 +305,8 @@ def _classify(
             )
         return AdjudicationClass.PROVEN, WINS[winner], _mate_words(turn, winner, mate.moves)
     searched = _search_words(search, turn, options)
+    if weighed.threat is not None:
+        searched = f"{searched}; {threat_words(weighed.threat)}"
     if position.can_claim_threefold_repetition():
         return (
             AdjudicationClass.CLAIMABLE,
@@ -238,17 +314,46 @@ def _classify(
             f"the position has occurred {times} times: a draw by threefold repetition may be "
             f"claimed; {searched}",
         )
-    lead = counted.lead
-    weighed = _material_words(lead)
+    exchanges = weighed.exchanges
+    if exchanges.cut is None and exchanges.mate is not None:
+        return (
+            AdjudicationClass.EVIDENCE,
+            WINS[SIDES.index(exchanges.mate)],
+            f"{searched}; the exchanges {weighed.line_words} are a forced mate of "
+            "captures and checks, longer than the search: evidence, not proof",
+        )
+    lead, words = _lead(weighed)
     if abs(lead) >= options.evidence_margin:
-        leader = WHITE if lead > 0 else 1
+        leader = WHITE if lead > 0 else BLACK
         return (
             AdjudicationClass.EVIDENCE,
             WINS[leader],
-            f"{searched}; {weighed}, at least the evidence margin of {options.evidence_margin}: "
+            f"{searched}; {words}, at least the evidence margin of {options.evidence_margin}: "
             "evidence, not proof",
         )
-    return AdjudicationClass.UNDETERMINED, Result.UNDECIDED, f"{searched}; {weighed}"
+    return AdjudicationClass.UNDETERMINED, Result.UNDECIDED, f"{searched}; {words}"
+
+
+def _lead(weighed: Weighed) -> tuple[int, str]:
+    """The lead weighed, and how it is said: after the exchanges, or the static count
+    when their count was cut short."""
+    exchanges = weighed.exchanges
+    if exchanges.cut is not None:
+        lead = weighed.static.lead
+        return lead, (
+            f"the count of the exchanges was cut ({cut_words(exchanges.cut)}), so "
+            f"the board as it stands is weighed: {_material_words(lead)}"
+        )
+    lead = exchanges.balance
+    if not weighed.line_words:
+        return lead, _material_words(lead)
+    return lead, f"after the exchanges {weighed.line_words}, {_material_words(lead)}"
+
+
+def threat_words(threat: Threat) -> str:
+    """``Black threatens mate in 1: Qh4#``: the threat as a fact of the position."""
+    side = COLOR_NAMES[SIDES.index(threat.side)]
+    return f"{side} threatens mate in {threat.moves}: {' '.join(threat.san)}"
 
 
 def _mate_words(turn: int, winner: int, moves: int) -> str:
@@ -371,7 +476,11 @@ def _replace(adjudication: Adjudication, **changes: Any) -> Adjudication:
 
 __all__ = [
     "ProofRejected",
+    "Weighed",
     "adjudicate_position",
     "adjudicate_verdict",
     "checked_mate",
+    "null_move",
+    "threat_of",
+    "threat_words",
 ]

@@ -1,7 +1,8 @@
-"""How a game is adjudicated: the options, their defaults and their ranges, apart from the
-prover, so that the command line reads the one set of defaults without loading the search
-at start-up. The ranges are checked here once (`check_search_limits`,
-`AdjudicateOptions.__post_init__`) for the API and the command line alike."""
+"""How a game is adjudicated, and how a whole game is analysed: the options, their defaults
+and their ranges, apart from the prover, so that the command line reads the one set of
+defaults without loading the search at start-up. The ranges are checked here once
+(`check_search_limits`, the options' `__post_init__`) for the API and the command line
+alike."""
 
 from __future__ import annotations
 
@@ -27,6 +28,21 @@ DEFAULT_TABLE_MB: Final = 512
 little above it): what a search of the default budget fills on a middlegame, with room."""
 MIN_TABLE_MB: Final = 1
 MAX_TABLE_MB: Final = 1 << 20
+
+THREAT_DEPTH: Final = 2
+"""The longest mate looked for as a threat of the side not to move (docs/rules.md §7.4)."""
+THREAT_NODES: Final = 200_000
+"""The most nodes the search for a threat may visit (and no more than the adjudication's
+own node limit): a threat is a remark, never worth a second full budget."""
+
+DEFAULT_ANALYSE_DEPTH: Final = 2
+"""The longest forced mate the analysis of a game looks for at each ply (docs/rules.md §8)."""
+DEFAULT_MATERIAL_THRESHOLD: Final = 2
+"""Class units the balance after the exchanges must fall by for a ply to lose material: a
+Bishop's or a Knight's worth, so that a Pawn given up is not called a mistake."""
+DEFAULT_ANALYSE_NODES: Final = 200_000
+"""The nodes one mate search of the analysis may visit (each position has one): a bound
+the same on every machine, far above what the bench's games need (docs/analyse.md)."""
 
 
 INTERNAL_REASON: Final = "internal error: "
@@ -107,15 +123,48 @@ class AdjudicateOptions:
             raise OptionError("evidence_margin", "a whole number ≥ 1", self.evidence_margin)
 
 
+@dataclass(frozen=True)
+class AnalyseOptions:
+    """How a whole game is analysed (`gcadj.analysis.analyse`): the longest forced mate
+    searched at each ply (`mate_depth`, the winner's moves), the class units the balance
+    after the exchanges must fall by for a ply to lose material (`threshold`), and the
+    bounds of each position's mate search: `node_limit` nodes (None: no limit) and
+    `budget` seconds (wall clock; None, the default, keeps the answer the same on every
+    machine). Small and picklable.
+
+    Examples:
+        >>> import gcadj
+        >>> options = gcadj.AnalyseOptions(mate_depth=1)
+        >>> options.mate_depth, options.threshold, options.node_limit
+        (1, 2, 200000)
+    """
+
+    mate_depth: int = DEFAULT_ANALYSE_DEPTH
+    threshold: int = DEFAULT_MATERIAL_THRESHOLD
+    node_limit: int | None = DEFAULT_ANALYSE_NODES
+    budget: float | None = None
+
+    def __post_init__(self) -> None:
+        check_search_limits(self.mate_depth, self.budget, self.node_limit, DEFAULT_TABLE_MB)
+        if not (_whole(self.threshold) and self.threshold >= 1):
+            raise OptionError("threshold", "a whole number ≥ 1", self.threshold)
+
+
 __all__ = [
+    "DEFAULT_ANALYSE_DEPTH",
+    "DEFAULT_ANALYSE_NODES",
     "DEFAULT_BUDGET",
     "DEFAULT_EVIDENCE_MARGIN",
+    "DEFAULT_MATERIAL_THRESHOLD",
     "DEFAULT_MATE_DEPTH",
     "DEFAULT_TABLE_MB",
     "INTERNAL_REASON",
     "MAX_MATE_DEPTH",
     "MAX_TABLE_MB",
     "MIN_TABLE_MB",
+    "THREAT_DEPTH",
+    "THREAT_NODES",
     "AdjudicateOptions",
+    "AnalyseOptions",
     "check_search_limits",
 ]

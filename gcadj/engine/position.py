@@ -28,7 +28,7 @@ The rules (docs/rules.md §2–§4) that shape this code:
 from __future__ import annotations
 
 import _random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
@@ -39,6 +39,7 @@ from gcadj.engine.compiled import rebuild_args
 from gcadj.engine.fen import STARTING_FEN, format_fen, parse_fen
 from gcadj.engine.move import BOARD_MOVES, DROP_MOVES, POCKET_MOVES, Move
 from gcadj.engine.pieces import (
+    HIGHEST_CLASS,
     KINDS,
     PIECES,
     Piece,
@@ -697,6 +698,90 @@ class Position:
             for t in DROP_SQUARES[us]:
                 if board[t] is None:
                     append(drops[t])
+
+    def material_moves(self) -> list[Move]:
+        """Every legal move that changes the material count: captures (en passant
+        included) and pocketings from the mover's rank 8, each promotion choice (an
+        AmazonRider's, which stays what it is, changes nothing and is left out).
+
+        The moves of an exchange count (`gcadj.analysis.exchanges`), found without
+        generating the drops and the other pocketings that make most of a position's
+        moves: each piece looks along its lines only for the first piece met. In check
+        they are the captures that answer it (of the checker, or by the King).
+
+        Examples:
+            >>> hanging = "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/5N2/PPPP1PPP/RNBQKB1R[] w - - 2 3"
+            >>> sorted(move.uci() for move in Position(hanging).material_moves())  # Q, P
+            ['f3e5', 'f3g5']
+            >>> rook_on_rank_8 = Position("6R1/8/8/8/8/8/8/k3K3[] w - - 0 40")
+            >>> [move.uci() for move in rook_on_rank_8.material_moves()]  # promotes to class 4
+            ['g8@A', 'g8@G']
+        """
+        us = self.turn
+        them = us ^ 1
+        board = self.board
+        ksq = self.king_squares[us]
+        checkers, _, pins = self._checks_and_pins(us)
+        moves: list[Move] = []
+        append = moves.append
+        king = board[ksq]
+        board[ksq] = None  # lifted, as in legal_moves
+        row = BOARD_MOVES[ksq]
+        for t in KING_STEPS[ksq]:
+            p = board[t]
+            if p is not None and p.color == them and not self._attacked(t, them):
+                append(row[t])
+        board[ksq] = king
+        if len(checkers) > 1:
+            return moves + self._en_passant_moves() if self.ep_square is not None else moves
+        target = checkers[0] if checkers else -1  # in check, a capture must take the checker
+        for f in self.occupied[us]:
+            if f != ksq:
+                piece = board[f]
+                assert piece is not None
+                self._piece_captures(f, piece, pins.get(f), target, append)
+        if self.ep_square is not None:
+            moves.extend(self._en_passant_moves())
+        if not checkers and self.pockets[us] is None and not (self.pocket_ban and us == WHITE):
+            last = LAST_RANK[us]
+            choices = POCKETING[us]
+            for f in self.occupied[us]:
+                if f >> 3 == last and f != ksq and f not in pins:
+                    piece = board[f]
+                    assert piece is not None
+                    if piece.kind.value_class < HIGHEST_CLASS:
+                        moves.extend(choices[f][piece.kind.index])
+        return moves
+
+    def _piece_captures(
+        self, f: int, p: Piece, pin: Ray | None, target: int, append: Callable[[Move], None]
+    ) -> None:
+        """The captures of the piece `p` (not the King) on `f`, en passant apart: along its
+        pin if pinned, and only of the piece on `target` when that is not -1."""
+        board = self.board
+        them = p.color ^ 1
+        row = BOARD_MOVES[f]
+        if p.pawn:
+            found: Iterable[int] = PAWN_CAPTURES[p.color][f]
+        else:
+            hits = []
+            for t in p.kind.leaps[f]:
+                hits.append(t)
+            for ray in p.kind.rays[f]:
+                for t in ray:
+                    if board[t] is not None:
+                        hits.append(t)
+                        break
+            found = hits
+        for t in found:
+            q = board[t]
+            if (
+                q is not None
+                and q.color == them
+                and (target < 0 or t == target)
+                and (pin is None or t in pin)
+            ):
+                append(row[t])
 
     # -- checking moves ----------------------------------------------------------------
 

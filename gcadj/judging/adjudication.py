@@ -55,12 +55,83 @@ class ForcedMate:
 
 
 @dataclass(frozen=True)
+class AfterExchanges:
+    """The material after the forced exchanges (`gcadj.analysis.exchanges`): each side's
+    total in class units at the end of the principal line of exchanges, White's `balance`
+    there, the line (Game Courier text and SAN, from the position counted; empty when the
+    side to move stands pat), `mate`: the side that mates at the end of the line, if it
+    ends in mate. `cut`: None, or why the count stopped short (``"nodes"``, ``"plies"``):
+    a cut count is reported, never weighed. `steps`: the line's moves and positions, for
+    drawing it (not part of the JSON).
+
+    Examples:
+        >>> import gcadj
+        >>> found = gcadj.adjudicate_position(
+        ...     "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/5N2/PPPP1PPP/RNBQKB1R[] w - - 2 3")
+        >>> found.exchanges.to_json()
+        {'white': 27, 'black': 22, 'balance': 5, 'line': ['N f3-g5'], 'san': ['Nxg5'], \
+'mate': None, 'cut': None}
+    """
+
+    white: int
+    black: int
+    line: tuple[str, ...] = ()
+    san: tuple[str, ...] = ()
+    mate: Side | None = None
+    cut: str | None = None
+    steps: tuple[LineStep, ...] = field(default=(), compare=False)
+
+    @property
+    def balance(self) -> int:
+        return self.white - self.black
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "white": self.white,
+            "black": self.black,
+            "balance": self.balance,
+            "line": list(self.line),
+            "san": list(self.san),
+            "mate": None if self.mate is None else self.mate.value,
+            "cut": self.cut,
+        }
+
+
+@dataclass(frozen=True)
+class Threat:
+    """A mate the side not to move would give if it were its turn (the other side passing:
+    a null move), found by the prover and checked by the proof checker from that position.
+    A fact of the position, never a proof of a result: the side to move plays first. The
+    `side` that threatens, its number of `moves`, the FEN after the null move (`position`,
+    where the line starts), the mating line in Game Courier text and SAN; `steps` for
+    drawing it (not part of the JSON)."""
+
+    side: Side
+    moves: int
+    position: str
+    line: tuple[str, ...]
+    san: tuple[str, ...]
+    steps: tuple[LineStep, ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "side": self.side.value,
+            "moves": self.moves,
+            "position": self.position,
+            "line": list(self.line),
+            "san": list(self.san),
+        }
+
+
+@dataclass(frozen=True)
 class Adjudication:
     """A game's adjudication: its class, proposed result and reason (how each class is
     decided: `gcadj.analysis.adjudicate`). `no_mate_within` and
     `not_mated_within`: the side to move was proved to have no forced mate, and not to be
     mated, within that many moves (None: no search was made); `cut`: why the search
     stopped short of `mate_depth` (its budget, the node limit, Ctrl-C), None if it did not.
+    `material` is the static count; `exchanges` the count after the forced exchanges,
+    which the evidence class weighs; `threat` a mate the side not to move threatens.
     `internal`: gcadj failed on the game (a bug; not part of the JSON).
 
     Examples:
@@ -82,6 +153,8 @@ class Adjudication:
     mate_depth: int | None = None
     cut: str | None = None
     material: Material | None = None
+    exchanges: AfterExchanges | None = None
+    threat: Threat | None = None
     notes: tuple[str, ...] = ()
     nodes: int = 0
     seconds: float = 0.0
@@ -107,10 +180,12 @@ class Adjudication:
             "mate_depth": self.mate_depth,
             "cut": self.cut,
             "material": None if self.material is None else self.material.to_json(),
+            "exchanges": None if self.exchanges is None else self.exchanges.to_json(),
+            "threat": None if self.threat is None else self.threat.to_json(),
             "notes": list(self.notes),
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
         }
 
 
-__all__ = ["Adjudication", "ForcedMate", "LineStep", "Tree"]
+__all__ = ["Adjudication", "AfterExchanges", "ForcedMate", "LineStep", "Threat", "Tree"]

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Final, overload
+from typing import TYPE_CHECKING, Any, Final, overload
 
 from gcadj.engine.compiled import mypyc_attr, rebuild_args
 from gcadj.engine.fen import STARTING_FEN, format_fen
@@ -36,6 +36,9 @@ from gcadj.vocabulary import (
     Termination,
     VerdictKind,
 )
+
+if TYPE_CHECKING:  # a verdict is analysed only when asked: `gcadj check` need not load it
+    from gcadj.judging.game_analysis import GameAnalysis
 
 SIDE_NAMES = (Side.WHITE, Side.BLACK)
 # Not Final: mypyc would compile the number into the replay, and tests lower it at run time.
@@ -189,9 +192,12 @@ class Verdict:
     # gcadj itself failed on the source (`internal_error_verdict`): not in the JSON, whose
     # readers recognise it by its error text (`outcome_of`)
     internal: bool = field(default=False, compare=False, repr=False)
+    # the analysis of the whole game, when it was asked for (`gcadj.analysis.analyse`):
+    # its JSON is an "analysis" key, absent otherwise, so a plain check's JSON is unchanged
+    analysis: GameAnalysis | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        found: dict[str, Any] = {
             "source": self.source,
             "status": self.status,
             "plies": self.plies,
@@ -204,6 +210,9 @@ class Verdict:
             "warnings": list(self.warnings),
             "error": self.error,
         }
+        if self.analysis is not None:
+            found["analysis"] = self.analysis.to_json()
+        return found
 
     @property
     def partial(self) -> bool:

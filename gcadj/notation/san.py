@@ -49,6 +49,7 @@ __all__ = [
     "long_algebraic",
     "looks_like_san",
     "move_san",
+    "numbered_moves",
     "parse_san",
     "submoves_text",
 ]
@@ -342,3 +343,31 @@ def submoves_text(submoves: tuple[SubMove, ...]) -> str:
 def gc_text(position: Position, move: Move, pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> str:
     """The canonical Game Courier ply for a legal move: ``P c5-d6; d5-``, ``R h1-i1; I-i1``."""
     return submoves_text(gc_submoves(position, move, pocket_file))
+
+
+def numbered_moves(moves: tuple[str, ...] | list[str], fen: str) -> str:
+    """Moves played from the position `fen`, numbered as a game's moves are: ``12. Q e1-e8
+    k g8-h7  13. Q e8-h5`` (``12... k g8-h7`` when Black moves first), whatever notation
+    the moves are written in.
+
+    Examples:
+        >>> numbered_moves(("Nxg5", "Bc5", "d3"), "8/8/8/8/8/8/8/k3K3[] w - - 0 3")
+        '3. Nxg5  Bc5  4. d3'
+        >>> numbered_moves(["Qh4#"], "8/8/8/8/8/8/8/k3K3[] b - - 0 2")
+        '2... Qh4#'
+    """
+    fields = fen.split()
+    black = len(fields) > 1 and fields[1] == "b"
+    number = int(fields[5]) if len(fields) > 5 and fields[5].isdigit() else 1
+    parts = []
+    for move in moves:
+        if not black:
+            parts.append(f"{number}. {move}")
+        elif not parts:
+            parts.append(f"{number}... {move}")
+        else:
+            parts.append(move)
+        if black:
+            number += 1
+        black = not black
+    return "  ".join(parts)

@@ -7,9 +7,10 @@ is searched or judged again here.
 
 from __future__ import annotations
 
-from gcadj.judging.adjudication import Adjudication, Tree
+from gcadj.judging.adjudication import Adjudication, AfterExchanges, Tree
 from gcadj.judging.material import CLASSES, Material
 from gcadj.judging.verdict import Verdict
+from gcadj.notation.san import numbered_moves
 from gcadj.words import plural
 
 
@@ -23,14 +24,25 @@ def render_adjudication(
     verdict: Verdict, adjudication: Adjudication, *, verbose: bool = False
 ) -> str:
     """The adjudication's block: its line, the mating line (Game Courier text and SAN), the
-    material table and the notes; `verbose` adds the whole proof tree."""
+    material table, the material after the exchanges with their line, a threat, and the
+    notes; `verbose` adds the whole proof tree."""
     lines = [adjudication_line(verdict, adjudication)]
     mate = adjudication.mate
     if mate is not None and adjudication.position is not None:
-        lines.append(f"  mating line: {numbered(mate.line, adjudication.position)}")
-        lines.append(f"          SAN: {numbered(mate.san, adjudication.position)}")
+        lines.append(f"  mating line: {numbered_moves(mate.line, adjudication.position)}")
+        lines.append(f"          SAN: {numbered_moves(mate.san, adjudication.position)}")
     if adjudication.material is not None:
         lines.extend(material_table(adjudication.material, indent="  "))
+    if adjudication.exchanges is not None:
+        lines.extend(exchanges_lines(adjudication.exchanges, adjudication.position or ""))
+    threat = adjudication.threat
+    if threat is not None:
+        lines.append(
+            f"  threat: {threat.side.value.capitalize()} mates in {threat.moves} if it "
+            "were its turn"
+        )
+        lines.append(f"    line: {numbered_moves(threat.line, threat.position)}")
+        lines.append(f"     SAN: {numbered_moves(threat.san, threat.position)}")
     lines.extend(f"  note: {note}" for note in adjudication.notes)
     if verbose and mate is not None:
         lines.append(
@@ -38,26 +50,6 @@ def render_adjudication(
         )
         lines.extend(tree_lines(mate.tree, indent="    "))
     return "\n".join(lines)
-
-
-def numbered(moves: tuple[str, ...], fen: str) -> str:
-    """Moves from the position `fen`, numbered as a game's moves: ``12. Q e1-e8  k g8-h7
-    13. Q e8-h5`` (``12... k g8-h7`` when Black moves first)."""
-    fields = fen.split()
-    black = len(fields) > 1 and fields[1] == "b"
-    number = int(fields[5]) if len(fields) > 5 and fields[5].isdigit() else 1
-    parts = []
-    for move in moves:
-        if not black:
-            parts.append(f"{number}. {move}")
-        elif not parts:
-            parts.append(f"{number}... {move}")
-        else:
-            parts.append(move)
-        if black:
-            number += 1
-        black = not black
-    return "  ".join(parts)
 
 
 def material_table(counted: Material, *, indent: str = "") -> list[str]:
@@ -69,6 +61,21 @@ def material_table(counted: Material, *, indent: str = "") -> list[str]:
         cells = "".join(f"{count:>4}" for count in side.by_class)
         lines.append(f"{indent}  {name:<6} {cells}  {side.total:>5}  {side.pocket or '-'}")
     return lines
+
+
+def exchanges_lines(exchanges: AfterExchanges, fen: str) -> list[str]:
+    """Each side's total after the forced exchanges from the position `fen`, and their line
+    (Game Courier text and SAN); nothing when there is no exchange to make."""
+    if exchanges.cut is not None:
+        return [f"  after the exchanges: not counted (cut: {exchanges.cut})"]
+    if not exchanges.line:
+        return []
+    mated = "" if exchanges.mate is None else f", {exchanges.mate.value} mates"
+    return [
+        f"  after the exchanges: White {exchanges.white}, Black {exchanges.black}{mated}",
+        f"    line: {numbered_moves(exchanges.line, fen)}",
+        f"     SAN: {numbered_moves(exchanges.san, fen)}",
+    ]
 
 
 def tree_lines(tree: Tree, *, indent: str = "") -> list[str]:
@@ -94,4 +101,10 @@ def _move(node: Tree) -> str:
     return f"{node['move']}{'' if node['replies'] else ' #'}"
 
 
-__all__ = ["adjudication_line", "material_table", "numbered", "render_adjudication", "tree_lines"]
+__all__ = [
+    "adjudication_line",
+    "exchanges_lines",
+    "material_table",
+    "render_adjudication",
+    "tree_lines",
+]

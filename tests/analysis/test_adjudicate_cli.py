@@ -132,7 +132,9 @@ def test_a_folder_quietly_one_line_per_game_in_order() -> None:
     assert [line.split(": ")[1] for line in done.stdout.splitlines()] == [
         "recorded 0-1",
         "proven 1-0",
+        "evidence 1-0",
         "claimable 1/2-1/2",
+        "undetermined *",
     ]
     assert done.stdout.splitlines()[0].startswith(f"{GAMES / 'bare-king-wins-on-time.txt'}: ")
 

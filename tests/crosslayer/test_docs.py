@@ -177,3 +177,26 @@ def test_the_adjudicate_page_names_every_class_and_every_key_of_an_adjudication(
     text = (DOCS / "adjudicate.md").read_text(encoding="utf-8")
     assert [key for key in sorted(keys) if f"`{key}`" not in text] == []
     assert [kind.value for kind in AdjudicationClass if f"`{kind.value}`" not in text] == []
+
+
+def test_the_adjudicate_page_names_every_key_of_the_exchanges_and_of_a_threat() -> None:
+    import gcadj
+
+    games = [ROOT / "fixtures" / "adjudicate" / name for name in ("queen-hangs.txt", "threat.txt")]
+    hangs, threat = (gcadj.adjudicate(str(path))[0].to_json()["adjudication"] for path in games)
+    keys = set(hangs["exchanges"]) | set(threat["threat"])
+    text = (DOCS / "adjudicate.md").read_text(encoding="utf-8")
+    assert [key for key in sorted(keys) if f"`{key}`" not in text] == []
+
+
+def test_the_analyse_page_names_every_kind_and_every_key_of_an_analysis() -> None:
+    from gcadj import analyse_verdict, check_text
+    from gcadj.vocabulary import MistakeKind
+
+    game = (ROOT / "fixtures" / "analyse" / "allows-mate-in-1.txt").read_text(encoding="utf-8")
+    found = analyse_verdict(check_text(game)).to_json()
+    ply = found["plies"][2]
+    keys = set(found) | set(found["start"]) | set(ply) | set(ply["mistakes"][0]) | set(ply["mate"])
+    text = (DOCS / "analyse.md").read_text(encoding="utf-8")
+    assert [key for key in sorted(keys) if f"`{key}`" not in text] == []
+    assert [kind.value for kind in MistakeKind if f"`{kind.value}`" not in text] == []
