@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 from gcadj.analysis.options import AdjudicateOptions
 from gcadj.analysis.proof import mating_line, tree_json
 from gcadj.analysis.proof_check import check_proof
+from gcadj.analysis.proof_steps import drawn_tree, tree_size
 from gcadj.analysis.search import (
     PROOF_LIMIT,
     ProgressCallback,
@@ -71,6 +72,9 @@ BOARD_ENDINGS: Final = frozenset(
     }
 )
 CUT_WORDS: Final = {"budget": "the budget", "nodes": "the node limit", "interrupted": "Ctrl-C"}
+NO_SEARCH: Final = "no mate was searched (a budget of 0 s)"
+"""What is said of the mates when the budget was 0 s (``--budget 0``, a source with no time
+left): the class comes from the board's end, the record, a repetition and the material."""
 
 
 def adjudicate_verdict(
@@ -144,14 +148,17 @@ def adjudicate_position(
             position=fen,
             material=counted,
         )
-    search = search_mate(
-        position,
-        options.mate_depth,
-        seconds=options.budget,
-        node_limit=options.node_limit,
-        progress=progress,
-    )
-    mate = None if search.proof is None else checked_mate(position, search.proof, pocket_file)
+    search = None
+    if options.budget != 0:  # a budget of 0 s: no mate is searched (NO_SEARCH)
+        search = search_mate(
+            position,
+            options.mate_depth,
+            seconds=options.budget,
+            node_limit=options.node_limit,
+            progress=progress,
+        )
+    proof = None if search is None else search.proof
+    mate = None if proof is None else checked_mate(position, proof, pocket_file)
     kind, result, reason = _classify(position, search, mate, counted, options)
     return Adjudication(
         kind,
@@ -159,14 +166,25 @@ def adjudicate_position(
         reason,
         position=fen,
         mate=mate,
-        no_mate_within=search.no_mate_within,
-        not_mated_within=search.not_mated_within,
+        no_mate_within=None if search is None else search.no_mate_within,
+        not_mated_within=None if search is None else search.not_mated_within,
         mate_depth=options.mate_depth,
-        cut=search.cut,
+        cut=None if search is None else search.cut,
         material=counted,
-        nodes=search.nodes,
-        seconds=search.seconds,
+        nodes=0 if search is None else search.nodes,
+        seconds=0.0 if search is None else search.seconds,
+        repeated_plies=repeated_plies(position),
     )
+
+
+def repeated_plies(position: Position) -> tuple[int, ...]:
+    """The plies after which `position` stood, counted from the start of its history (0:
+    the start itself), when it has stood there three times or more (a claimable draw:
+    docs/rules.md §4); () otherwise. Read from the position's own history, never replayed."""
+    if not position.can_claim_threefold_repetition():
+        return ()
+    keys = position.history_keys()
+    return tuple(ply for ply, key in enumerate(keys) if key == position.key)
 
 
 def checked_mate(position: Position, proof: Proof, pocket_file: PocketFile) -> ForcedMate:
@@ -179,7 +197,18 @@ def checked_mate(position: Position, proof: Proof, pocket_file: PocketFile) -> F
     if not check.accepted:
         raise ProofRejected(f"the proof checker rejected the prover's mate: {check.reason}")
     line = mating_line(position, proof.tree, pocket_file)
-    return ForcedMate(winner, proof.moves, line.gc, line.san, tree, line.steps)
+    drawn, drawn_moves = drawn_tree(position, proof.tree, pocket_file)
+    return ForcedMate(
+        winner,
+        proof.moves,
+        line.gc,
+        line.san,
+        tree,
+        line.steps,
+        drawn=drawn,
+        drawn_moves=drawn_moves,
+        tree_moves=tree_size(proof.tree),
+    )
 
 
 # -- the classes -------------------------------------------------------------------------
@@ -187,30 +216,29 @@ def checked_mate(position: Position, proof: Proof, pocket_file: PocketFile) -> F
 
 def _classify(
     position: Position,
-    search: SearchResult,
+    search: SearchResult | None,
     mate: ForcedMate | None,
     counted: Material,
     options: AdjudicateOptions,
 ) -> tuple[AdjudicationClass, Result, str]:
     turn = position.turn
-    times = position.repetition_count()
+    times = f"the position has occurred {_occurrences(repeated_plies(position))}"
     if mate is not None:
         winner = SIDES.index(mate.winner)
         if winner != turn and position.can_claim_threefold_repetition():
             return (
                 AdjudicationClass.CLAIMABLE,
                 Result.DRAW,
-                f"the position has occurred {times} times: {COLOR_NAMES[turn]}, to move, may "
-                f"claim a draw by threefold repetition instead of being mated in {mate.moves}",
+                f"{times}: {COLOR_NAMES[turn]}, to move, may claim a draw by threefold "
+                f"repetition instead of being mated in {mate.moves}",
             )
         return AdjudicationClass.PROVEN, WINS[winner], _mate_words(turn, winner, mate.moves)
-    searched = _search_words(search, turn, options)
+    searched = NO_SEARCH if search is None else _search_words(search, turn, options)
     if position.can_claim_threefold_repetition():
         return (
             AdjudicationClass.CLAIMABLE,
             Result.DRAW,
-            f"the position has occurred {times} times: a draw by threefold repetition may be "
-            f"claimed; {searched}",
+            f"{times}: a draw by threefold repetition may be claimed; {searched}",
         )
     lead = counted.lead
     weighed = _material_words(lead)
@@ -223,6 +251,20 @@ def _classify(
             "evidence, not proof",
         )
     return AdjudicationClass.UNDETERMINED, Result.UNDECIDED, f"{searched}; {weighed}"
+
+
+def _occurrences(plies: tuple[int, ...]) -> str:
+    """``3 times (after plies 4, 8 and 12)``; ``at the start`` for ply 0."""
+    if not plies:
+        return "once"
+    where = [f"ply {ply}" for ply in plies if ply > 0]
+    words = ["at the start"] if plies[0] == 0 else []
+    if where:
+        after = where[0] if len(where) == 1 else f"plies {', '.join(p[4:] for p in where[:-1])}"
+        if len(where) > 1:
+            after += f" and {where[-1][4:]}"
+        words.append(f"after {after}")
+    return f"{len(plies)} times ({', '.join(words)})"
 
 
 def _mate_words(turn: int, winner: int, moves: int) -> str:
@@ -329,12 +371,15 @@ def _with_record(board: Adjudication, verdict: Verdict) -> Adjudication:
                 "pocket): by FIDE's rule 6.9 that would be a draw, since a bare King can "
                 "never mate"
             )
+    if verdict.termination in (None, Termination.RECORDED):  # a result and nothing more
+        ended = f"the record gives the result {verdict.result}"
+    else:
+        ended = f"the record ends the game by {how} ({verdict.result})"
     return _replace(
         board,
         kind=AdjudicationClass.RECORDED,
         result=verdict.result,
-        reason=f"the record ends the game by {how} ({verdict.result}); on the board, "
-        f"{board.reason}",
+        reason=f"{ended}; on the board, {board.reason}",
         notes=tuple(notes),
     )
 
@@ -344,8 +389,10 @@ def _replace(adjudication: Adjudication, **changes: Any) -> Adjudication:
 
 
 __all__ = [
+    "NO_SEARCH",
     "ProofRejected",
     "adjudicate_position",
     "adjudicate_verdict",
     "checked_mate",
+    "repeated_plies",
 ]

@@ -23,6 +23,7 @@ from gcadj.engine.pieces import Piece
 from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.errors import FenError, LogSyntaxError
+from gcadj.judging.adjudication import Adjudication
 from gcadj.judging.judge import IllegalPly, PlyJudge
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub
@@ -189,9 +190,14 @@ class Verdict:
     # gcadj itself failed on the source (`internal_error_verdict`): not in the JSON, whose
     # readers recognise it by its error text (`outcome_of`)
     internal: bool = field(default=False, compare=False, repr=False)
+    # What the stages after the judging made of the game (`gcadj.app.stages`), when its
+    # options asked: its adjudication. Not part of the verdict's equality.
+    adjudication: Adjudication | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The JSON of ``gcadj check --json``, and ``"adjudication"`` when the game
+        carries one (what ``gcadj adjudicate --json`` prints: one object, one place)."""
+        found: dict[str, Any] = {
             "source": self.source,
             "status": self.status,
             "plies": self.plies,
@@ -204,6 +210,9 @@ class Verdict:
             "warnings": list(self.warnings),
             "error": self.error,
         }
+        if self.adjudication is not None:
+            found["adjudication"] = self.adjudication.to_json()
+        return found
 
     @property
     def partial(self) -> bool:
@@ -223,8 +232,10 @@ class Verdict:
 
     @property
     def outcome(self) -> VerdictKind:
-        """`status`, or "internal-error" for an error that is gcadj's own (`internal`)."""
-        return VerdictKind.INTERNAL_ERROR if self.internal else VerdictKind(self.status)
+        """`status`, or "internal-error" when gcadj itself failed on the game: judging it
+        (`internal`) or in a stage after (its `adjudication` is then `internal`)."""
+        failed = self.internal or (self.adjudication is not None and self.adjudication.internal)
+        return VerdictKind.INTERNAL_ERROR if failed else VerdictKind(self.status)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)
