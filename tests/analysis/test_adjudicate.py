@@ -96,6 +96,23 @@ def test_a_resignation_stands_and_the_board_is_described() -> None:
     assert found.material is not None and found.notes == ()
 
 
+def test_a_pgn_result_alone_is_said_as_the_records_result() -> None:
+    """A result with no word of how the game ended reads as such, never "by recorded"."""
+    found = only('[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n', mate_depth=1).adjudication
+    assert (found.kind.value, found.result.value) == ("recorded", "1-0")
+    assert found.reason.startswith("the record gives the result 1-0; on the board, ")
+    assert "by recorded" not in found.reason
+
+
+def test_a_budget_of_0_seconds_searches_no_mate() -> None:
+    """``--budget 0`` is no search, as ``serve --adjudicate-budget 0`` is: the class comes
+    from the board, the record, a repetition and the material."""
+    found = only(MATE_IN_ONE, budget=0).adjudication
+    assert found.mate is None and found.no_mate_within is None and found.nodes == 0
+    assert (found.kind.value, found.result.value) == ("undetermined", "*")
+    assert found.reason == "no mate was searched (a budget of 0 s); material is level"
+
+
 def test_a_win_on_time_with_a_bare_king_gets_the_fide_note() -> None:
     text = (
         '[White "Alice"]\n[Black "Bob"]\n[FEN "4k3/8/8/8/8/8/8/Q3K3[] w - - 0 40"]\n'

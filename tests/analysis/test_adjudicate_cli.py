@@ -154,6 +154,11 @@ def test_exit_codes_are_the_checks(tmp_path: Path) -> None:
     assert missing.returncode == 4 and "undetermined *: no position to adjudicate" in missing.stderr
     bad = gcadj_run("--mate-depth", "0", str(MATE_IN_ONE))
     assert bad.returncode == 2 and "--mate-depth needs a whole number ≥ 1, not '0'" in bad.stderr
+    unsearched = gcadj_run("-q", "--budget", "0", str(MATE_IN_ONE))  # 0 s: no search, as serve
+    assert unsearched.returncode == 0, unsearched.stderr
+    assert "undetermined *: no mate was searched (a budget of 0 s)" in unsearched.stdout
+    negative = gcadj_run("--budget", "-1", str(MATE_IN_ONE))
+    assert negative.returncode == 2 and "--budget needs a number ≥ 0" in negative.stderr
 
 
 def test_a_node_limit_gives_the_same_answer_every_time() -> None:

@@ -175,3 +175,72 @@ def test_browser_marks_the_plies_of_a_repetition(browser: WebDriver, tmp_path: P
         assert shown_fen(browser).split()[:3] == verdict.final_fen.split()[:3]  # type: ignore[union-attr]
     box = browser.find_element(By.ID, "adjudication").text
     assert "The position stood 3 times" in box
+
+
+# -- the viewers gcadj writes: export --to html --adjudicate, and the audit's -----------------
+
+
+def gcadj_run(*args: str) -> str:
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    done = subprocess.run(
+        [sys.executable, "-m", "gcadj", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return done.stdout
+
+
+SEARCH = ("--mate-depth", "2", "--nodes", "200000", "--budget", "600")
+
+
+def steps_of(page: str) -> list[dict[str, object]]:
+    from viewer_pages import page_data
+
+    games = page_data(page)["games"]
+    assert isinstance(games, list)
+    steps: list[dict[str, object]] = games[0]["steps"]
+    return steps
+
+
+@pytest.mark.parametrize("name", ["illegal-before-mate.txt", "lost-on-time-holding-mate.txt"])
+def test_export_to_html_carries_the_adjudication_when_asked(name: str) -> None:
+    game = str(GAMES / name)
+    plain = gcadj_run("export", "--to", "html", game)
+    assert 'id="adjudication"' not in plain  # not asked: the viewer of the game alone
+    page = gcadj_run("export", "--to", "html", "--adjudicate", *SEARCH, game)
+    expected = game_view(judged(name))
+    assert expected.head in page  # the same box as the served page and the audit's
+    assert [(s["f"], s.get("p")) for s in steps_of(page)] == [
+        (step.fen, step.parent) for step in expected.steps
+    ]  # the same steps, the lines branching from the same one
+    document = gcadj_run("export", "--to", "json", "--adjudicate", *SEARCH, game)
+    import json
+
+    adjudication = json.loads(document)["verdict"]["adjudication"]
+    assert adjudication["class"] == judged(name).adjudication.kind.value  # type: ignore[union-attr]
+
+
+def test_the_audits_viewers_carry_the_adjudication(tmp_path: Path) -> None:
+    import shutil
+
+    from gcadj.outputs.viewer import viewer_filename
+
+    folder = tmp_path / "games"
+    shutil.copytree(GAMES, folder)
+    viewers = tmp_path / "viewers"
+    gcadj_run(
+        "audit", str(folder), "--adjudicate", *SEARCH, "-q",
+        "-o", str(tmp_path / "a.jsonl"), "--viewer-dir", str(viewers), "--viewers", "all",
+    )  # fmt: skip
+    for source in sorted(folder.glob("*.txt")):
+        page = (viewers / viewer_filename(str(source))).read_text(encoding="utf-8")
+        (verdict,) = judge_source(str(source), QUICK)
+        assert game_view(verdict).head in page, source.name
