@@ -38,7 +38,13 @@ from gcadj.notation.lexicon import (
     LOOSE_MARKS,
     promotion_suffix,
 )
-from gcadj.vocabulary import PocketFile, Result, is_pocket_letter, presets_in_words
+from gcadj.vocabulary import (
+    PocketFile,
+    Result,
+    is_pocket_letter,
+    is_preset_file,
+    presets_in_words,
+)
 
 # A rewritten ply longer than this is not shown: a hint is one line, and a ply line may be
 # megabytes long.
@@ -447,9 +453,14 @@ def bad_square_hint(square: str, pocket_file: PocketFile) -> str:
         return f"{square} is not a square: ranks run from 1 to 8"
     hint = f"{square} is not a square: files run from a to h, plus {pocket_file} for the "
     hint += f"pockets {pockets}"
-    if is_pocket_letter(file) and square[1:] in ("1", "8"):  # another preset's pocket square
+    if is_preset_file(file) and square[1:] in ("1", "8"):  # another preset's pocket square
         hint += (
             f"; a log whose pockets are on file {file} ({presets_in_words()}) is read so "
             f"without --pocket-file, or with --pocket-file {file}"
+        )
+    elif is_pocket_letter(file) and square[1:] in ("1", "8"):
+        hint += (
+            f"; no preset has its pockets on file {file} ({presets_in_words()}); "
+            f"--pocket-file {file} reads a log whose pockets are there"
         )
     return hint

@@ -81,11 +81,12 @@ from gcadj.notation.san import (
 from gcadj.notation.tags import starts_like_tag, tag_pairs
 from gcadj.sources.formats import game_name
 from gcadj.sources.options import JudgeOptions
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Result, Status
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Result, Status, is_preset_file
 
 __all__ = [
     "count_games",
     "game_spans",
+    "gc_plies_pocket_file",
     "pgn_verdicts",
 ]
 
@@ -389,6 +390,10 @@ class _GameReader:
         """The pocket file, the start (the caller's, else the FEN tag, a Game Courier code
         accepted, SetUp honoured), the game's `Replay`, and what the Variant tag says."""
         pocket_file = self.tag("PocketFile")
+        if pocket_file is None and self.options.pocket_file is None:
+            found = gc_plies_pocket_file(self.text[self.span[0] : self.span[1]])
+            if found is not None:  # the file its {gc: ...} plies use, as a log's plies say
+                self.log.pocket_file = found
         if pocket_file is not None:
             try:
                 self.log.pocket_file = PocketFile(pocket_file)
@@ -644,6 +649,23 @@ class _GameReader:
         self.replay.play(record)
         if self.lost_at is None and self.replay.board is None:
             self.lost_at = record.line
+
+
+_GC_BODY: Final = re.compile(r"\{[^\S\n]*" + re.escape(GC_MARK) + r"([^}]*)\}")
+_POCKET_SQUARE: Final = re.compile(r"(?<![A-Za-z0-9])([i-z])[18](?![0-9])")
+
+
+def gc_plies_pocket_file(text: str) -> PocketFile | None:
+    """The pocket file a game's ``{gc: ...}`` plies use, when one of them names a pocket
+    square of a preset's file other than the default's (``{gc: R h1-p1}``: the newer
+    preset); None otherwise. A log's plies say it the same way
+    (`gcadj.sources.pocket_files`), and only a preset's file is found so."""
+    for body in _GC_BODY.finditer(text):
+        for square in _POCKET_SQUARE.finditer(body[1]):
+            letter = square[1]
+            if letter != DEFAULT_POCKET_FILE and is_preset_file(letter):
+                return PocketFile(letter)
+    return None
 
 
 def _castling(position: Position, written: str) -> tuple[SubMove, ...]:
