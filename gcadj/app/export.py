@@ -199,8 +199,18 @@ def _fixed(verdicts: Sequence[Verdict], job: ExportJob, say: Say) -> list[Export
         if stop is not None:
             if stop.category == Category.AFTER_GAME_END:
                 why = "the game had already ended"
+            elif len(stop.suggestions) == 1:  # check offers it; it is not a spelling
+                best = stop.suggestions[0]
+                why = (
+                    f"its one suggestion, {best.text!r} ({best.why}), is another move, not "
+                    "this one spelt right, so it is left to you (--fix replaces only a "
+                    "label, an en passant removal or a letter's case)"
+                )
             elif stop.suggestions:
-                why = "no single strong suggestion"
+                why = (
+                    f"{len(stop.suggestions)} suggestions, none certain (--fix replaces only "
+                    "a label, an en passant removal or a letter's case)"
+                )
             else:
                 why = "no close legal ply"
             say(

@@ -101,6 +101,13 @@ def is_game_courier_ply(text: str, pocket_file: PocketFile) -> bool:
     return bool(parts) and all(any(p.fullmatch(part) for p in patterns) for part in parts)
 
 
+# A FEN (gcadj's, with its pockets in brackets, or chess's): eight ranks, then perhaps the
+# side to move and the rest.
+_POSITION: Final = re.compile(
+    r"[1-9A-Za-z]{1,9}(?:/[1-9A-Za-z]{1,9}){7}(?:\[[A-Za-z]*\])?(?:\s+[wbWB](?:\s.*)?)?"
+)
+
+
 def _rewritten(text: str, pocket_file: PocketFile) -> str | None:
     """`text` tidied, if it is short Game Courier text worth showing; else None."""
     text = " ".join(text.split())
@@ -367,6 +374,12 @@ def foreign_notation_hint(ply_text: str, word: str, pocket_file: PocketFile) -> 
 
     `ply_text` is the ply (no number, no comment), `word` the word at the error.
     """
+    if _POSITION.fullmatch(ply_text.strip(LINE_SPACE)):
+        return (
+            "this is a position (a FEN), not moves: give it with --fen: 'gcadj check --fen "
+            "FEN game.txt' judges a game's moves from it, 'gcadj adjudicate --fen FEN' "
+            "adjudicates it"
+        )
     if ply_text.lstrip(LINE_SPACE).startswith("#"):
         return _hash_hint(ply_text, pocket_file)
     dash = _dash_hint(ply_text, pocket_file)
@@ -409,12 +422,17 @@ def foreign_notation_hint(ply_text: str, word: str, pocket_file: PocketFile) -> 
         if comment is not None:
             return comment
     if "+" in word or "#" in word:
-        example = None
-        if len(ply_text) <= EXAMPLE_LIMIT:
-            example = _rewritten(re.sub(LOOSE_MARKS, "", ply_text), pocket_file)
+        unmarked = re.sub(LOOSE_MARKS, "", ply_text)
+        captures = _X_CAPTURE.search(unmarked) is not None  # Q h5xf7#: both slips at once
+        if captures:
+            unmarked = _X_CAPTURE.sub(
+                lambda m: f"{m[1]} {m[2]}-{m[3]}" if m[1] else f"{m[2]}-{m[3]}", unmarked
+            )
+        example = _rewritten(unmarked, pocket_file) if len(ply_text) <= EXAMPLE_LIMIT else None
+        also = ", nor is 'x' (moving onto an occupied square captures)" if captures else ""
         return (
-            "check and mate marks ('+', '#') are not Game Courier syntax; leave them out"
-            + _write(example)
+            f"check and mate marks ('+', '#') are not Game Courier syntax{also}; leave them "
+            "out" + _write(example)
         )
     capture = _X_CAPTURE.search(ply_text)
     if capture:
