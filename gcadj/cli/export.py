@@ -189,20 +189,15 @@ def export(
 
     sources = sources or []  # the command line gives at least one (see gcadj.cli.habits)
     letter = check_options("export", pocket_file, fen)
-    target = None if to_pocket_file is None else PocketFile.read(to_pocket_file)
-    if to_pocket_file is not None and target is None:
-        message = not_a_pocket_file("--to-pocket-file", to_pocket_file)
-        raise fail("export", message, EXIT_USAGE)
+    target = _target_file(to_pocket_file)
+    adjudicated = adjudication_wanted("export", ctx)
     job = ExportJob(
         sources=tuple(sources),
         to=to,
         output=output,
         force=force,
         judge=JudgeOptions(
-            fen=fen,
-            pocket_file=letter,
-            max_bytes=max_bytes,
-            adjudicate=adjudication_wanted("export", ctx),
+            fen=fen, pocket_file=letter, max_bytes=max_bytes, adjudicate=adjudicated
         ),
         options=ExportOptions(ply=ply, to_pocket_file=target, fix=fix),
         quiet=quiet,
@@ -212,3 +207,12 @@ def export(
     with fetch_settings(fetching):  # applied when a URL source is first read
         code = run_export(job, out=sys.stdout, say=lambda line: say(line, err=True))
     raise typer.Exit(code)
+
+
+def _target_file(to_pocket_file: str | None) -> PocketFile | None:
+    """``--to-pocket-file`` as a `PocketFile`; a usage error (exit 2) for a bad one."""
+    target = None if to_pocket_file is None else PocketFile.read(to_pocket_file)
+    if to_pocket_file is not None and target is None:
+        message = not_a_pocket_file("--to-pocket-file", to_pocket_file)
+        raise fail("export", message, EXIT_USAGE)
+    return target

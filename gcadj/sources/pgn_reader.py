@@ -651,20 +651,33 @@ class _GameReader:
             self.lost_at = record.line
 
 
-_GC_BODY: Final = re.compile(r"\{[^\S\n]*" + re.escape(GC_MARK) + r"([^}]*)\}")
+# In a game's text, in order: a {gc: ...} ply's body, another comment (passed over), or a
+# SAN move into or out of a pocket (``Rh1@``, ``I@c4``: the pockets in use, on no file said).
+_POCKET_USES: Final = re.compile(
+    r"\{[^\S\n]*" + re.escape(GC_MARK) + r"(?P<gc>[^}]*)\}"
+    r"|\{[^}]*\}|;[^\n]*"
+    r"|(?<![^\s.])(?P<san>[A-Z]?(?:[a-h][1-8])?@)"
+)
 _POCKET_SQUARE: Final = re.compile(r"(?<![A-Za-z0-9])([i-z])[18](?![0-9])")
 
 
 def gc_plies_pocket_file(text: str) -> PocketFile | None:
-    """The pocket file a game's ``{gc: ...}`` plies use, when one of them names a pocket
-    square of a preset's file other than the default's (``{gc: R h1-p1}``: the newer
-    preset); None otherwise. A log's plies say it the same way
-    (`gcadj.sources.pocket_files`), and only a preset's file is found so."""
-    for body in _GC_BODY.finditer(text):
-        for square in _POCKET_SQUARE.finditer(body[1]):
+    """The pocket file a game's ``{gc: ...}`` plies use, when the first pocket square they
+    name is on a preset's file other than the default's (``{gc: R h1-p1}``: the newer
+    preset) and no SAN move used the pockets before it; None otherwise. A log's plies say
+    it the same way (`gcadj.sources.pocket_files`: the first pocket square decides, and
+    only a preset's file is found so)."""
+    for found in _POCKET_USES.finditer(text):
+        if found["san"] is not None:
+            return None  # the pockets were used before any file was named: the default's
+        body = found["gc"]
+        if body is None:
+            continue
+        for square in _POCKET_SQUARE.finditer(body):
             letter = square[1]
-            if letter != DEFAULT_POCKET_FILE and is_preset_file(letter):
-                return PocketFile(letter)
+            if letter == DEFAULT_POCKET_FILE or not is_preset_file(letter):
+                return None
+            return PocketFile(letter)
     return None
 
 
