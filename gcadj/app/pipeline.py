@@ -1,9 +1,13 @@
 """The one way in: a source, as the user named it, becomes its judged games.
 
 Every caller that judges games goes through `judge_source`: ``gcadj check``, ``export``,
-``audit`` (in its workers), ``fetch``, the viewer, ``gcadj serve`` and the public API
-(`gcadj.check_text`, `gcadj.check_source`). So they all give the same verdict, warnings
-included, for the same source.
+``audit`` (in its workers), ``adjudicate``, ``fetch``, the viewer, ``gcadj serve`` and the
+public API (`gcadj.check_text`, `gcadj.check_source`, `gcadj.adjudicate`). So they all give
+the same verdict, warnings included, for the same source.
+
+Each verdict then goes through the stages its `JudgeOptions` ask for (`gcadj.app.stages`:
+the adjudication, `JudgeOptions.adjudicate`), here, once, so that the judged game carries
+what they made (`Verdict.adjudication`) and every writer reads it there.
 
 The sources layer owns the steps (`gcadj.sources.games`: the source read, its text
 normalised and its format detected, its games read and judged, what a page said

@@ -249,7 +249,7 @@ def write_games_viewer(
 
 def game_view(verdict: Verdict, *, size: int = 48) -> GameView:
     """One walk over the judged game: a step per position, an item per ply (see the
-    module docstring); `ExportError` when the verdict has no game. An unfinished game's
+    module docstring); `ExportError` when the verdict has no game. The game's
     adjudication (`Verdict.adjudication`) is shown under its verdict, its mating line as
     steps after the game's."""
     if verdict.log is None:

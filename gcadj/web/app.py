@@ -16,7 +16,7 @@ Routes:
   in the answer's ``Link`` header (``rel="alternate"``).
 
 A page's check adjudicates every game (``--adjudicate-budget``: `gcadj.web.judging.check_job`),
-in the workers: an unfinished game's page shows what the adjudicator proposes, its mating
+in the workers: every game's page shows what the adjudicator proposes, its mating
 line stepped on the board.
 
 The endpoints share what the app holds (`ServerState`, in ``request.app.state``): the
