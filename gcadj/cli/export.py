@@ -187,12 +187,11 @@ def export(
     from gcadj.app.pipeline import JudgeOptions
     from gcadj.outputs.registry import ExportOptions
 
-    sources = sources or []  # the command line gives at least one (see gcadj.cli.habits)
     letter = check_options("export", pocket_file, fen)
     target = _target_file(to_pocket_file)
     adjudicated = adjudication_wanted("export", ctx)
     job = ExportJob(
-        sources=tuple(sources),
+        sources=tuple(sources or ()),  # the command line gives one at least (gcadj.cli.habits)
         to=to,
         output=output,
         force=force,

@@ -311,7 +311,7 @@ class _Walker:
         self.pocket_file = game.log.pocket_file
         start = game.position_after(0)
         self.steps: list[Step] = [self.step(start, "Start")]
-        self.items: list[str] = [_start_item(game)]  # marked if repeated: `mark_start`
+        self.items: list[str] = [_start_item(game)]  # marked when repeated: `game_view`
         self.shown: Iterator[ShownBoard] | None = None
         self.before: Position | None = (
             None  # the board the next ply is played on, past the legal game
