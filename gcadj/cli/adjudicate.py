@@ -22,6 +22,7 @@ from gcadj.cli.options import (
     DEFAULT_EVIDENCE_MARGIN,
     DEFAULT_MATE_DEPTH,
     DEFAULT_MAX_BYTES,
+    EXIT_CANNOT_WRITE,
     EXIT_INTERRUPTED,
     EXIT_OK,
     INTERNAL_ERROR_HINT,
@@ -139,7 +140,7 @@ def adjudicate(
 
     from gcadj.app.adjudicate import AdjudicatePlan, run_adjudicate
     from gcadj.app.pipeline import JudgeOptions
-    from gcadj.errors import AuditInterrupted
+    from gcadj.errors import AuditInterrupted, CannotWrite
     from gcadj.outputs.adjudication import game_text
 
     letter = check_options("adjudicate", pocket_file, fen)
@@ -163,6 +164,9 @@ def adjudicate(
     except (KeyboardInterrupt, AuditInterrupted):  # between searches, or in the workers
         output.note("adjudicate", "interrupted")
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    except CannotWrite as err:  # the batch runner's scratch file on a full disk: not a bug
+        output.note("adjudicate", str(err))
+        raise typer.Exit(EXIT_CANNOT_WRITE) from None
     if run.interrupted:
         output.note("adjudicate", "interrupted: the last answer is what its search had proved")
     raise typer.Exit(max(code, report_problems("adjudicate", run.problems), EXIT_OK))
