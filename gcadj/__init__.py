@@ -2,16 +2,17 @@
 
 The package is layered along the data flow (docs/development.md, "How the code is laid
 out"), each sub-package importing only those below it: `engine` (the rules), `notation`
-(Game Courier text, SAN, position codes), `adjudication` (`replay`, the `Verdict`),
+(Game Courier text, SAN, position codes), `judging` (`replay`, the `Verdict`),
 `analysis` (forced mates with their proofs, material, adjudications), `sources` (files,
 pages, PGN), `outputs` (reports and exports), `app` (whole jobs: `check_text`, audits) and
 `cli`. The public API below is imported lazily so `gcadj --help` starts fast.
 
 `judge_source` is the one way in (every game of a file, a page, a URL or a text, judged as
 ``gcadj check`` judges it); `check_text` and `check_source` give the first game's verdict.
-`adjudicate` judges a source's games and adjudicates each (``gcadj adjudicate``);
-`adjudicate_position` adjudicates one position. `analyse_verdict` analyses a judged game's
-every ply (a mate missed, a mate allowed, material lost).
+`adjudicate` judges a source's games and adjudicates each (``gcadj adjudicate``): each
+judged game carries its adjudication (`Verdict.adjudication`); `adjudicate_position`
+adjudicates one position. `analyse_verdict` analyses a judged game's every ply (a mate
+missed, a mate allowed, material lost).
 
 Examples:
     >>> import gcadj
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from gcadj.analysis.adjudicate import adjudicate_position
     from gcadj.analysis.analyse import analyse_verdict
     from gcadj.analysis.options import AdjudicateOptions, AnalyseOptions
-    from gcadj.app.adjudicate import AdjudicatedGame, adjudicate
+    from gcadj.app.adjudicate import adjudicate
     from gcadj.app.check import check_source, check_text
     from gcadj.app.pipeline import JudgeOptions, judge_source
     from gcadj.engine.move import Move
@@ -60,7 +61,6 @@ _LAZY = {
     "replay": "gcadj.judging.verdict",
     "parse_log": "gcadj.notation.parse",
     "adjudicate": "gcadj.app.adjudicate",
-    "AdjudicatedGame": "gcadj.app.adjudicate",
     "adjudicate_position": "gcadj.analysis.adjudicate",
     "Adjudication": "gcadj.judging.adjudication",
     "AdjudicateOptions": "gcadj.analysis.options",
@@ -72,7 +72,6 @@ _LAZY = {
 
 __all__ = [
     "AdjudicateOptions",
-    "AdjudicatedGame",
     "Adjudication",
     "AnalyseOptions",
     "Finding",

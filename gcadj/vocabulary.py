@@ -222,6 +222,18 @@ DEFAULT_POCKET_FILE: Final = PRESET_2009.pocket_file
 """The pocket file of a game that says nothing of it, and of the API's defaults."""
 
 
+def is_preset_file(letter: str) -> bool:
+    """Is `letter` the pocket file of one of Game Courier's presets? Only those are found
+    from the squares a log's plies use; any other letter must be named (``--pocket-file``,
+    a ``PocketFile`` tag).
+
+    Examples:
+        >>> is_preset_file("p"), is_preset_file("k")
+        (True, False)
+    """
+    return any(preset.pocket_file == letter for preset in PRESETS)
+
+
 def presets_in_words() -> str:
     """``i on the 2009 preset (i1/i8), p on the newer preset (p1/p8)``: for help texts and
     messages that name both presets.
@@ -282,6 +294,7 @@ __all__ = [
     "VerdictKind",
     "Word",
     "is_pocket_letter",
+    "is_preset_file",
     "not_a_pocket_file",
     "presets_in_words",
 ]

@@ -39,6 +39,7 @@ from gcadj.analysis.exchange_lines import after_exchanges, cut_words, exchange_w
 from gcadj.analysis.options import THREAT_DEPTH, THREAT_NODES, AdjudicateOptions
 from gcadj.analysis.proof import mating_line, proof_json
 from gcadj.analysis.proof_check import check_proof
+from gcadj.analysis.proof_steps import drawn_tree
 from gcadj.analysis.search import (
     PROOF_LIMIT,
     ProgressCallback,
@@ -80,6 +81,9 @@ BOARD_ENDINGS: Final = frozenset(
     }
 )
 CUT_WORDS: Final = {"budget": "the budget", "nodes": "the node limit", "interrupted": "Ctrl-C"}
+NO_SEARCH: Final = "no mate was searched (a budget of 0 s)"
+"""What is said of the mates when the budget was 0 s (``--budget 0``, a source with no time
+left): the class comes from the board's end, the record, a repetition and the material."""
 
 
 def adjudicate_verdict(
@@ -153,16 +157,18 @@ def adjudicate_position(
             position=fen,
             material=counted,
         )
-    search = search_mate(
-        position,
-        options.mate_depth,
-        seconds=options.budget,
-        node_limit=options.node_limit,
-        progress=progress,
-        table_mb=options.table_mb,
-    )
+    search = None
+    if options.budget != 0:  # a budget of 0 s: no mate is searched (NO_SEARCH)
+        search = search_mate(
+            position,
+            options.mate_depth,
+            seconds=options.budget,
+            node_limit=options.node_limit,
+            progress=progress,
+            table_mb=options.table_mb,
+        )
     mate = None
-    if search.proof is not None:
+    if search is not None and search.proof is not None:
         deadline = None if options.budget is None else time.monotonic() + _left(search, options)
         try:
             mate = checked_mate(position, search.proof, pocket_file, deadline=deadline)
@@ -172,7 +178,7 @@ def adjudicate_position(
             )
     exchanges, count = after_exchanges(position, pocket_file)
     threat = None
-    if search.proof is None and not position.is_check():
+    if search is not None and search.proof is None and not position.is_check():
         threat = threat_of(position, options, pocket_file)
     weighed = Weighed(counted, exchanges, exchange_words(position, exchanges, count.line), threat)
     kind, result, reason = _classify(position, search, mate, weighed, options)
@@ -182,16 +188,27 @@ def adjudicate_position(
         reason,
         position=fen,
         mate=mate,
-        no_mate_within=search.no_mate_within,
-        not_mated_within=search.not_mated_within,
+        no_mate_within=None if search is None else search.no_mate_within,
+        not_mated_within=None if search is None else search.not_mated_within,
         mate_depth=options.mate_depth,
-        cut=search.cut,
+        cut=None if search is None else search.cut,
         material=counted,
         exchanges=exchanges,
         threat=threat,
-        nodes=search.nodes,
-        seconds=search.seconds,
+        nodes=0 if search is None else search.nodes,
+        seconds=0.0 if search is None else search.seconds,
+        repeated_plies=repeated_plies(position),
     )
+
+
+def repeated_plies(position: Position) -> tuple[int, ...]:
+    """The plies after which `position` stood, counted from the start of its history (0:
+    the start itself), when it has stood there three times or more (a claimable draw:
+    docs/rules.md §4); () otherwise. Read from the position's own history, never replayed."""
+    if not position.can_claim_threefold_repetition():
+        return ()
+    keys = position.history_keys()
+    return tuple(ply for ply, key in enumerate(keys) if key == position.key)
 
 
 def _left(search: SearchResult, options: AdjudicateOptions) -> float:
@@ -220,7 +237,18 @@ def checked_mate(
     if not check.accepted:
         raise ProofRejected(f"the proof checker rejected the prover's mate: {check.reason}")
     line = mating_line(position, proof.tree, pocket_file)
-    return ForcedMate(winner, proof.moves, line.gc, line.san, tree, line.steps)
+    drawn, drawn_moves = drawn_tree(position, proof.tree, pocket_file)
+    return ForcedMate(
+        winner,
+        proof.moves,
+        line.gc,
+        line.san,
+        tree,
+        line.steps,
+        drawn=drawn,
+        drawn_moves=drawn_moves,
+        tree_moves=proof.tree.size(),
+    )
 
 
 def null_move(position: Position) -> Position | None:
@@ -287,32 +315,31 @@ class Weighed:
 
 def _classify(
     position: Position,
-    search: SearchResult,
+    search: SearchResult | None,
     mate: ForcedMate | None,
     weighed: Weighed,
     options: AdjudicateOptions,
 ) -> tuple[AdjudicationClass, Result, str]:
     turn = position.turn
-    times = position.repetition_count()
+    times = f"the position has occurred {_occurrences(repeated_plies(position))}"
     if mate is not None:
         winner = SIDES.index(mate.winner)
         if winner != turn and position.can_claim_threefold_repetition():
             return (
                 AdjudicationClass.CLAIMABLE,
                 Result.DRAW,
-                f"the position has occurred {times} times: {COLOR_NAMES[turn]}, to move, may "
-                f"claim a draw by threefold repetition instead of being mated in {mate.moves}",
+                f"{times}: {COLOR_NAMES[turn]}, to move, may claim a draw by threefold "
+                f"repetition instead of being mated in {mate.moves}",
             )
         return AdjudicationClass.PROVEN, WINS[winner], _mate_words(turn, winner, mate.moves)
-    searched = _search_words(search, turn, options)
+    searched = NO_SEARCH if search is None else _search_words(search, turn, options)
     if weighed.threat is not None:
         searched = f"{searched}; {threat_words(weighed.threat)}"
     if position.can_claim_threefold_repetition():
         return (
             AdjudicationClass.CLAIMABLE,
             Result.DRAW,
-            f"the position has occurred {times} times: a draw by threefold repetition may be "
-            f"claimed; {searched}",
+            f"{times}: a draw by threefold repetition may be claimed; {searched}",
         )
     exchanges = weighed.exchanges
     if exchanges.cut is None and exchanges.mate is not None:
@@ -354,6 +381,20 @@ def threat_words(threat: Threat) -> str:
     """``Black threatens mate in 1: Qh4#``: the threat as a fact of the position."""
     side = COLOR_NAMES[SIDES.index(threat.side)]
     return f"{side} threatens mate in {threat.moves}: {' '.join(threat.san)}"
+
+
+def _occurrences(plies: tuple[int, ...]) -> str:
+    """``3 times (after plies 4, 8 and 12)``; ``at the start`` for ply 0."""
+    if not plies:
+        return "once"
+    where = [f"ply {ply}" for ply in plies if ply > 0]
+    words = ["at the start"] if plies[0] == 0 else []
+    if where:
+        after = where[0] if len(where) == 1 else f"plies {', '.join(p[4:] for p in where[:-1])}"
+        if len(where) > 1:
+            after += f" and {where[-1][4:]}"
+        words.append(f"after {after}")
+    return f"{len(plies)} times ({', '.join(words)})"
 
 
 def _mate_words(turn: int, winner: int, moves: int) -> str:
@@ -460,12 +501,15 @@ def _with_record(board: Adjudication, verdict: Verdict) -> Adjudication:
                 "pocket): by FIDE's rule 6.9 that would be a draw, since a bare King can "
                 "never mate"
             )
+    if verdict.termination in (None, Termination.RECORDED):  # a result and nothing more
+        ended = f"the record gives the result {verdict.result}"
+    else:
+        ended = f"the record ends the game by {how} ({verdict.result})"
     return _replace(
         board,
         kind=AdjudicationClass.RECORDED,
         result=verdict.result,
-        reason=f"the record ends the game by {how} ({verdict.result}); on the board, "
-        f"{board.reason}",
+        reason=f"{ended}; on the board, {board.reason}",
         notes=tuple(notes),
     )
 
@@ -475,12 +519,14 @@ def _replace(adjudication: Adjudication, **changes: Any) -> Adjudication:
 
 
 __all__ = [
+    "NO_SEARCH",
     "ProofRejected",
     "Weighed",
     "adjudicate_position",
     "adjudicate_verdict",
     "checked_mate",
     "null_move",
+    "repeated_plies",
     "threat_of",
     "threat_words",
 ]

@@ -48,13 +48,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from gcadj.analysis.options import AdjudicateOptions
 from gcadj.app.audit_files import check_products, source_key
 from gcadj.app.batch import Done, Limits, Work, run_batch
 from gcadj.app.exit_codes import EXIT_UNREADABLE, exit_code_of, worst
 from gcadj.app.fetching import FetchSettings, fetch_settings, shared_fetcher
 from gcadj.app.jsonl import JsonlWriter, read_done
 from gcadj.app.judging import (
+    GameText,
     Judged,
     JudgeJob,
     Task,
@@ -104,7 +104,10 @@ class AuditPlan:
     Without `out`, the JSONL is a scratch file, deleted at the end (a caller that wants
     the lines shows them as they come: `Progress.advance`). `limits` are the batch
     runner's (workers, deadline per source, memory per worker). `failing_listed` is how
-    many failing games the summary keeps (None: all).
+    many failing games the summary keeps (None: all). The stages each game goes through
+    are the judge's options' (``--adjudicate``: `JudgeOptions.adjudicate`); `texts` makes,
+    in the workers, the text a command prints of each game (`Judged.text`; ``gcadj
+    adjudicate`` of a folder).
     """
 
     sources: tuple[str, ...]
@@ -122,7 +125,7 @@ class AuditPlan:
     csv: Path | None = None
     report: Path | None = None
     failing_listed: int | None = 10
-    adjudicate: AdjudicateOptions | None = None  # each game adjudicated (--adjudicate)
+    texts: GameText | None = None
 
     def check_products(self, out: Path) -> None:
         """`AuditError` if --output, --csv or --report would replace what they must not."""
@@ -141,7 +144,7 @@ class AuditPlan:
         pages = None
         if self.viewers is not None and self.viewer_games is not ViewerChoice.NONE:
             pages = ViewerPages(self.viewers, self.viewer_games)
-        return JudgeJob(self.judge, pages, self.report is not None, self.adjudicate)
+        return JudgeJob(self.judge, pages, self.report is not None, texts=self.texts)
 
 
 @dataclass
@@ -312,8 +315,9 @@ def _judge_all(
     wants_total = progress is not None and progress.wants_total
     total = sum(1 for _ in _unique(walker, set(earlier))) if wants_total else None
     run.skipped = len(earlier)
-    tasks = _tasks(_unique(walker, set(earlier), run.order), fetcher)
-    work = Work(functools.partial(judge_task, job=job), task_name, lost_result, has_text)
+    tasks = _tasks(_unique(walker, set(earlier), run.order), fetcher, job)
+    lost = functools.partial(lost_result, job=job)
+    work = Work(functools.partial(judge_task, job=job), task_name, lost, has_text)
     settings = plan.limits.pool(close_fds=(recorder.writer.fd,), preload=("gcadj.app.judging",))
     with WorkerPool(settings) as pool:
         pool.start()  # before any progress thread exists (see `gcadj.app.pool`)
@@ -338,7 +342,9 @@ def _unique(
             yield spec
 
 
-def _tasks(specs: Iterable[str], fetcher: Fetcher | None) -> Iterator[Task | Done[list[Judged]]]:
+def _tasks(
+    specs: Iterable[str], fetcher: Fetcher | None, job: JudgeJob
+) -> Iterator[Task | Done[list[Judged]]]:
     """A task per source; a URL is fetched here (politely, in one place), and a fetch
     failure is already its result."""
     for spec in specs:
@@ -350,13 +356,13 @@ def _tasks(specs: Iterable[str], fetcher: Fetcher | None) -> Iterator[Task | Don
         try:
             text = (fetcher or shared_fetcher()).get(spec).text()
         except FetchError as err:
-            yield Done(failed_result(source_name(spec), str(err)))
+            yield Done(failed_result(source_name(spec), str(err), job))
             continue
         except Exception as err:  # a bug on one page costs that page, never the audit
             from gcadj.app.pool import Lost
 
             message = str(err).strip() or "(no message)"
-            yield Done(lost_result(spec, Lost(f"{type(err).__name__}: {message}", True)))
+            yield Done(lost_result(spec, Lost(f"{type(err).__name__}: {message}", True), job))
             continue
         yield (spec, text)
 

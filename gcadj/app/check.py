@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from gcadj.app.exit_codes import EXIT_OK, EXIT_UNREADABLE, exit_code_of
 from gcadj.app.fetching import FetchSettings, fetch_settings
 from gcadj.app.pipeline import FAULT_ENV, JudgeOptions, iter_judge_source, judge_source
+from gcadj.app.stages import SourceProgress
 from gcadj.errors import InjectedFault
 from gcadj.judging.verdict import Verdict
 from gcadj.vocabulary import PocketFile
@@ -106,10 +107,11 @@ class CheckRun:
     game, a JSONL that is not an audit's) and `exit_code` (the worst of all, see
     `gcadj.app.exit_codes`)."""
 
-    def __init__(self, plan: CheckPlan) -> None:
+    def __init__(self, plan: CheckPlan, progress: SourceProgress | None = None) -> None:
         from gcadj.sources.walk import SourceWalker
 
         self.plan = plan
+        self.progress = progress
         self.walker = SourceWalker(plan.sources)
         self.exit_code = EXIT_OK
 
@@ -120,16 +122,18 @@ class CheckRun:
     def __iter__(self) -> Iterator[Verdict]:
         with fetch_settings(self.plan.fetch):
             for spec in self.walker:
-                for verdict in iter_judge_source(spec, self.plan.judge):  # one at a time
+                verdicts = iter_judge_source(spec, self.plan.judge, progress=self.progress)
+                for verdict in verdicts:  # one at a time
                     self.exit_code = max(self.exit_code, exit_code_of(verdict.outcome))
                     yield verdict
         if self.problems:
             self.exit_code = max(self.exit_code, EXIT_UNREADABLE)
 
 
-def run_check(plan: CheckPlan) -> CheckRun:
-    """The ``gcadj check`` job (see `CheckRun`)."""
-    return CheckRun(plan)
+def run_check(plan: CheckPlan, progress: SourceProgress | None = None) -> CheckRun:
+    """The ``gcadj check`` job (see `CheckRun`), and ``gcadj adjudicate``'s of one source
+    (`plan.judge` then asks for the adjudication stage; `progress` hears of long searches)."""
+    return CheckRun(plan, progress)
 
 
 __all__ = [

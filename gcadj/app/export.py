@@ -38,7 +38,7 @@ from gcadj.outputs.registry import (
     writer_for,
 )
 from gcadj.sources.walk import SourceWalker
-from gcadj.vocabulary import Category, VerdictKind
+from gcadj.vocabulary import Category, Status, VerdictKind
 from gcadj.words import plural
 
 __all__ = ["ExportJob", "run_export"]
@@ -68,7 +68,8 @@ class ExportJob:
 def run_export(job: ExportJob, *, out: IO[str], say: Say) -> int:
     """Do `job` (see the module docstring); the export goes to `out` unless `job.output`
     names a file. Returns the exit code: 0 written; 2 usage; 3, 4 or 5 for the worst
-    source that could not be parsed, read or judged (the others are still written)."""
+    source that could not be parsed, read or judged (the others are still written; a game
+    that stops being readable is written up to there, and exits 3 as check does)."""
     try:
         writer = writer_for(job.to)
         _check_job(job, writer)
@@ -141,6 +142,11 @@ def _judge_all(job: ExportJob, say: Say) -> tuple[list[Verdict], list[str], int]
                 continue
             games.append(verdict)
             notes += _notes(verdict, job)
+            if verdict.outcome == VerdictKind.INTERNAL_ERROR:  # gcadj failed adjudicating it
+                say(f"{PREFIX}{verdict.source}: {INTERNAL_ERROR_HINT}")
+                worst = max(worst, exit_code_of(verdict.outcome))
+            elif verdict.status == Status.SYNTAX_ERROR:  # written up to where reading stopped
+                worst = max(worst, exit_code_of(verdict.outcome))  # 3, as check exits
     for problem in walker.problems:
         say(f"{PREFIX}{problem}")
         worst = max(worst, EXIT_UNREADABLE)
@@ -193,8 +199,18 @@ def _fixed(verdicts: Sequence[Verdict], job: ExportJob, say: Say) -> list[Export
         if stop is not None:
             if stop.category == Category.AFTER_GAME_END:
                 why = "the game had already ended"
+            elif len(stop.suggestions) == 1:  # check offers it; it is not a spelling
+                best = stop.suggestions[0]
+                why = (
+                    f"its one suggestion, {best.text!r} ({best.why}), is another move, not "
+                    "this one spelt right, so it is left to you (--fix replaces only a "
+                    "label, an en passant removal or a letter's case)"
+                )
             elif stop.suggestions:
-                why = "no single strong suggestion"
+                why = (
+                    f"{len(stop.suggestions)} suggestions, none certain (--fix replaces only "
+                    "a label, an en passant removal or a letter's case)"
+                )
             else:
                 why = "no close legal ply"
             say(

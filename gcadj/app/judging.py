@@ -1,66 +1,65 @@
-"""What a worker of the batch runner does with one source, for ``gcadj audit`` and
-``gcadj serve`` alike: judge it (`gcadj.app.pipeline.judge_source`), write the viewer page
-of each game that wants one (`gcadj.app.products.write_game_page`), and send back, per
-game, a `Judged`: what the parent needs of the verdict, small enough to travel.
+"""What a worker of the batch runner does with one source, for ``gcadj audit``,
+``gcadj adjudicate`` and ``gcadj serve`` alike: judge it (`gcadj.app.pipeline.judge_source`,
+its stages included: each verdict carries its adjudication when the judge options ask for
+one), write the viewer page of each game that wants one
+(`gcadj.app.products.write_game_page`), and send back, per game, a `Judged`: what the
+parent needs of the verdict, small enough to travel.
 
-**The JSON line of a game comes from `game_line` only**, given the verdict and the
-`JudgeJob`: what ``gcadj check --json`` prints, or, when the job carries
-`AdjudicateOptions` (``audit --adjudicate``, ``gcadj serve``), what ``gcadj adjudicate
---json`` prints: the same object with its ``"adjudication"``, made here, in the worker,
-and nowhere else (`game_adjudication`: once per game, and the viewer data a client keeps
-is made from the same answer). The audit's JSONL, the server's answers and the products
-read from them all follow. The job is small and picklable (it travels with every unit of
-work).
+**The JSON line of a game is the verdict's own** (`Verdict.json_line`): what ``gcadj check
+--json`` prints, with its ``"adjudication"`` when the job's judge options adjudicate (what
+``gcadj adjudicate --json`` prints). The audit's JSONL, the server's answers and the
+products read from them all follow, and so do the viewer data a client keeps and the text
+a command prints of the game, made in the worker from the same judged game. The job is
+small and picklable (it travels with every unit of work).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from gcadj.analysis.options import AdjudicateOptions
 from gcadj.app.pipeline import JudgeOptions, judge_source, source_name
 from gcadj.app.products import ViewerPages, write_game_page
+from gcadj.app.stages import with_stages
 from gcadj.outputs.audit_report import GameFacts
 from gcadj.sources.urls import is_url
 from gcadj.vocabulary import Status, VerdictKind
 
 if TYPE_CHECKING:
     from gcadj.app.pool import Lost
-    from gcadj.judging.adjudication import Adjudication
     from gcadj.judging.verdict import Verdict
 
 log = logging.getLogger(__name__)
 
 
-ViewData = Callable[["Verdict", "Adjudication | None"], "bytes | None"]
+ViewData = Callable[["Verdict"], "bytes | None"]
 """What a client keeps of a game's viewer instead of a page file (``gcadj serve``'s
-stored data, `gcadj.web.judging.stored_view`): made in the worker from the verdict and
-its adjudication, sent back with the game's result (`Judged.view`). A picklable
-function: it travels too."""
+stored data, `gcadj.web.judging.stored_view`): made in the worker from the judged game
+(its adjudication included), sent back with the game's result (`Judged.view`). A
+picklable function: it travels too."""
+
+GameText = Callable[["Verdict"], str]
+"""What a command prints of a game (``gcadj adjudicate``'s block, its ``-q`` line or its
+JSON line: `gcadj.outputs.adjudication.game_text`), made in the worker from the judged
+game and sent back with its result (`Judged.text`). A picklable function."""
 
 
 @dataclass(frozen=True)
 class JudgeJob:
     """How a worker judges each source of a batch (small and picklable: it travels to the
-    workers): the judge's options, the viewer pages to write (None: none), whether the
-    report's facts of each game are wanted, how to adjudicate each game (`adjudicate`;
-    None: not, and its line is exactly ``gcadj check --json``'s), the viewer data to send
-    back per game (`views`; None: none), and the most a source's adjudications may
-    take together (`adjudication_seconds`, wall clock; None: no bound): each game's
-    search gets what is left, at most its own budget (`SourceClock`), so adjudicating
-    never costs a source its deadline."""
+    workers): the judge's options (the stages they ask for included: `JudgeOptions.adjudicate`,
+    and the time a source's stages share, `JudgeOptions.stage_seconds`), the viewer pages
+    to write (None: none), whether the report's facts of each game are wanted, the viewer
+    data to send back per game (`views`; None: none), and the text a command prints of
+    each game (`texts`; None: none)."""
 
     options: JudgeOptions = field(default_factory=JudgeOptions)
     pages: ViewerPages | None = None
     facts: bool = False
-    adjudicate: AdjudicateOptions | None = None
     views: ViewData | None = None
-    adjudication_seconds: float | None = None
+    texts: GameText | None = None
 
 
 class Judged(NamedTuple):
@@ -68,7 +67,8 @@ class Judged(NamedTuple):
     with the newline), its status and outcome (for the counts and the exit code), the
     line ``gcadj check -q`` prints for it when it is not legal, what the report shows of
     it besides the verdict (None when nothing, or not wanted), the file name of its
-    viewer page (None: none), and its viewer's data (`JudgeJob.views`; None: none)."""
+    viewer page (None: none), its viewer's data (`JudgeJob.views`; None: none), and the
+    text a command prints of it (`JudgeJob.texts`; None: none)."""
 
     source: str
     line: str
@@ -78,94 +78,45 @@ class Judged(NamedTuple):
     facts: GameFacts | None
     viewer: str | None = None
     view: bytes | None = None
+    text: str | None = None
 
 
-def game_line(
-    verdict: Verdict, job: JudgeJob, adjudication: Adjudication | None = None
-) -> tuple[str, bool]:
-    """The JSON line of a judged game (no newline): the one place that makes it (see the
-    module docstring); and whether gcadj itself failed on the game's adjudication (a bug:
-    the game's outcome is then an internal error, as ``gcadj adjudicate`` exits 5).
-    `adjudication`: the game's, when the caller made it (`game_adjudication`); else it is
-    made here if `job` asks for one."""
-    if adjudication is None:
-        adjudication = game_adjudication(verdict, job)
-    if adjudication is None:
-        return verdict.json_line(), False
-    from gcadj.app.adjudicate import AdjudicatedGame
-
-    return AdjudicatedGame(verdict, adjudication).json_line(), adjudication.internal
-
-
-class SourceClock:
-    """The time the adjudications of one source have left (`JudgeJob.adjudication_seconds`):
-    each game's search gets what is left, at most its own budget; a search with no time
-    left still answers, with what it proved before it looked at the clock."""
-
-    def __init__(self, job: JudgeJob) -> None:
-        self.left = job.adjudication_seconds
-
-    def options(self, job: JudgeJob) -> AdjudicateOptions | None:
-        """`job.adjudicate`, its budget cut to the time left."""
-        wanted = job.adjudicate
-        if wanted is None or self.left is None:
-            return wanted
-        budget = self.left if wanted.budget is None else min(wanted.budget, self.left)
-        return dataclasses.replace(wanted, budget=max(0.0, budget))
-
-    def spend(self, seconds: float) -> None:
-        if self.left is not None:
-            self.left -= seconds
-
-
-def game_adjudication(
-    verdict: Verdict, job: JudgeJob, clock: SourceClock | None = None
-) -> Adjudication | None:
-    """The game's adjudication when `job.adjudicate` asks for one, within what `clock`
-    leaves of its source's time (gcadj's own failure on it is its answer, as for ``gcadj
-    adjudicate``: `guarded_adjudication`)."""
-    options = job.adjudicate if clock is None else clock.options(job)
-    if options is None:
-        return None
-    from gcadj.app.adjudicate import guarded_adjudication
-
-    started = time.monotonic()
-    found = guarded_adjudication(verdict, options)
-    if clock is not None:
-        clock.spend(time.monotonic() - started)
-    return found
-
-
-def game_result(
-    verdict: Verdict, job: JudgeJob, viewer: str | None = None, clock: SourceClock | None = None
-) -> Judged:
-    """What the parent needs of a verdict (`Judged`); `clock`: its source's time for
-    adjudicating (`SourceClock`)."""
+def game_result(verdict: Verdict, job: JudgeJob, viewer: str | None = None) -> Judged:
+    """What the parent needs of a judged game (`Judged`)."""
     from gcadj.outputs.report import verdict_line
 
-    adjudication = game_adjudication(verdict, job, clock)
-    line, failed = game_line(verdict, job, adjudication)
     return Judged(
         verdict.source,
-        line + "\n",
+        verdict.json_line() + "\n",
         verdict.status,
-        VerdictKind.INTERNAL_ERROR if failed else verdict.outcome,
+        verdict.outcome,
         None if verdict.status == Status.LEGAL else verdict_line(verdict),
         game_facts(verdict) if job.facts else None,
         viewer,
-        game_view(verdict, job, adjudication),
+        game_view(verdict, job),
+        game_text(verdict, job),
     )
 
 
-def game_view(
-    verdict: Verdict, job: JudgeJob, adjudication: Adjudication | None = None
-) -> bytes | None:
+def game_text(verdict: Verdict, job: JudgeJob) -> str | None:
+    """The text `job.texts` makes of a judged game (None: none asked). A bug there is
+    logged and the game's JSON line stands in for it: the verdict is never lost."""
+    if job.texts is None:
+        return None
+    try:
+        return job.texts(verdict)
+    except Exception:
+        log.warning("no text for %s", verdict.source, exc_info=True)
+        return verdict.json_line()
+
+
+def game_view(verdict: Verdict, job: JudgeJob) -> bytes | None:
     """The viewer data `job.views` makes of a verdict; None when it makes none, or fails
     (a bug: logged; a page must never cost the verdict)."""
     if job.views is None:
         return None
     try:
-        return job.views(verdict, adjudication)
+        return job.views(verdict)
     except Exception:
         log.warning("no viewer data for %s", verdict.source, exc_info=True)
         return None
@@ -190,36 +141,40 @@ def game_facts(verdict: Verdict) -> GameFacts | None:
 
 def judge_text(spec: str, text: str | None, job: JudgeJob) -> list[Judged]:
     """Every game of one source, judged (its text read from `spec` when `text` is None),
-    each with its viewer page when `job.pages` wants one; never raises for a bad source
-    (`judge_source` turns it into a verdict)."""
+    its stages run, each with its viewer page when `job.pages` wants one; never raises for
+    a bad source (`judge_source` turns it into a verdict)."""
     results = []
-    clock = SourceClock(job)
     for verdict in judge_source(spec, job.options, text=text):
         viewer = None if job.pages is None else write_game_page(verdict, job.pages)
-        results.append(game_result(verdict, job, viewer, clock))
+        results.append(game_result(verdict, job, viewer))
     return results
 
 
 def failed_result(name: str, message: str, job: JudgeJob | None = None) -> list[Judged]:
-    """The result of a source with no game: an "error" verdict saying `message`."""
+    """The result of a source with no game: an "error" verdict saying `message` (with
+    what its stages make of it: an adjudication has no position to adjudicate)."""
     from gcadj.judging.verdict import failed_verdict
 
-    return [game_result(failed_verdict(name, Status.ERROR, message), job or JudgeJob())]
+    job = job or JudgeJob()
+    verdict = failed_verdict(name, Status.ERROR, message)
+    return [game_result(with_stages(verdict, job.options), job)]
 
 
-def lost_result(name: str, lost: Lost) -> list[Judged]:
+def lost_result(name: str, lost: Lost, job: JudgeJob | None = None) -> list[Judged]:
     """The result of a source the batch runner could not finish (`gcadj.app.batch`): an
     "error" verdict, "NAME: the worker judging it died: signal 9 (SIGKILL)", or an
-    internal error when the work itself failed (a bug)."""
+    internal error when the work itself failed (a bug); its stages run as for any game."""
     import dataclasses
 
     from gcadj.judging.verdict import INTERNAL_ERROR, failed_verdict
 
     name = source_name(name)
     if not lost.internal:
-        return failed_result(name, f"{name}: {lost.words}")
+        return failed_result(name, f"{name}: {lost.words}", job)
+    job = job or JudgeJob()
     verdict = failed_verdict(name, Status.ERROR, f"{name}{INTERNAL_ERROR}{lost.words}")
-    return [game_result(dataclasses.replace(verdict, internal=True), JudgeJob())]
+    internal = dataclasses.replace(verdict, internal=True)
+    return [game_result(with_stages(internal, job.options), job)]
 
 
 # An audit's task: (source, text), text None when the worker reads the source itself.
@@ -241,16 +196,15 @@ def has_text(task: Task) -> bool:
 
 
 __all__ = [
+    "GameText",
     "JudgeJob",
     "Judged",
-    "SourceClock",
     "Task",
     "ViewData",
     "failed_result",
-    "game_adjudication",
     "game_facts",
-    "game_line",
     "game_result",
+    "game_text",
     "game_view",
     "has_text",
     "judge_task",

@@ -1,9 +1,13 @@
 """The one way in: a source, as the user named it, becomes its judged games.
 
 Every caller that judges games goes through `judge_source`: ``gcadj check``, ``export``,
-``audit`` (in its workers), ``fetch``, the viewer, ``gcadj serve`` and the public API
-(`gcadj.check_text`, `gcadj.check_source`). So they all give the same verdict, warnings
-included, for the same source.
+``audit`` (in its workers), ``adjudicate``, ``fetch``, the viewer, ``gcadj serve`` and the
+public API (`gcadj.check_text`, `gcadj.check_source`, `gcadj.adjudicate`). So they all give
+the same verdict, warnings included, for the same source.
+
+Each verdict then goes through the stages its `JudgeOptions` ask for (`gcadj.app.stages`:
+the adjudication, `JudgeOptions.adjudicate`), here, once, so that the judged game carries
+what they made (`Verdict.adjudication`) and every writer reads it there.
 
 The sources layer owns the steps (`gcadj.sources.games`: the source read, its text
 normalised and its format detected, its games read and judged, what a page said
@@ -30,6 +34,7 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
+from gcadj.app.stages import SourceProgress, StageClock, with_stages
 from gcadj.errors import FenError, InjectedFault
 from gcadj.judging.verdict import Verdict, failed_verdict, internal_error_verdict
 from gcadj.sources.games import STDIN_NAME, JudgeOptions, source_games, source_name
@@ -46,6 +51,7 @@ def judge_source(
     options: JudgeOptions | None = None,
     *,
     text: str | None = None,
+    progress: SourceProgress | None = None,
 ) -> list[Verdict]:
     """Every game of a source, judged, in order; never raises for bad input.
 
@@ -55,7 +61,9 @@ def judge_source(
     the name the verdicts carry (``name#N`` still picks game N of it). An unreadable
     source gives one "error" verdict; a bug of gcadj's on a source gives that source an
     internal-error verdict. A bad `options.fen` raises `FenError`: it is the caller's
-    mistake (the CLI refuses it before reading anything).
+    mistake (the CLI refuses it before reading anything). The stages `options` ask for
+    (`JudgeOptions.adjudicate`) run on each verdict (`gcadj.app.stages.with_stages`): the
+    verdict carries what they made; `progress` hears of a long search.
 
     Examples:
         A PGN database gives one verdict per game, named by its number:
@@ -81,7 +89,7 @@ def judge_source(
         >>> verdict.result, verdict.termination
         (<Result.WHITE_WINS: '1-0'>, <Termination.RESIGNATION: 'resignation'>)
     """
-    return list(iter_judge_source(spec, options, text=text))
+    return list(iter_judge_source(spec, options, text=text, progress=progress))
 
 
 def iter_judge_source(
@@ -89,14 +97,17 @@ def iter_judge_source(
     options: JudgeOptions | None = None,
     *,
     text: str | None = None,
+    progress: SourceProgress | None = None,
 ) -> Iterator[Verdict]:
     """`judge_source` one game at a time, so that a PGN database of any size is judged in
     constant memory (``gcadj check`` reads it so). The guard is here: a bug of gcadj's on
     one game ends the source there with an internal-error verdict, and the games before
-    it keep theirs."""
+    it keep theirs. Each verdict goes through its stages (`with_stages`) before it is
+    given, the source's games sharing its `JudgeOptions.stage_seconds`."""
     options = options or JudgeOptions()
     source = source_games(spec, options, text=text, fetcher=_fetcher)
     name = source.name
+    clock = StageClock(options.stage_seconds)
 
     def games() -> Iterator[Verdict]:
         fault = os.environ.get(FAULT_ENV)
@@ -120,7 +131,7 @@ def iter_judge_source(
             verdict = _internal(name, err)
         if verdict is None:
             return
-        yield verdict
+        yield with_stages(verdict, options, clock, progress)  # guarded: never raises
         if verdict.internal:
             return  # the games after a bug are not read (the generator is spent)
 

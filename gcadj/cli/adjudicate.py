@@ -4,7 +4,9 @@ line when there is one, the material.
 
 Data on stdout (the blocks, or ``--json`` lines); on stderr the notes and, for a search that
 runs for more than a few seconds, a progress line now and then. Ctrl-C during a search
-prints what that search had proved and exits 130.
+prints what that search had proved and exits 130. Several sources, or a folder, are judged
+by worker processes (``--jobs``), as ``gcadj audit`` judges them; the command is a check
+whose games carry their adjudication (`gcadj.app.adjudicate`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from gcadj.cli.options import (
     DEFAULT_MATE_DEPTH,
     DEFAULT_MAX_BYTES,
     DEFAULT_TABLE_MB,
+    EXIT_CANNOT_WRITE,
     EXIT_INTERRUPTED,
     EXIT_OK,
     INTERNAL_ERROR_HINT,
@@ -29,6 +32,7 @@ from gcadj.cli.options import (
     DelayOption,
     EvidenceMarginOption,
     FenOption,
+    JobsOption,
     MateDepthOption,
     MaxBytesOption,
     MaxSizeOption,
@@ -42,20 +46,22 @@ from gcadj.cli.options import (
     adjudicate_options_of,
     check_options,
     fetch_settings_of,
+    limits_of,
     report_problems,
 )
 from gcadj.cli.streams import say
-from gcadj.vocabulary import Status
+from gcadj.vocabulary import Status, VerdictKind
 
 if TYPE_CHECKING:
     from gcadj.analysis.search import Progress
-    from gcadj.app.adjudicate import AdjudicatedGame
+    from gcadj.app.adjudicate import Shown
 
 ADJUDICATE_EPILOG = (
     "Sources as for check (files, folders, PGN databases, FILE#N, URLs, '-'); --fen FEN with "
-    "no source adjudicates that position. Classes, strongest first: proven (the board has "
-    "ended, or a forced mate was proved and its proof checked), recorded (the record ended "
-    "the game: its result stands), claimable (a threefold repetition: a draw may be "
+    "no source adjudicates that position. Several sources, or a folder, are judged in "
+    "parallel by --jobs worker processes, in order. Classes, strongest first: proven (the "
+    "board has ended, or a forced mate was proved and its proof checked), recorded (the "
+    "record ended the game: its result stands), claimable (a threefold repetition: a draw may be "
     "claimed), evidence (a material lead of at least --evidence-margin class units), "
     "undetermined. "
     + exit_codes_help(
@@ -121,6 +127,7 @@ def adjudicate(
     table_mb: TableOption = DEFAULT_TABLE_MB,
     fen: FenOption = None,
     pocket_file: PocketFileOption = None,
+    jobs: JobsOption = None,
     quiet: QuietLinesOption = False,
     verbose: VerboseOption = False,
     cache: CacheOption = None,
@@ -132,43 +139,48 @@ def adjudicate(
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Adjudicate each game: a forced mate with its proof, a claimable draw, or the material."""
+    import functools
+
     from gcadj.app.adjudicate import AdjudicatePlan, run_adjudicate
     from gcadj.app.pipeline import JudgeOptions
+    from gcadj.errors import AuditInterrupted, CannotWrite
+    from gcadj.outputs.adjudication import game_text
 
     letter = check_options("adjudicate", pocket_file, fen)
     plan = AdjudicatePlan(
         sources=tuple(sources or ()),
-        judge=JudgeOptions(fen=fen, pocket_file=letter, max_bytes=max_bytes),
+        judge=JudgeOptions(
+            fen=fen,
+            pocket_file=letter,
+            max_bytes=max_bytes,
+            adjudicate=adjudicate_options_of(mate_depth, budget, nodes, evidence_margin, table_mb),
+        ),
         fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
-        options=adjudicate_options_of(mate_depth, budget, nodes, evidence_margin, table_mb),
+        limits=limits_of(jobs, 0.0, 0),
+        text=functools.partial(game_text, json_lines=json_lines, quiet=quiet, verbose=verbose),
     )
     run = run_adjudicate(plan, progress=SearchProgress(quiet))
     try:
-        for game in run:  # never raises for a source: a bug on one is that game's answer
-            show(game, json_lines=json_lines, quiet=quiet, verbose=verbose)
-    except KeyboardInterrupt:  # between searches (inside one, the search answers first)
+        code = run.run(
+            functools.partial(show, json_lines=json_lines)
+        )  # never raises for a source: a bug on one is that game's answer
+    except (KeyboardInterrupt, AuditInterrupted):  # between searches, or in the workers
         output.note("adjudicate", "interrupted")
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    except CannotWrite as err:  # the batch runner's scratch file on a full disk: not a bug
+        output.note("adjudicate", str(err))
+        raise typer.Exit(EXIT_CANNOT_WRITE) from None
     if run.interrupted:
         output.note("adjudicate", "interrupted: the last answer is what its search had proved")
-    code = max(run.exit_code, report_problems("adjudicate", run.problems), EXIT_OK)
-    raise typer.Exit(code)
+    raise typer.Exit(max(code, report_problems("adjudicate", run.problems), EXIT_OK))
 
 
-def show(game: AdjudicatedGame, *, json_lines: bool, quiet: bool, verbose: bool) -> None:
-    """One game: its JSON line, or its verdict line and adjudication block (-q: one line)."""
-    from gcadj.outputs.adjudication import adjudication_line, render_adjudication
-    from gcadj.outputs.report import render_verdict, verdict_line
-
-    verdict, adjudication = game.verdict, game.adjudication
-    unreadable = verdict.status == Status.ERROR  # a diagnostic, on stderr, as check says it
+def show(game: Shown, *, json_lines: bool = False) -> None:
+    """One game's text on stdout (without --json, an unreadable source's on stderr, a
+    diagnostic, as check says it), and the hint after gcadj's own failure on it."""
     if json_lines:
-        output.data(game.json_line() + "\n")
-    elif quiet:
-        say(adjudication_line(verdict, adjudication), err=unreadable)
+        output.data(game.text + "\n")
     else:
-        head = render_verdict(verdict, verbose=True) if verbose else verdict_line(verdict)
-        block = render_adjudication(verdict, adjudication, verbose=verbose)
-        say(f"{head}\n{block}", err=unreadable)
-    if verdict.internal or adjudication.internal:
-        output.note("adjudicate", f"{verdict.source}: {INTERNAL_ERROR_HINT}")
+        say(game.text, err=game.status == Status.ERROR)
+    if game.outcome == VerdictKind.INTERNAL_ERROR:
+        output.note("adjudicate", f"{game.source}: {INTERNAL_ERROR_HINT}")

@@ -170,7 +170,11 @@ def _print_tables(summary: Summary) -> None:
             table.add_row(key, str(count))
         console.print(table)
     if summary.adjudicated:
-        console.print(f"{plural(summary.forced_mates, 'forced mate')} proved")
+        sides = ", ".join(
+            f"{n} by {winner.capitalize()}" for winner, n in sorted(summary.mates_by_winner.items())
+        )
+        proved = f"{plural(summary.forced_mates, 'forced mate')} proved"
+        console.print(f"{proved} ({sides})" if sides else proved)
     console.print(f"{plural(summary.total, 'game')} in all")
 
 
@@ -417,7 +421,11 @@ def audit(
         index_urls=tuple(index or ()),
         game=game,
         judge=JudgeOptions(
-            fen=fen, pocket_file=letter, all_findings=all_findings, max_bytes=max_bytes
+            fen=fen,
+            pocket_file=letter,
+            all_findings=all_findings,
+            max_bytes=max_bytes,
+            adjudicate=adjudication_wanted("audit", ctx),
         ),
         fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
         limits=limits_of(jobs, source_timeout, memory),
@@ -428,7 +436,6 @@ def audit(
         csv=files.csv,
         report=files.report,
         failing_listed=None if verbose else 10,
-        adjudicate=adjudication_wanted("audit", ctx),
     )
     _run(plan, quiet)
 

@@ -14,19 +14,28 @@ import typer
 
 from gcadj.app.exit_codes import EXIT_ILLEGAL, EXIT_OK, JUDGING_CODES, exit_codes_help
 from gcadj.cli.options import (
+    DEFAULT_BUDGET,
+    DEFAULT_EVIDENCE_MARGIN,
+    DEFAULT_MATE_DEPTH,
     DEFAULT_MAX_BYTES,
     EXIT_USAGE,
+    AdjudicateFlag,
+    BudgetOption,
     CacheOption,
     DelayOption,
+    EvidenceMarginOption,
     FenOption,
+    MateDepthOption,
     MaxBytesOption,
     MaxSizeOption,
     NoCacheOption,
+    NodesOption,
     PocketFileOption,
     QuietOption,
     RetriesOption,
     TimeoutOption,
     VerboseOption,
+    adjudication_wanted,
     check_options,
     fail,
     fetch_settings_of,
@@ -60,7 +69,9 @@ EXPORT_EPILOG_TAIL = (
     "An illegal game is converted too: its legal plies in the format's notation, then its "
     "first illegal ply and every ply after it as typed, with gcadj's note (in the file and "
     "on stderr); a game that stops being readable keeps the unreadable ply and everything "
-    "after it as typed, after a note. --fix (with --to gc) replaces each illegal ply by its "
+    "after it as typed, after a note. --adjudicate adjudicates each game as gcadj adjudicate "
+    "does: the html viewer shows the adjudication and its lines, the json document's verdict "
+    "carries it. --fix (with --to gc) replaces each illegal ply by its "
     "one strong suggestion (same origin and destination; only a label, the en passant "
     "removal or a letter's case differ) with a '// gcadj: was ...' note, and stops at the "
     "first illegal ply that has none (said on stderr). Sources: files, folders, URLs, an "
@@ -96,6 +107,7 @@ def export_epilog() -> str:
 
 
 def export(
+    ctx: typer.Context,
     to: Annotated[
         str,
         typer.Option(
@@ -161,6 +173,11 @@ def export(
     retries: RetriesOption = None,
     max_kb: MaxSizeOption = None,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
+    adjudicate: AdjudicateFlag = False,
+    mate_depth: MateDepthOption = DEFAULT_MATE_DEPTH,
+    budget: BudgetOption = DEFAULT_BUDGET,
+    nodes: NodesOption = None,
+    evidence_margin: EvidenceMarginOption = DEFAULT_EVIDENCE_MARGIN,
 ) -> None:
     """Convert games to another format (the formats are listed below)."""
     import sys
@@ -170,18 +187,17 @@ def export(
     from gcadj.app.pipeline import JudgeOptions
     from gcadj.outputs.registry import ExportOptions
 
-    sources = sources or []  # the command line gives at least one (see gcadj.cli.habits)
     letter = check_options("export", pocket_file, fen)
-    target = None if to_pocket_file is None else PocketFile.read(to_pocket_file)
-    if to_pocket_file is not None and target is None:
-        message = not_a_pocket_file("--to-pocket-file", to_pocket_file)
-        raise fail("export", message, EXIT_USAGE)
+    target = _target_file(to_pocket_file)
+    adjudicated = adjudication_wanted("export", ctx)
     job = ExportJob(
-        sources=tuple(sources),
+        sources=tuple(sources or ()),  # the command line gives one at least (gcadj.cli.habits)
         to=to,
         output=output,
         force=force,
-        judge=JudgeOptions(fen=fen, pocket_file=letter, max_bytes=max_bytes),
+        judge=JudgeOptions(
+            fen=fen, pocket_file=letter, max_bytes=max_bytes, adjudicate=adjudicated
+        ),
         options=ExportOptions(ply=ply, to_pocket_file=target, fix=fix),
         quiet=quiet,
         verbose=verbose,
@@ -190,3 +206,12 @@ def export(
     with fetch_settings(fetching):  # applied when a URL source is first read
         code = run_export(job, out=sys.stdout, say=lambda line: say(line, err=True))
     raise typer.Exit(code)
+
+
+def _target_file(to_pocket_file: str | None) -> PocketFile | None:
+    """``--to-pocket-file`` as a `PocketFile`; a usage error (exit 2) for a bad one."""
+    target = None if to_pocket_file is None else PocketFile.read(to_pocket_file)
+    if to_pocket_file is not None and target is None:
+        message = not_a_pocket_file("--to-pocket-file", to_pocket_file)
+        raise fail("export", message, EXIT_USAGE)
+    return target

@@ -190,8 +190,9 @@ BudgetOption = Annotated[
         metavar="SECONDS",
         minimum=0,
         whole=False,
-        strict=True,
-        help="Time a search may take per game; past it, the answer says what was proved.",
+        help="Time a search may take per game; past it, the answer says what was proved. "
+        "0: no mate searched (the board's end, the record, a repetition and the material "
+        "still count).",
     ),
 ]
 NodesOption = Annotated[
@@ -230,7 +231,8 @@ AdjudicateFlag = Annotated[
     typer.Option(
         "--adjudicate",
         help="Adjudicate each game as gcadj adjudicate does (a forced mate with its checked "
-        "proof, a claimable draw, the material): every JSON line gains its adjudication.",
+        "proof, a claimable draw, the material): every JSON line gains its adjudication, "
+        "and every viewer its adjudication and mating line.",
     ),
 ]
 

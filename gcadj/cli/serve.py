@@ -119,8 +119,8 @@ AdjudicateBudgetOption = Annotated[
         minimum=0,
         whole=False,
         help="Time to adjudicate each game of a check (a mate searched up to 3 moves; "
-        "0: no adjudication). A source spends at most a quarter of its deadline "
-        "adjudicating, a check a tenth of its own.",
+        "0: no mate searched, as gcadj adjudicate --budget 0). A source spends at most a "
+        "quarter of its deadline adjudicating, a check a tenth of its own.",
     ),
 ]
 MaxStoreOption = Annotated[

@@ -1046,8 +1046,10 @@ class Position:
     def reaches(self, move: Move) -> bool:
         """Does the side to move's piece make this board move's pattern, whatever stands on
         its target? What `why_not_pseudo_legal` says with its own-capture rule left out:
-        the SAN reader asks it to name ``Kf7`` onto Black's own Pawn as the move a log
-        would type (judged ``own-capture``), not to call it unreadable."""
+        the SAN reader asks it to name ``Kf7`` onto Black's own Pawn, or the push ``e4``
+        onto White's own Knight, as the move a log would type (judged ``own-capture``),
+        not to call it unreadable. A Pawn's push, which never captures, is weighed as a
+        push to an empty square; every other move as a capture."""
         us = self.turn
         f, t, kind = move
         if not (0 <= f < 64 and 0 <= t < 64):
@@ -1055,7 +1057,10 @@ class Position:
         p = self.board[f]
         if p is None or p.color != us:
             return False
-        return self._why_not_board_move(p, f, t, kind, self.board[t]) is None
+        q = self.board[t]
+        if p.pawn and (f & 7) == (t & 7) and q is not None and q.color == us:
+            q = None  # a push onto its own piece: the pattern of a push
+        return self._why_not_board_move(p, f, t, kind, q) is None
 
     def _why_not_board_move(
         self, p: Piece, f: int, t: int, kind: PieceKind | None, q: Piece | None

@@ -32,10 +32,26 @@ class LineStep:
 
 
 @dataclass(frozen=True)
+class ProofMove:
+    """A move of a proof tree as a viewer draws it: its Game Courier text and SAN, the move
+    and the position it leads to (`step`), and the moves that answer it: after a winner's
+    move, every defence; after a defence, the winner's answer (none after a mate, or where
+    the drawing stopped: `ForcedMate.drawn_moves`)."""
+
+    text: str
+    san: str
+    step: LineStep
+    answers: tuple[ProofMove, ...] = ()
+
+
+@dataclass(frozen=True)
 class ForcedMate:
     """A forced mate, checked: the winner, its number of moves, the mating line (Game
-    Courier text and SAN) and the whole proof, a tree or a graph (`Tree`). `steps`: the
-    line's moves and the positions they lead to, for drawing it (not part of the JSON)."""
+    Courier text and SAN) and the whole proof, a tree or a graph (`Tree`). Not part of
+    the JSON, for drawing it: `steps`, the line's moves and the positions they lead to;
+    `drawn`, the proof tree's first moves from the adjudicated position with theirs (the
+    winner's first move, or, when the side to move is mated, each of its moves), level by
+    level while they fit (`drawn_moves` of the tree's `tree_moves`)."""
 
     winner: Side
     moves: int
@@ -43,6 +59,9 @@ class ForcedMate:
     san: tuple[str, ...]
     tree: Tree
     steps: tuple[LineStep, ...] = field(default=(), compare=False)
+    drawn: tuple[ProofMove, ...] = field(default=(), compare=False)
+    drawn_moves: int = field(default=0, compare=False)
+    tree_moves: int = field(default=0, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -132,6 +151,8 @@ class Adjudication:
     stopped short of `mate_depth` (its budget, the node limit, Ctrl-C), None if it did not.
     `material` is the static count; `exchanges` the count after the forced exchanges,
     which the evidence class weighs; `threat` a mate the side not to move threatens.
+    `repeated_plies`: the plies after which the adjudicated position stood (0: the start),
+    when it stood there three times or more (a draw may be claimed), else empty.
     `internal`: gcadj failed on the game (a bug; not part of the JSON).
 
     Examples:
@@ -158,11 +179,13 @@ class Adjudication:
     notes: tuple[str, ...] = ()
     nodes: int = 0
     seconds: float = 0.0
+    repeated_plies: tuple[int, ...] = ()
     internal: bool = field(default=False, compare=False)
     # The reason about the board alone, when `reason` begins by saying which position of
     # the game was adjudicated (an illegal or partial game's): pages say that part in a
-    # player's words (move 4, White) instead of the JSON's (ply 7). Not in the JSON.
-    board_reason: str | None = field(default=None, compare=False)
+    # player's words (move 4, White) instead of the JSON's (ply 7), and the report reads
+    # it from the JSON (null when `reason` is about the board alone).
+    board_reason: str | None = None
 
     @property
     def interrupted(self) -> bool:
@@ -185,7 +208,17 @@ class Adjudication:
             "notes": list(self.notes),
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
+            "repeated_plies": list(self.repeated_plies),
+            "board_reason": self.board_reason,
         }
 
 
-__all__ = ["Adjudication", "AfterExchanges", "ForcedMate", "LineStep", "Threat", "Tree"]
+__all__ = [
+    "Adjudication",
+    "AfterExchanges",
+    "ForcedMate",
+    "LineStep",
+    "ProofMove",
+    "Threat",
+    "Tree",
+]

@@ -23,6 +23,7 @@ from gcadj.engine.pieces import Piece
 from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.errors import FenError, LogSyntaxError
+from gcadj.judging.adjudication import Adjudication
 from gcadj.judging.judge import IllegalPly, PlyJudge
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub
@@ -195,8 +196,13 @@ class Verdict:
     # the analysis of the whole game, when it was asked for (`gcadj.analysis.analyse`):
     # its JSON is an "analysis" key, absent otherwise, so a plain check's JSON is unchanged
     analysis: GameAnalysis | None = field(default=None, compare=False, repr=False)
+    # What the stages after the judging made of the game (`gcadj.app.stages`), when its
+    # options asked: its adjudication. Not part of the verdict's equality.
+    adjudication: Adjudication | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
+        """The JSON of ``gcadj check --json``, and ``"adjudication"`` when the game
+        carries one (what ``gcadj adjudicate --json`` prints: one object, one place)."""
         found: dict[str, Any] = {
             "source": self.source,
             "status": self.status,
@@ -210,6 +216,8 @@ class Verdict:
             "warnings": list(self.warnings),
             "error": self.error,
         }
+        if self.adjudication is not None:
+            found["adjudication"] = self.adjudication.to_json()
         if self.analysis is not None:
             found["analysis"] = self.analysis.to_json()
         return found
@@ -232,8 +240,10 @@ class Verdict:
 
     @property
     def outcome(self) -> VerdictKind:
-        """`status`, or "internal-error" for an error that is gcadj's own (`internal`)."""
-        return VerdictKind.INTERNAL_ERROR if self.internal else VerdictKind(self.status)
+        """`status`, or "internal-error" when gcadj itself failed on the game: judging it
+        (`internal`) or in a stage after (its `adjudication` is then `internal`)."""
+        failed = self.internal or (self.adjudication is not None and self.adjudication.internal)
+        return VerdictKind.INTERNAL_ERROR if failed else VerdictKind(self.status)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), rebuild_args(self))  # pickling (see gcadj.engine.compiled)

@@ -38,7 +38,13 @@ from gcadj.notation.lexicon import (
     LOOSE_MARKS,
     promotion_suffix,
 )
-from gcadj.vocabulary import PocketFile, Result, is_pocket_letter, presets_in_words
+from gcadj.vocabulary import (
+    PocketFile,
+    Result,
+    is_pocket_letter,
+    is_preset_file,
+    presets_in_words,
+)
 
 # A rewritten ply longer than this is not shown: a hint is one line, and a ply line may be
 # megabytes long.
@@ -93,6 +99,13 @@ def is_game_courier_ply(text: str, pocket_file: PocketFile) -> bool:
     parts = [part for part in text.split(";") if part.strip(LINE_SPACE)]
     patterns = submove_patterns(pocket_file)
     return bool(parts) and all(any(p.fullmatch(part) for p in patterns) for part in parts)
+
+
+# A FEN (gcadj's, with its pockets in brackets, or chess's): eight ranks, then perhaps the
+# side to move and the rest.
+_POSITION: Final = re.compile(
+    r"[1-9A-Za-z]{1,9}(?:/[1-9A-Za-z]{1,9}){7}(?:\[[A-Za-z]*\])?(?:\s+[wbWB](?:\s.*)?)?"
+)
 
 
 def _rewritten(text: str, pocket_file: PocketFile) -> str | None:
@@ -361,6 +374,12 @@ def foreign_notation_hint(ply_text: str, word: str, pocket_file: PocketFile) -> 
 
     `ply_text` is the ply (no number, no comment), `word` the word at the error.
     """
+    if _POSITION.fullmatch(ply_text.strip(LINE_SPACE)):
+        return (
+            "this is a position (a FEN), not moves: give it with --fen: 'gcadj check --fen "
+            "FEN game.txt' judges a game's moves from it, 'gcadj adjudicate --fen FEN' "
+            "adjudicates it"
+        )
     if ply_text.lstrip(LINE_SPACE).startswith("#"):
         return _hash_hint(ply_text, pocket_file)
     dash = _dash_hint(ply_text, pocket_file)
@@ -403,12 +422,17 @@ def foreign_notation_hint(ply_text: str, word: str, pocket_file: PocketFile) -> 
         if comment is not None:
             return comment
     if "+" in word or "#" in word:
-        example = None
-        if len(ply_text) <= EXAMPLE_LIMIT:
-            example = _rewritten(re.sub(LOOSE_MARKS, "", ply_text), pocket_file)
+        unmarked = re.sub(LOOSE_MARKS, "", ply_text)
+        captures = _X_CAPTURE.search(unmarked) is not None  # Q h5xf7#: both slips at once
+        if captures:
+            unmarked = _X_CAPTURE.sub(
+                lambda m: f"{m[1]} {m[2]}-{m[3]}" if m[1] else f"{m[2]}-{m[3]}", unmarked
+            )
+        example = _rewritten(unmarked, pocket_file) if len(ply_text) <= EXAMPLE_LIMIT else None
+        also = ", nor is 'x' (moving onto an occupied square captures)" if captures else ""
         return (
-            "check and mate marks ('+', '#') are not Game Courier syntax; leave them out"
-            + _write(example)
+            f"check and mate marks ('+', '#') are not Game Courier syntax{also}; leave them "
+            "out" + _write(example)
         )
     capture = _X_CAPTURE.search(ply_text)
     if capture:
@@ -447,9 +471,14 @@ def bad_square_hint(square: str, pocket_file: PocketFile) -> str:
         return f"{square} is not a square: ranks run from 1 to 8"
     hint = f"{square} is not a square: files run from a to h, plus {pocket_file} for the "
     hint += f"pockets {pockets}"
-    if is_pocket_letter(file) and square[1:] in ("1", "8"):  # another preset's pocket square
+    if is_preset_file(file) and square[1:] in ("1", "8"):  # another preset's pocket square
         hint += (
             f"; a log whose pockets are on file {file} ({presets_in_words()}) is read so "
             f"without --pocket-file, or with --pocket-file {file}"
+        )
+    elif is_pocket_letter(file) and square[1:] in ("1", "8"):
+        hint += (
+            f"; no preset has its pockets on file {file} ({presets_in_words()}); "
+            f"--pocket-file {file} reads a log whose pockets are there"
         )
     return hint

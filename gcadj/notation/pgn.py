@@ -120,7 +120,7 @@ OPEN_VAR: Final = "open_var"  # '(' begins a variation
 CLOSE_VAR: Final = "close_var"  # ')'
 NUMBER: Final = "number"  # a move number: "12.", "12...", "12", or dots alone
 NAG: Final = "nag"  # "$1"
-ANNOTATION: Final = "annotation"  # "!", "?!" standing alone
+ANNOTATION: Final = "annotation"  # "!", "?!", "e.p." (after en passant) standing alone
 RESULT: Final = "result"  # "1-0", "0-1", "1/2-1/2", "*"
 MOVE: Final = "move"  # anything else without a delimiter: a move, or not
 OTHER: Final = "other"  # one character no token starts with: '}', ']', a lone '$'
@@ -144,7 +144,7 @@ _NEXT: Final = re.compile(
     | (?P<{_CASTLING}>{CASTLING_MOVE}[^{_DELIMITER}$]*)
     | (?P<{NUMBER}>[0-9]+\.*|\.+)
     | (?P<{NAG}>\$[0-9]+)
-    | (?P<{ANNOTATION}>[!?]+(?![^{_DELIMITER}$]))
+    | (?P<{ANNOTATION}>(?:[!?]+|e\.p\.)(?![^{_DELIMITER}$]))
     | (?P<{OPEN_VAR}>\()
     | (?P<{CLOSE_VAR}>\))
     | (?P<{MOVE}>[^{_DELIMITER}$]+)

@@ -204,7 +204,9 @@ def _pick(
     `same_file` is True for a pawn push, False for a pawn capture, None for pieces. When
     none is legal, the `SanError` names the move of the one such piece whose pattern takes
     it there (`SanError.named`: into check, or onto its own side's piece), if there is
-    exactly one.
+    exactly one, or, when the origin is written whole (``Ng1f4``), the move from there:
+    the text names that ply as a Game Courier log types it (``N g1-f4``), and the judge
+    says what is wrong with it, as for the log.
     """
     t = parse_square(target)
     board = position.board
@@ -232,6 +234,8 @@ def _pick(
             hint += f"{'rank ' + from_rank if from_rank else ''}"
         reachable = [m for m in candidates if position.reaches(m)]
         named = reachable[0] if len(reachable) == 1 else None
+        if named is None and from_file and from_rank and len(candidates) == 1:
+            named = candidates[0]  # its origin written whole: the ply is named exactly
         reason = f"no {side} {kind.name}{hint} can move to {target}"
         raise SanError(text, position.fen(), reason, named)
     if len(found) > 1:
@@ -258,8 +262,7 @@ def _parse_drop(position: Position, text: str, letter: str, target: str) -> Move
         reason = f"{side} may not drop on its own rank 8"
     else:
         reason = f"dropping on {target} leaves {side}'s King in check"
-    named = move if held is not None and held.kind is kind else None
-    raise SanError(text, position.fen(), reason, named)
+    raise SanError(text, position.fen(), reason, move)  # the drop a log types: judged
 
 
 def _parse_pocketing(
@@ -297,14 +300,15 @@ def _parse_pocketing(
 def gc_submoves(
     position: Position, move: Move, pocket_file: PocketFile = DEFAULT_POCKET_FILE
 ) -> tuple[SubMove, ...]:
-    """The sub-moves a player types on Game Courier for a legal move, every piece labelled."""
+    """The sub-moves a player types on Game Courier for a move, every piece labelled: a
+    legal move's canonical ply, or the ply an illegal one names (a drop of a piece the
+    pocket does not hold is typed with that piece's label)."""
     us = position.turn
     pocket = f"{pocket_file}{1 if us == WHITE else 8}"
     f, t, kind = move
-    if f == POCKET:
-        held = position.pockets[us]
-        assert held is not None
-        return (MoveSub(held.symbol, pocket, square_name(t)),)
+    if f == POCKET:  # the piece the drop names (the pocket's own, for a legal drop)
+        assert kind is not None
+        return (MoveSub(PIECES[us][kind.index].symbol, pocket, square_name(t)),)
     piece = position.board[f]
     assert piece is not None
     if t == POCKET:

@@ -1,8 +1,9 @@
 """Human-readable adjudications (``gcadj adjudicate`` without ``--json``).
 
-Everything comes from the `Adjudication` (and the verdict it was made from): the mating line
-and the proof tree are the Game Courier text the adjudication holds, already checked; nothing
-is searched or judged again here.
+Everything comes from the judged game and the adjudication it carries
+(`Verdict.adjudication`): the mating line and the proof tree are the Game Courier text the
+adjudication holds, already checked; nothing is searched or judged again here.
+`game_text` is what the command prints of one game, in each of its forms.
 """
 
 from __future__ import annotations
@@ -14,19 +15,38 @@ from gcadj.notation.san import numbered_moves
 from gcadj.words import plural
 
 
-def adjudication_line(verdict: Verdict, adjudication: Adjudication) -> str:
-    """``game.txt: proven 1-0: White, to move, mates in 1``: one game in one line."""
-    kind, result = adjudication.kind.value, adjudication.result.value
-    return f"{verdict.source}: {kind} {result}: {adjudication.reason}"
-
-
-def render_adjudication(
-    verdict: Verdict, adjudication: Adjudication, *, verbose: bool = False
+def game_text(
+    verdict: Verdict, *, json_lines: bool = False, quiet: bool = False, verbose: bool = False
 ) -> str:
+    """One judged game as ``gcadj adjudicate`` prints it (no newline at the end): its JSON
+    line (`json_lines`), its one line (`quiet`: `adjudication_line`), or its verdict line
+    (`verbose`: the check's ``-v`` block) and its adjudication's block."""
+    from gcadj.outputs.report import render_verdict, verdict_line
+
+    if json_lines:
+        return verdict.json_line()
+    if quiet:
+        return adjudication_line(verdict)
+    head = render_verdict(verdict, verbose=True) if verbose else verdict_line(verdict)
+    return f"{head}\n{render_adjudication(verdict, verbose=verbose)}"
+
+
+def adjudication_line(verdict: Verdict) -> str:
+    """``game.txt: proven 1-0: White, to move, mates in 1``: one game in one line, its notes
+    after it (``; note: ...``), so that ``-q`` drops nothing the block says in words."""
+    adjudication = _of(verdict)
+    kind, result = adjudication.kind.value, adjudication.result.value
+    notes = "".join(f"; note: {note}" for note in adjudication.notes)
+    return f"{verdict.source}: {kind} {result}: {adjudication.reason}{notes}"
+
+
+def render_adjudication(verdict: Verdict, *, verbose: bool = False) -> str:
     """The adjudication's block: its line, the mating line (Game Courier text and SAN), the
     material table, the material after the exchanges with their line, a threat, and the
     notes; `verbose` adds the whole proof tree."""
-    lines = [adjudication_line(verdict, adjudication)]
+    adjudication = _of(verdict)
+    kind, result = adjudication.kind.value, adjudication.result.value
+    lines = [f"{verdict.source}: {kind} {result}: {adjudication.reason}"]
     mate = adjudication.mate
     if mate is not None and adjudication.position is not None:
         lines.append(f"  mating line: {numbered_moves(mate.line, adjudication.position)}")
@@ -50,6 +70,12 @@ def render_adjudication(
         )
         lines.extend(tree_lines(mate.tree, indent="    "))
     return "\n".join(lines)
+
+
+def _of(verdict: Verdict) -> Adjudication:
+    if verdict.adjudication is None:
+        raise ValueError(f"{verdict.source}: the game was not adjudicated")
+    return verdict.adjudication
 
 
 def material_table(counted: Material, *, indent: str = "") -> list[str]:
@@ -104,6 +130,7 @@ def _move(node: Tree) -> str:
 __all__ = [
     "adjudication_line",
     "exchanges_lines",
+    "game_text",
     "material_table",
     "render_adjudication",
     "tree_lines",

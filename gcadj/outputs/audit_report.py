@@ -58,12 +58,23 @@ CSV_COLUMNS: Final = (
     "warnings",
     "error",
 )
-ADJUDICATION_COLUMNS: Final = ("adjudication", "adjudicated_result", "mate_in")
+ADJUDICATION_COLUMNS: Final = (
+    "adjudication",
+    "adjudicated_result",
+    "mate_in",
+    "mate_winner",
+    "adjudication_reason",
+)
 """The CSV's last columns when the audit adjudicated its games (``audit --adjudicate``):
-the class, the proposed result, and the length of the forced mate (moves of the winner)."""
+the class, the proposed result, the length of the forced mate (moves of the winner) and
+who mates (``white``, ``black``), and the adjudication's reason (the JSON's words; the
+first illegal ply's own reason is the ``reason`` column)."""
 STATUS_ORDER: Final = ("legal", "illegal", "syntax-error", "error")
-FORCED_MATE: Final = "forced-mate"
-"""The report's filter token of a game with a proved forced mate (any class)."""
+MATE_TOKENS: Final = {"white": "mate-white", "black": "mate-black"}
+"""The report's filter token of a game with a proved forced mate, by the side that mates
+(whatever the class: a game lost on time while holding a mate is recorded, and its mate
+is still the winner's)."""
+MATE_WORDS: Final = {"mate-white": "White mates", "mate-black": "Black mates"}
 
 
 def iter_records(path: Path) -> Iterator[dict[str, Any]]:
@@ -98,8 +109,14 @@ class Summary:
     # by `outcome_of`: the statuses, with the internal errors apart from the other errors
     by_outcome: Counter[str] = field(default_factory=Counter)
     # the adjudicated games (``audit --adjudicate``) by class, and those with a forced mate
+    # by the side that mates
     by_adjudication: Counter[str] = field(default_factory=Counter)
-    forced_mates: int = 0
+    mates_by_winner: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def forced_mates(self) -> int:
+        """How many adjudicated games hold a proved forced mate, either side's."""
+        return sum(self.mates_by_winner.values())
 
     @property
     def adjudicated(self) -> bool:
@@ -121,7 +138,9 @@ def summarize(path: Path, *, failing: int | None = 10) -> Summary:
         adjudication = adjudication_of(record)
         if adjudication:
             summary.by_adjudication[str(adjudication.get("class"))] += 1
-            summary.forced_mates += bool(adjudication.get("mate"))
+            mate = adjudication.get("mate")
+            if isinstance(mate, dict):
+                summary.mates_by_winner[str(mate.get("winner"))] += 1
             if str(adjudication.get("reason", "")).startswith(INTERNAL_REASON):
                 outcome = VerdictKind.INTERNAL_ERROR  # gcadj failed adjudicating it: a bug
         summary.by_outcome[outcome] += 1
@@ -140,12 +159,19 @@ def adjudication_of(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def adjudication_cells(record: dict[str, Any]) -> list[object]:
-    """The adjudication's class, proposed result and mate length (None: no mate), as the
-    CSV's `ADJUDICATION_COLUMNS` hold them."""
+    """The adjudication's class, proposed result, mate length and winner (None: no mate)
+    and reason, as the CSV's `ADJUDICATION_COLUMNS` hold them."""
     adjudication = adjudication_of(record)
     mate = adjudication.get("mate")
     moves = mate.get("moves") if isinstance(mate, dict) else None
-    return [adjudication.get("class"), adjudication.get("result"), moves]
+    winner = mate.get("winner") if isinstance(mate, dict) else None
+    return [
+        adjudication.get("class"),
+        adjudication.get("result"),
+        moves,
+        winner,
+        adjudication.get("reason"),
+    ]
 
 
 def _visible(char: str) -> str:
@@ -350,7 +376,8 @@ details.summary-box>summary{cursor:pointer;margin:.2em 0}
 #games tbody tr:nth-child(even){background:#fafafa}
 #games tr[hidden]{display:none}
 .c-n{width:2.9em}.c-src{width:13%}.c-st{width:6.2em}.c-pl{width:3.3em}.c-lp{width:3.7em}
-.c-res{width:5.6em}.c-term{width:7.2em}.c-ply{width:9em}.c-cat{width:12.5em}.c-adj{width:9em}
+.c-res{width:5.6em}.c-term{width:7.2em}.c-ply{width:9em}.c-cat{width:12.5em}.c-adj{width:16em}
+.why,.adj-note{font-size:.92em;color:#333}.adj-note{color:#5a4300}
 .note+.note::before{content:" · ";color:#888}
 .view{white-space:nowrap}
 .made{color:#777;font-size:.8em}
@@ -374,7 +401,13 @@ SCRIPT: Final = r"""
 (function () {
   var table = document.getElementById('games'), body = table.tBodies[0];
   var rows = Array.prototype.slice.call(body.rows);
-  var text = rows.map(function (r) { return r.textContent.toLowerCase(); });
+  function words(r) {  // what a row says, and the precise terms it shows on hover
+    var titles = Array.prototype.map.call(r.querySelectorAll('[title]'), function (t) {
+      return t.getAttribute('title');
+    });
+    return (r.textContent + ' ' + titles.join(' ')).toLowerCase();
+  }
+  var text = rows.map(words);
   var box = document.getElementById('filter'), shown = document.getElementById('shown');
   var chips = document.querySelectorAll('.chip'), want = {s: '', c: '', a: ''};
   function has(r, kind) {  // a row's data-KIND holds tokens separated by spaces
@@ -427,7 +460,7 @@ SCRIPT: Final = r"""
       });
       var frag = document.createDocumentFragment();
       rows = keys.map(function (k) { frag.appendChild(k.r); return k.r; });
-      text = rows.map(function (r) { return r.textContent.toLowerCase(); });
+      text = rows.map(words);
       body.appendChild(frag);
     });
   });
@@ -503,29 +536,64 @@ def _chips(kind: str, counts: Counter[str], labels: Mapping[str, str] | None = N
 
 
 def _adjudication_chips(summary: Summary) -> str:
-    """The report's filters by adjudication class, and "forced mate" (any class)."""
+    """The report's filters by adjudication class, and by the side that holds a forced
+    mate ("White mates", "Black mates", whatever the class)."""
     counts = Counter(summary.by_adjudication)
-    if summary.forced_mates:
-        counts[FORCED_MATE] = summary.forced_mates
-    return f" Adjudication: {_chips('a', counts, {FORCED_MATE: 'forced mate'})}"
+    for winner, n in summary.mates_by_winner.items():
+        counts[MATE_TOKENS.get(winner, f"mate-{winner}")] = n
+    return f" Adjudication: {_chips('a', counts, MATE_WORDS)}"
 
 
 def _adjudication_cell(record: dict[str, Any]) -> tuple[str, str]:
     """The report's Adjudication cell of a game, and its filter tokens (`data-a`): the
-    class, and `FORCED_MATE` when a mate was proved."""
+    class, and the mating side's token (`MATE_TOKENS`) when a mate was proved. The cell
+    says, visibly, the class and result, who mates in how many, which position was
+    adjudicated when it is not the game's last (in a player's words, the JSON's on hover),
+    the reason about the board, and the notes."""
     adjudication = adjudication_of(record)
     if not adjudication:
         return "<td></td>", ""
     kind, result = str(adjudication.get("class")), str(adjudication.get("result"))
     mate = adjudication.get("mate")
-    words = f"{kind} {result}"
+    words = f"<b>{_e(kind)} {_e(result)}</b>"
     tokens = kind
     if isinstance(mate, dict):
-        words += f" · mate in {mate.get('moves')}"
-        tokens += f" {FORCED_MATE}"
-    title = _e(_clip(str(adjudication.get("reason", ""))))
-    cell = f'<td data-label="Adjudication" title="{title}">{_e(words)}</td>'
+        winner = str(mate.get("winner"))
+        words += f" · {_e(winner.capitalize())} mates in {_e(mate.get('moves'))}"
+        tokens += f" {MATE_TOKENS.get(winner, f'mate-{winner}')}"
+    reason = str(adjudication.get("reason", ""))
+    board = adjudication.get("board_reason")
+    why = _e(_clip(reason))
+    if isinstance(board, str) and board and reason.endswith(board):
+        where = reason[: len(reason) - len(board)].rstrip(": ")
+        why = f"{term(_cap(_position_words(record)), where)}: {_e(_clip(board))}"
+    notes = "".join(
+        f'<div class="adj-note">note: {_e(_clip(str(note)))}</div>'
+        for note in adjudication.get("notes") or []
+    )
+    cell = (
+        f'<td data-label="Adjudication" data-v="{_e(kind)} {_e(result)}">{words}'
+        f'<div class="why">{why}.</div>{notes}</td>'
+    )
     return cell, tokens
+
+
+def _cap(words: str) -> str:
+    return words[:1].upper() + words[1:]
+
+
+def _position_words(record: dict[str, Any]) -> str:
+    """Which position of a game was adjudicated, in a player's words: before its first
+    illegal move ("before move 3, White"), or where reading stopped."""
+    first = record.get("first_illegal")
+    if isinstance(first, dict):
+        where = move_words(int(first.get("move_number") or 0), str(first.get("side") or ""))
+        return f"before {where}, the first illegal move"
+    fields = str(record.get("final_fen") or "").split()
+    if len(fields) > 5 and fields[5].isdigit():
+        side = "white" if fields[1] == "w" else "black"
+        return f"where reading stopped, before {move_words(int(fields[5]), side)}"
+    return "where reading stopped"
 
 
 def _source_cell(source: str, viewer: str | None, common: str, facts: GameFacts | None) -> str:
@@ -738,6 +806,7 @@ __all__ = [
     "ADJUDICATED_CSV_HEADER",
     "ADJUDICATION_COLUMNS",
     "CSV_HEADER",
+    "MATE_TOKENS",
     "FactsLookup",
     "Failing",
     "GameFacts",

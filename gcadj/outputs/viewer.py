@@ -27,10 +27,17 @@ can be shared; ``&flip=1`` shows the board from Black's side. Without an address
 opens at the end of the game, or at its first illegal ply. Text the reader could not read
 is listed after the plies, as typed, its error laid out with its caret.
 
-An unfinished game may carry its adjudication (`gcadj.analysis.adjudicate`): how strong,
-the result proposed, the reason, the material, and its mating line, whose positions are
-steps after the game's (each move of the line, checked by the proof checker, played on
-the position adjudicated), so the board steps on through the mate.
+A game may carry its adjudication (`Verdict.adjudication`, made by the pipeline's stage
+when asked: ``gcadj serve``, ``audit --adjudicate``, ``export --adjudicate``), whatever
+ended it: how strong, the result proposed, the reason in a player's words, the material,
+the notes (FIDE's rule 6.9), the positions a claimable repetition stood on (marked ↻ in
+the move list), and a mate's lines: the mating line, and every defence of the proof as a
+tree opened a defence at a time. Their positions are steps that **branch** from the
+position adjudicated (the game's last, or the one before its first illegal move): each
+step knows the step before it (`Step.parent`), so ◀ goes back along its line, ▶ goes on
+along it, and ▶ at the end of the game's boards never jumps back in time into a line. The
+positions are those the prover recorded for the proof the checker accepted
+(`ForcedMate.steps`, `ForcedMate.drawn`): the viewer plays no move.
 
 A game's part of a page is data (`GameView`, made by `game_view`), and `viewer_page`
 makes a page from such data alone: ``gcadj serve`` keeps the data and makes the page
@@ -65,7 +72,7 @@ from gcadj.engine.pieces import PIECE
 from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.errors import ExportError
-from gcadj.judging.adjudication import Adjudication
+from gcadj.judging.adjudication import Adjudication, ForcedMate, ProofMove
 from gcadj.judging.plies import JudgedGame, JudgedPly, ShownBoard
 from gcadj.judging.verdict import Finding, Verdict
 from gcadj.notation.records import GameLog, UnreadText
@@ -83,7 +90,8 @@ from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, sides_mar
 from gcadj.outputs.viewer_code import VIEWER_SCRIPT, VIEWER_STYLE
 from gcadj.outputs.writers.gc import write_gc
 from gcadj.urls import is_url
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PRESETS, PocketFile, Result, Status
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PRESETS, PocketFile, Status
+from gcadj.words import plural
 
 __all__ = [
     "VIEWER_FILE",
@@ -126,19 +134,34 @@ def viewer_filename(source: str) -> str:
 class Step:
     """One position a viewer shows: its FEN (the script draws the pieces and the turn from
     it), its marks for the board seen from White's side and from Black's
-    (`gcadj.outputs.svg.marks`), and its label."""
+    (`gcadj.outputs.svg.marks`), its label, and the step before it (`parent`: None for the
+    step just before it in the list, as along the game; a line that is not the game's, an
+    adjudication's mating line or a defence of its proof, branches from the step it was
+    played from, so that ◀ goes back there and ▶ at the game's end never jumps into it)."""
 
     fen: str
     marks: str
     flipped: str
     label: str
+    parent: int | None = None
 
-    def to_json(self) -> dict[str, str]:
-        return {"f": self.fen, "m": self.marks, "r": self.flipped, "l": self.label}
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {"f": self.fen, "m": self.marks, "r": self.flipped}
+        data["l"] = self.label
+        if self.parent is not None:
+            data["p"] = self.parent
+        return data
 
     @classmethod
-    def from_json(cls, data: dict[str, str]) -> Step:
-        return cls(data["f"], data["m"], data["r"], data["l"])
+    def from_json(cls, data: dict[str, Any]) -> Step:
+        parent = data.get("p")
+        return cls(
+            str(data["f"]),
+            str(data["m"]),
+            str(data["r"]),
+            str(data["l"]),
+            None if parent is None else int(parent),
+        )
 
 
 @dataclass(frozen=True)
@@ -224,24 +247,26 @@ def write_games_viewer(
     return viewer_page([game_view(verdict, size=size) for verdict in verdicts], size, assets)
 
 
-def game_view(
-    verdict: Verdict, *, size: int = 48, adjudication: Adjudication | None = None
-) -> GameView:
+def game_view(verdict: Verdict, *, size: int = 48) -> GameView:
     """One walk over the judged game: a step per position, an item per ply (see the
-    module docstring); `ExportError` when the verdict has no game. An unfinished game's
-    `adjudication` is shown under its verdict, its mating line as steps after the game's."""
+    module docstring); `ExportError` when the verdict has no game. The game's
+    adjudication (`Verdict.adjudication`) is shown under its verdict, its mating line as
+    steps after the game's."""
     if verdict.log is None:
         raise ExportError(f"{verdict.source}: no game to show ({verdict.status})")
     game = JudgedGame(verdict)
     log = game.log
     walk = _Walker(game, size)
+    adjudication = verdict.adjudication
+    if adjudication is not None and adjudication.repeated_plies:
+        walk.repeated = frozenset(adjudication.repeated_plies)
+        walk.items[0] = _start_item(game, walk.repeats(0))
     for ply in game.plies():
         walk.visit(ply)
     initial = len(walk.steps) - 1 if walk.first_red is None else walk.first_red
     shown = ""
-    if adjudication is not None and verdict.result == Result.UNDECIDED:
-        reason = _adjudication_reason(verdict, adjudication)
-        shown = _adjudication_html(adjudication, reason, _line_steps(walk, adjudication))
+    if adjudication is not None:
+        shown = _Adjudicated(verdict, adjudication, walk).html()
     unread = game.unread
     nxt = walk.next_words
     if unread is not None:
@@ -286,7 +311,7 @@ class _Walker:
         self.pocket_file = game.log.pocket_file
         start = game.position_after(0)
         self.steps: list[Step] = [self.step(start, "Start")]
-        self.items: list[str] = [_start_item(game)]
+        self.items: list[str] = [_start_item(game)]  # marked when repeated: `game_view`
         self.shown: Iterator[ShownBoard] | None = None
         self.before: Position | None = (
             None  # the board the next ply is played on, past the legal game
@@ -297,12 +322,13 @@ class _Walker:
         self.last_words: str | None = None
         self.next_number = start.fullmove_number
         self.next_white = start.turn == WHITE
+        self.repeated: frozenset[int] = frozenset()  # plies after which a position repeats
 
     @property
     def next_words(self) -> str:
         return move_words(self.next_number, "white" if self.next_white else "black")
 
-    def step(self, position: Position, label: str, **drawn: Any) -> Step:
+    def step(self, position: Position, label: str, parent: int | None = None, **drawn: Any) -> Step:
         """A step of `position`, its marks drawn for both sides of the board."""
         try:
             straight, turned = sides_marks(
@@ -310,7 +336,15 @@ class _Walker:
             )
         except (ValueError, KeyError, IndexError):  # a square the diagram cannot place
             straight, turned = sides_marks(position, pocket_file=self.pocket_file, size=self.size)
-        return Step(position.fen(), straight, turned, label)
+        return Step(position.fen(), straight, turned, label, parent)
+
+    def repeats(self, step: int) -> str | None:
+        """What a move item says when the position after it is one the adjudication found
+        repeated ("3rd of 3 times"), else None. The legal steps are numbered by ply."""
+        if step not in self.repeated:
+            return None
+        order = sorted(self.repeated)
+        return f"this position, {_ordinal(order.index(step) + 1)} of {len(order)} times"
 
     def visit(self, ply: JudgedPly) -> None:
         words = move_words(ply.move_number, ply.side)
@@ -318,7 +352,7 @@ class _Walker:
         self.next_number = ply.move_number + (0 if ply.white else 1)
         self.next_white = not ply.white
         if ply.move is not None:
-            self.items.append(_move_item(ply, len(self.steps)))  # SAN: the position before it
+            self.items.append(_move_item(ply, len(self.steps), self.repeats(len(self.steps))))
             with ply.after() as after:
                 self.steps.append(self.step(after, f"{_cap(words)}: {ply.san}", last_move=ply.move))
             self.previous = None
@@ -364,41 +398,189 @@ class _Walker:
             self.items.append(_shown_item(ply, after, shown))
 
 
-# -- the adjudication of an unfinished game ----------------------------------------------
+# -- a game's adjudication ------------------------------------------------------------
 
 
-def _line_steps(walk: _Walker, adjudication: Adjudication) -> list[tuple[int, str]]:
-    """The mating line as steps after the game's, each drawn from the position the prover
-    recorded after it (`ForcedMate.steps`: a line the proof checker accepted), labelled as
-    not played. Its moves' step and SAN, for the list under the verdict."""
-    mate = adjudication.mate
-    if mate is None or adjudication.position is None:
-        return []
-    before = Position.starting_at(adjudication.position)
-    out = []
-    for san, step in zip(mate.san, mate.steps, strict=True):
-        numbered = f"{before.fullmove_number}{_dots(before.turn == WHITE)} {san}"
-        after = Position.starting_at(step.fen_after)
-        out.append((len(walk.steps), numbered))
-        walk.steps.append(
-            walk.step(after, f"Mating line, not played: {numbered}", last_move=step.move)
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 < 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _numbered(fen: str, san: str) -> str:
+    """A move numbered from the position it is played on (its FEN): ``3. Qh5#``, ``3... Kb8``."""
+    fields = fen.split()
+    number = fields[5] if len(fields) > 5 else "1"
+    return f"{number}{_dots(len(fields) < 2 or fields[1] == 'w')} {san}"
+
+
+class _Adjudicated:
+    """A game's adjudication on its page: the box under the verdict (how strong, the result
+    proposed, the reason, the mating line, every defence of the proof, the material, the
+    notes), and the steps of its lines. Each line branches from the step of the position
+    that was adjudicated: the game's last, or, for an illegal game, the one before its
+    first illegal move (a step of the game, before the boards Game Courier showed)."""
+
+    def __init__(self, verdict: Verdict, adjudication: Adjudication, walk: _Walker) -> None:
+        self.verdict = verdict
+        self.adjudication = adjudication
+        self.walk = walk
+        self.root = len(verdict.moves)  # the step of the position adjudicated
+        first = verdict.first_illegal
+        self.where: str | None = None  # that position, when it is not the game's last
+        if first is not None:
+            self.where = f"before {move_words(first.move_number, first.side)}"
+        elif verdict.partial:
+            self.where = "where gcadj stopped reading the game"
+
+    def html(self) -> str:
+        adjudication = self.adjudication
+        kind = adjudication.kind
+        how = term(ADJUDICATION_WORDS.get(kind, str(kind)), str(kind), tag="b")
+        proposed = term(PROPOSED_WORDS.get(adjudication.result, ""), str(adjudication.result))
+        reason = _reason_html(self.reason(), adjudication.reason)
+        parts = [
+            f'<div class="adjudication {_e(kind)}" id="adjudication"><p>Adjudication: {how}, '
+            f"{proposed}. {reason}.</p>"
+        ]
+        mate = adjudication.mate
+        if mate is not None and adjudication.position is not None:
+            parts.append(self.line_html(mate))
+            parts.append(self.proof_html(mate))
+        if adjudication.repeated_plies:
+            plies = ", ".join(
+                "the start" if ply == 0 else f"after {_e(self.walk_words(ply))}"
+                for ply in adjudication.repeated_plies
+            )
+            parts.append(
+                f'<p class="repeated-plies">The position stood {len(adjudication.repeated_plies)}'
+                f" times: {plies} (marked ↻ in the list).</p>"
+            )
+        parts.append(_material_html(adjudication))
+        parts.extend(f'<p class="note">Note: {_e(note)}</p>' for note in adjudication.notes)
+        parts.append("</div>")
+        return "".join(parts)
+
+    def walk_words(self, ply: int) -> str:
+        """Ply `ply` of the game as players say it: "move 6, Black"."""
+        start = self.walk.game.position_after(0)
+        white_first = start.turn == WHITE
+        index = ply - 1 + (0 if white_first else 1)
+        return move_words(
+            start.fullmove_number + index // 2, "white" if index % 2 == 0 else "black"
         )
-        before = after
-    return out
+
+    def reason(self) -> str:
+        """The reason in a player's words: which position of the game it was made on (before
+        the first illegal move, or where reading stopped) said with the move number and side,
+        then what the board says."""
+        adjudication, first = self.adjudication, self.verdict.first_illegal
+        board = adjudication.board_reason
+        if board is None:
+            return adjudication.reason
+        if first is not None:
+            return f"on the position {self.where} ({first.text}), the first illegal move: {board}"
+        return f"on the position {self.where}: {board}"
+
+    def label(self) -> str:
+        """How a line's steps are labelled: not played, and from which position."""
+        if self.where is None:
+            return "not played"
+        return f"from the position {self.where}, not played"
+
+    def line_html(self, mate: ForcedMate) -> str:
+        """The mating line, each move a step branching from the position adjudicated
+        (`ForcedMate.steps`: recorded by the prover, checked by the proof checker)."""
+        walk, before = self.walk, self.adjudication.position or ""
+        parent = self.root
+        moves = []
+        for san, step in zip(mate.san, mate.steps, strict=True):
+            numbered = _numbered(before, san)
+            label = f"Mating line, {self.label()}: {numbered}"
+            here = len(walk.steps)
+            walk.steps.append(
+                walk.step(Position(step.fen_after), label, parent, last_move=step.move)
+            )
+            moves.append(f'<li data-ply="{here}"><a href="#ply={here}">{_e(numbered)}</a></li>')
+            parent, before = here, step.fen_after
+        where = "" if self.where is None else f", from the position {_e(self.where)}"
+        return f'<div class="line">Mating line{where}: <ol>{"".join(moves)}</ol></div>'
+
+    def proof_html(self, mate: ForcedMate) -> str:
+        """Every defence of the proof as a tree: a defence at a time, each opened to the
+        winner's answer and the defences to that, each move a step of the board."""
+        if not mate.drawn or mate.tree_moves <= 1:  # a mate in 1: its line is all of it
+            return ""
+        before = self.adjudication.position or ""
+        mated = mate.tree.get("move") is None  # the side to move is mated: its moves first
+        tree = self.tree_html(mate.drawn, self.root, before, defences=mated)
+        more = ""
+        if mate.drawn_moves < mate.tree_moves:
+            more = (
+                f'<p class="more">The proof has {mate.tree_moves:,} moves; the first '
+                f"{mate.drawn_moves:,} are drawn here (<code>gcadj adjudicate -v</code> lists "
+                "them all).</p>"
+            )
+        return (
+            f'<details class="proof"><summary>Every defence: the proof '
+            f"({plural(mate.tree_moves, 'move')})</summary>{tree}{more}</details>"
+        )
+
+    def tree_html(
+        self, moves: tuple[ProofMove, ...], parent: int, before: str, *, defences: bool
+    ) -> str:
+        """`moves` played from step `parent` (the position `before`): the winner's moves
+        with the defences under them, or defences, each in its own ``<details>`` that
+        opens to the answer and what follows."""
+        items = []
+        for move in moves:
+            link = self.move_link(move, parent, before)
+            here = len(self.walk.steps) - 1
+            if not defences:  # the winner's move: every defence to it, below
+                sub = self.tree_html(move.answers, here, move.step.fen_after, defences=True)
+                items.append(f'<li class="attack">{link}{sub}</li>')
+                continue
+            if not move.answers:
+                items.append(f'<li class="defence">{link}</li>')
+                continue
+            (answer,) = move.answers
+            reply = self.move_link(answer, here, move.step.fen_after)
+            answered = len(self.walk.steps) - 1
+            deeper = self.tree_html(answer.answers, answered, answer.step.fen_after, defences=True)
+            if not deeper:
+                items.append(f'<li class="defence">{link} {reply}</li>')
+            else:
+                items.append(
+                    f'<li class="defence"><details><summary>{link} {reply}</summary>'
+                    f"{deeper}</details></li>"
+                )
+        return f'<ul class="tree">{"".join(items)}</ul>' if items else ""
+
+    def move_link(self, move: ProofMove, parent: int, before: str) -> str:
+        """A step for `move`, played from step `parent`, and its link."""
+        walk = self.walk
+        numbered = _numbered(before, move.san)
+        here = len(walk.steps)
+        label = f"Proof, {self.label()}: {numbered}"
+        walk.steps.append(
+            walk.step(Position(move.step.fen_after), label, parent, last_move=move.step.move)
+        )
+        return f'<a data-ply="{here}" href="#ply={here}">{_e(numbered)}</a>'
 
 
-def _adjudication_reason(verdict: Verdict, adjudication: Adjudication) -> str:
-    """The adjudication's reason in a player's words: which position of the game it was
-    made on (before the first illegal move, or where reading stopped) said with the move
-    number and side, then what the board says."""
-    board = adjudication.board_reason
-    if board is None:
-        return adjudication.reason
-    first = verdict.first_illegal
-    if first is not None:
-        where = f"on the position before {move_words(first.move_number, first.side)}"
-        return f"{where} ({first.text}), the first illegal move: {board}"
-    return f"on the position where gcadj stopped reading the game: {board}"
+def _material_html(adjudication: Adjudication) -> str:
+    material = adjudication.material
+    if material is None:
+        return ""
+    rows = "".join(
+        f"<tr><th>{name}</th>{''.join(f'<td>{n}</td>' for n in side.by_class)}"
+        f"<td>{side.total}</td><td>{_e(side.pocket or '–')}</td></tr>"
+        for name, side in (("White", material.white), ("Black", material.black))
+    )
+    heads = "".join(f"<th>{n}</th>" for n in range(1, len(material.white.by_class) + 1))
+    return (
+        f'<details class="material"><summary>Material: White {material.white.total}, '
+        f"Black {material.black.total} (class units)</summary><table><tr><th>class</th>"
+        f"{heads}<th>total</th><th>pocket</th></tr>{rows}</table></details>"
+    )
 
 
 def _reason_html(words: str, precise: str) -> str:
@@ -406,41 +588,6 @@ def _reason_html(words: str, precise: str) -> str:
     if words == precise:
         return _e(_cap(words))
     return term(_cap(words), _cap(precise))
-
-
-def _adjudication_html(adjudication: Adjudication, reason: str, line: list[tuple[int, str]]) -> str:
-    """What the adjudicator proposes for an unfinished game: how strong (its class, in a
-    player's words), the result, the reason, the mating line (each move a step of the
-    board), the material, and any note."""
-    kind = adjudication.kind
-    how = term(ADJUDICATION_WORDS.get(kind, str(kind)), str(kind), tag="b")
-    proposed = term(PROPOSED_WORDS.get(adjudication.result, ""), str(adjudication.result))
-    parts = [
-        f'<div class="adjudication {_e(kind)}" id="adjudication"><p>Adjudication: {how}, '
-        f"{proposed}. {_reason_html(reason, adjudication.reason)}.</p>"
-    ]
-    if line:
-        moves = "".join(
-            f'<li data-ply="{step}"><a href="#ply={step}">{_e(numbered)}</a></li>'
-            for step, numbered in line
-        )
-        parts.append(f'<div class="line">Mating line: <ol>{moves}</ol></div>')
-    material = adjudication.material
-    if material is not None:
-        rows = "".join(
-            f"<tr><th>{name}</th>{''.join(f'<td>{n}</td>' for n in side.by_class)}"
-            f"<td>{side.total}</td><td>{_e(side.pocket or '–')}</td></tr>"
-            for name, side in (("White", material.white), ("Black", material.black))
-        )
-        heads = "".join(f"<th>{n}</th>" for n in range(1, len(material.white.by_class) + 1))
-        parts.append(
-            f'<details class="material"><summary>Material: White {material.white.total}, '
-            f"Black {material.black.total} (class units)</summary><table><tr><th>class</th>"
-            f"{heads}<th>total</th><th>pocket</th></tr>{rows}</table></details>"
-        )
-    parts.extend(f'<p class="note">{_e(note)}</p>' for note in adjudication.notes)
-    parts.append("</div>")
-    return "".join(parts)
 
 
 # -- the move list ---------------------------------------------------------------------
@@ -452,21 +599,32 @@ def _comment_html(comments: list[str]) -> str:
     return f'<div class="comment">{"<br>".join(_e(line) for line in comments)}</div>'
 
 
-def _start_item(game: JudgedGame) -> str:
+def _start_item(game: JudgedGame, repeats: str | None = None) -> str:
+    mark = _repeat_mark(repeats)
     return (
-        '<li data-ply="0"><a href="#ply=0"><span class="num">Start</span></a>'
-        f"{_comment_html(game.leading_comments)}</li>"
+        f'<li data-ply="0"{" class=repeated" if repeats else ""}><a href="#ply=0">'
+        f'<span class="num">Start</span>{mark}</a>{_comment_html(game.leading_comments)}</li>'
     )
 
 
-def _move_item(ply: JudgedPly, step: int) -> str:
+def _repeat_mark(repeats: str | None) -> str:
+    """The mark of a position the adjudication found repeated (a claimable draw)."""
+    if repeats is None:
+        return ""
+    return f' <span class="repeat" title="{_e(repeats)}">↻ {_e(repeats)}</span>'
+
+
+def _move_item(ply: JudgedPly, step: int, repeats: str | None = None) -> str:
     typed, canonical = ply.text, ply.gc or ply.text
     title = f' title="Game Courier, canonical: {_e(canonical)}"' if canonical != typed else ""
+    side = "w" if ply.white else "b"
     return (
-        f'<li data-ply="{step}" class="{"w" if ply.white else "b"}"><a href="#ply={step}">'
+        f'<li data-ply="{step}" class="{side}{" repeated" if repeats else ""}">'
+        f'<a href="#ply={step}">'
         f'<span class="num">{ply.move_number}{_dots(ply.white)}</span> '
         f'<span class="san">{_e(ply.san)}</span> '
-        f'<code class="gc"{title}>{_e(typed)}</code></a>{_comment_html(ply.comments)}</li>'
+        f'<code class="gc"{title}>{_e(typed)}</code>{_repeat_mark(repeats)}</a>'
+        f"{_comment_html(ply.comments)}</li>"
     )
 
 

@@ -5,7 +5,10 @@ The script draws a position from the page's data and the kit (`gcadj.outputs.svg
 board, pieces and turn marks, for both sides of the board): it has no drawing code of
 its own. It steps through the steps of a game (``#ply=N``; ``#game=G&ply=N`` on a page
 of several games; ``&flip=1`` with the board seen from Black's side), keeps the address
-in step with what it shows, and keys: ← → Home End, F to flip. Keys typed into a form
+in step with what it shows, and keys: ← → Home End, F to flip. A step may branch from an
+earlier one (its ``p``: an adjudication's line, a defence of its proof): ◀ and ← go to the
+step it follows, ▶ and → to the first step that follows it (along the game first), ▶| and
+End to the end of the line it is on. Keys typed into a form
 field (the server's editor) are the field's, never the board's.
 
 Every text is 12 px or more on a 390-pixel phone: the smallest, the facts and the
@@ -40,6 +43,12 @@ h1{font-size:1.4em;margin:.2em 0;overflow-wrap:break-word}h2{font-size:1.1em;mar
 .adjudication table{border-collapse:collapse;margin:.3em 0;font-size:.9em}
 .adjudication th,.adjudication td{border:1px solid #cbd6ea;padding:0 .35em;text-align:center}
 .adjudication summary{cursor:pointer}
+.adjudication .tree{list-style:none;margin:.1em 0;padding-left:1.1em}
+.adjudication .tree a{color:#1b4f9c}
+.adjudication .tree a.current{background:#fff3b0}
+.adjudication .note,.adjudication .more{font-size:.9em}
+.repeat{color:#1b4f9c;font-size:.8em;margin-left:.4em}
+#moves li.repeated{border-left:3px solid #1b4f9c}
 main{display:flex;gap:1.5em;align-items:flex-start;flex-wrap:wrap}
 main>section{min-width:0}
 #view{flex:0 1 500px;min-width:min(300px,100%)}
@@ -99,6 +108,7 @@ VIEWER_SCRIPT: Final = """
   var D = JSON.parse(document.getElementById('game-data').textContent);
   var games = D.games, many = games.length > 1;
   var g = 0, steps = games[0].steps, last = steps.length - 1, cur = -1, flip = false;
+  var after = [];  // the step ▶ goes to from each step: the first that says it follows it
   var $ = function (id) { return document.getElementById(id); };
   var ITEMS = '#moves [data-ply], #adjudication [data-ply]';
   var items = document.querySelectorAll(ITEMS);
@@ -110,11 +120,23 @@ VIEWER_SCRIPT: Final = """
     var bg = games[g].bg, own = flip ? K.flipped : K.backgrounds;
     $('background').innerHTML = ((flip ? D.flipped : D.backgrounds) || own)[bg] || own[bg];
   }
+  function before(n) {  // the step a step follows: the one before it, or its branch point
+    return steps[n].p === undefined ? n - 1 : steps[n].p;
+  }
+  function end(n) {  // the last step of the line `n` is on
+    while (after[n] !== undefined) { n = after[n]; }
+    return n;
+  }
   function choose(n) {
     g = Math.max(0, Math.min(games.length - 1, n | 0));
     steps = games[g].steps;
     last = steps.length - 1;
     cur = -1;
+    after = [];
+    for (var i = 1; i <= last; i++) {
+      var b = before(i);
+      if (after[b] === undefined) { after[b] = i; }
+    }
     board();
     if (!many) { return; }
     $('game-head').innerHTML = part(g, 'head');
@@ -182,7 +204,7 @@ VIEWER_SCRIPT: Final = """
     }
     if (shown) { reveal(shown); }
     $('first').disabled = $('prev').disabled = n === 0;
-    $('next').disabled = $('last').disabled = n === last;
+    $('next').disabled = $('last').disabled = after[n] === undefined;
     var h = address(n);
     if (location.hash !== h) {
       try { history.replaceState(null, '', h); } catch (e) { location.hash = h; }
@@ -219,10 +241,11 @@ VIEWER_SCRIPT: Final = """
     var t = e.target || {};
     if (/^(SELECT|TEXTAREA|INPUT)$/.test(t.tagName || '') || t.isContentEditable) { return; }
     if (e.key === 'f' || e.key === 'F') { e.preventDefault(); turn(!flip); return; }
-    var to = {ArrowLeft: cur - 1, ArrowRight: cur + 1, Home: 0, End: last}[e.key];
-    if (to === undefined) { return; }
+    var to = {ArrowLeft: cur > 0 ? before(cur) : 0, ArrowRight: after[cur], Home: 0,
+      End: end(cur)}[e.key];
+    if (!(e.key in {ArrowLeft: 1, ArrowRight: 1, Home: 1, End: 1})) { return; }
     e.preventDefault();
-    show(to);
+    if (to !== undefined) { show(to); }
   });
   if (many) {
     $('game-select').onchange = function () {
@@ -231,9 +254,9 @@ VIEWER_SCRIPT: Final = """
     };
   }
   $('first').onclick = function () { show(0); };
-  $('prev').onclick = function () { show(cur - 1); };
-  $('next').onclick = function () { show(cur + 1); };
-  $('last').onclick = function () { show(last); };
+  $('prev').onclick = function () { if (cur > 0) { show(before(cur)); } };
+  $('next').onclick = function () { if (after[cur] !== undefined) { show(after[cur]); } };
+  $('last').onclick = function () { show(end(cur)); };
   $('flip').onclick = function () { turn(!flip); };
   function copied(ok) { $('copied').textContent = ok ? 'copied' : 'select and copy'; }
   function fallback() {

@@ -11,6 +11,7 @@ read, because SAN is read on a board.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Final
 
 from gcadj.about import is_gcadj_html
@@ -100,18 +101,27 @@ def _tagged(text: str, source: str) -> PocketFile | None:
 
 
 def _parse_log(text: str, source: str, pocket_file: PocketFile | None) -> GameLog:
-    """A Game Courier log (normalised), or a viewing page copied as text when it is none."""
+    """A Game Courier log (normalised), or a viewing page copied as text when it is none,
+    or a log pasted with talk before or after it (`gcadj.sources.pasted`: skipped, and
+    named in a note)."""
     try:
         return _parse_text(text, source, pocket_file)
     except LogSyntaxError:
         from gcadj.sources.pages.copied import read_if_copied_page  # only for unreadable text
 
         copied = read_if_copied_page(text, source)
-        if copied is None:
+        if copied is not None:
+            return parse_log(
+                copied.log_text, source=source, pocket_file=copied.pocket_file, normalised=True
+            )
+        from gcadj.sources.pasted import without_talk  # only for unreadable text
+
+        trimmed = without_talk(text)
+        if trimmed is None:
             raise
-        return parse_log(
-            copied.log_text, source=source, pocket_file=copied.pocket_file, normalised=True
-        )
+        log_text, note = trimmed
+        game = _parse_text(log_text, source, pocket_file)  # its own error, if any, stands
+        return dataclasses.replace(game, warnings=(*game.warnings, note))
 
 
 def _parse_text(text: str, source: str, pocket_file: PocketFile | None) -> GameLog:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gcadj.analysis.options import AdjudicateOptions
 from gcadj.sources.read import DEFAULT_MAX_BYTES
 from gcadj.vocabulary import PocketFile
 
@@ -15,6 +16,13 @@ class JudgeOptions:
     ``PocketFile`` tag in a log overrides it; None: the file the log's plies use, else
     ``i``), every illegal ply or only the first. Small and picklable: it travels to the
     audit's workers.
+
+    The stages after the judging, each run on every judged game when its option is set
+    (`gcadj.app.stages`): `adjudicate`, how each game is adjudicated (the verdict then
+    carries its `Verdict.adjudication`; None: not adjudicated, and its JSON is exactly
+    ``gcadj check --json``'s). `stage_seconds` is the most the stages of one source's games
+    may take together, wall clock (None: no bound): each game's search gets what is left,
+    at most its own budget, so a source's stages never cost it its deadline.
 
     Examples:
         >>> from gcadj import judge_source
@@ -39,6 +47,8 @@ class JudgeOptions:
     pocket_file: PocketFile | None = None
     all_findings: bool = False
     max_bytes: int = DEFAULT_MAX_BYTES  # the most a file or stdin may hold (--max-bytes)
+    adjudicate: AdjudicateOptions | None = None
+    stage_seconds: float | None = None
 
 
 __all__ = ["JudgeOptions"]

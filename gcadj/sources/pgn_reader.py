@@ -81,11 +81,12 @@ from gcadj.notation.san import (
 from gcadj.notation.tags import starts_like_tag, tag_pairs
 from gcadj.sources.formats import game_name
 from gcadj.sources.options import JudgeOptions
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Result, Status
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Result, Status, is_preset_file
 
 __all__ = [
     "count_games",
     "game_spans",
+    "gc_plies_pocket_file",
     "pgn_verdicts",
 ]
 
@@ -389,6 +390,10 @@ class _GameReader:
         """The pocket file, the start (the caller's, else the FEN tag, a Game Courier code
         accepted, SetUp honoured), the game's `Replay`, and what the Variant tag says."""
         pocket_file = self.tag("PocketFile")
+        if pocket_file is None and self.options.pocket_file is None:
+            found = gc_plies_pocket_file(self.text[self.span[0] : self.span[1]])
+            if found is not None:  # the file its {gc: ...} plies use, as a log's plies say
+                self.log.pocket_file = found
         if pocket_file is not None:
             try:
                 self.log.pocket_file = PocketFile(pocket_file)
@@ -644,6 +649,36 @@ class _GameReader:
         self.replay.play(record)
         if self.lost_at is None and self.replay.board is None:
             self.lost_at = record.line
+
+
+# In a game's text, in order: a {gc: ...} ply's body, another comment (passed over), or a
+# SAN move into or out of a pocket (``Rh1@``, ``I@c4``: the pockets in use, on no file said).
+_POCKET_USES: Final = re.compile(
+    r"\{[^\S\n]*" + re.escape(GC_MARK) + r"(?P<gc>[^}]*)\}"
+    r"|\{[^}]*\}|;[^\n]*"
+    r"|(?<![^\s.])(?P<san>[A-Z]?(?:[a-h][1-8])?@)"
+)
+_POCKET_SQUARE: Final = re.compile(r"(?<![A-Za-z0-9])([i-z])[18](?![0-9])")
+
+
+def gc_plies_pocket_file(text: str) -> PocketFile | None:
+    """The pocket file a game's ``{gc: ...}`` plies use, when the first pocket square they
+    name is on a preset's file other than the default's (``{gc: R h1-p1}``: the newer
+    preset) and no SAN move used the pockets before it; None otherwise. A log's plies say
+    it the same way (`gcadj.sources.pocket_files`: the first pocket square decides, and
+    only a preset's file is found so)."""
+    for found in _POCKET_USES.finditer(text):
+        if found["san"] is not None:
+            return None  # the pockets were used before any file was named: the default's
+        body = found["gc"]
+        if body is None:
+            continue
+        for square in _POCKET_SQUARE.finditer(body):
+            letter = square[1]
+            if letter == DEFAULT_POCKET_FILE or not is_preset_file(letter):
+                return None
+            return PocketFile(letter)
+    return None
 
 
 def _castling(position: Position, written: str) -> tuple[SubMove, ...]:

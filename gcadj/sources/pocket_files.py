@@ -4,7 +4,9 @@ Game Courier's two presets of Pocket Mutation Chess put the pockets on different
 2009 one on ``i`` (``i1``/``i8``), the newer one on ``p`` (``p1``/``p8``). A log says which
 only if a ``PocketFile`` tag or ``--pocket-file`` does; otherwise its plies do: a log that
 pockets onto ``p1`` is a log of the newer preset, and every player of it would otherwise meet
-"p1 is not a square" at the first pocketing.
+"p1 is not a square" at the first pocketing. Only a preset's file is found so: ``N g1-k1``
+is a syntax error (no preset has its pockets on k), whose hint names the option that reads
+such a log all the same.
 
 The grammar stays the one definition of what a square is (``grammars/gamecourier.lark``,
 with the pocket file as a setting): the log is read with the pockets on ``i``, and when the
@@ -25,7 +27,7 @@ from gcadj.notation.records import GameLog, submove_squares
 from gcadj.vocabulary import (
     DEFAULT_POCKET_FILE,
     PocketFile,
-    is_pocket_letter,
+    is_preset_file,
     presets_in_words,
 )
 
@@ -67,8 +69,8 @@ def _pocket_file_at(err: LogSyntaxError, letter: PocketFile) -> PocketFile | Non
     if "square" not in err.expected:
         return None
     found = _POCKET_SQUARE.match(err.line_text, max(0, err.column - 1))
-    if found is None or found[1] == letter or not is_pocket_letter(found[1]):
-        return None
+    if found is None or found[1] == letter or not is_preset_file(found[1]):
+        return None  # only a preset's file is found from the plies (k1 is no square)
     return PocketFile(found[1])
 
 

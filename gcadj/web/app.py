@@ -16,7 +16,7 @@ Routes:
   in the answer's ``Link`` header (``rel="alternate"``).
 
 A page's check adjudicates every game (``--adjudicate-budget``: `gcadj.web.judging.check_job`),
-in the workers: an unfinished game's page shows what the adjudicator proposes, its mating
+in the workers: every game's page shows what the adjudicator proposes, its mating
 line stepped on the board.
 
 The endpoints share what the app holds (`ServerState`, in ``request.app.state``): the
@@ -470,15 +470,17 @@ def sample_pages() -> list[str]:
     Content-Security-Policy allows is theirs."""
     import tempfile
 
-    from gcadj.app.pipeline import judge_source
+    from gcadj.analysis.options import AdjudicateOptions
+    from gcadj.app.pipeline import JudgeOptions, judge_source
     from gcadj.outputs.audit_report import write_report
     from gcadj.web.judging import stored_view
     from gcadj.web.store import StoredGame
 
-    text = "P e2-e4\np e7-e5\n"
-    verdict = judge_source("sample.txt", text=text)[0]
+    text = "P e2-e4\np f7-f6\nP d2-d4\np g7-g5\n"  # a mate in 1: the adjudication's line
+    adjudicated = JudgeOptions(adjudicate=AdjudicateOptions(mate_depth=1, budget=None))
+    verdict = judge_source("sample.txt", adjudicated, text=text)[0]
     result = StoredResult("sample", time.time(), "sample.txt", "sample", "done", {}, 1, 0, text, "")
-    game = StoredGame(1, "sample.txt", verdict.json_line(), stored_view(verdict, None, fen=None))
+    game = StoredGame(1, "sample.txt", verdict.json_line(), stored_view(verdict, fen=None))
     bad = judge_source("bad.txt", text="not a game\n")[0]
     broken = StoredGame(1, "bad.txt", bad.json_line(), None)
     keep = 1.0

@@ -411,7 +411,7 @@ class JobRunner:
         settings = self.settings
         judging = check_job(
             options,
-            budget=settings.adjudicate_budget if job.adjudicate else 0.0,
+            budget=settings.adjudicate_budget if job.adjudicate else None,
             sources=len(tasks),
             source_seconds=settings.source_timeout,
             check_seconds=settings.job_timeout,

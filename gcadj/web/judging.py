@@ -48,7 +48,6 @@ from gcadj.web.uploads import (
 
 if TYPE_CHECKING:
     from gcadj.app.pool import Lost, WorkerPool
-    from gcadj.judging.adjudication import Adjudication
     from gcadj.judging.verdict import Verdict
     from gcadj.outputs.viewer import GameView
 
@@ -97,17 +96,16 @@ def file_stem(source: str) -> str:
     return clean[:60] or "game"
 
 
-def stored_view(
-    verdict: Verdict, adjudication: Adjudication | None, *, fen: str | None
-) -> bytes | None:
+def stored_view(verdict: Verdict, *, fen: str | None) -> bytes | None:
     """What the server keeps of a game's viewer (`JudgeJob.views`, in a worker): its data
-    (`gcadj.outputs.viewer.GameView`, with the game's adjudication) and its downloads, as
-    compressed JSON (`read_view` reads it back); None for a verdict with no game to show."""
+    (`gcadj.outputs.viewer.GameView`, with the adjudication the judged game carries) and
+    its downloads, as compressed JSON (`read_view` reads it back); None for a verdict with
+    no game to show."""
     from gcadj.outputs.viewer import game_view
 
     if verdict.log is None:
         return None
-    view = game_view(verdict, adjudication=adjudication)
+    view = game_view(verdict)
     data = {"view": view.to_json(), "downloads": downloads(verdict, fen)}
     return pack(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
 
@@ -131,35 +129,36 @@ CHECK_SHARE: Final = 0.1
 def check_job(
     options: JudgeOptions,
     *,
-    budget: float = 0.0,
+    budget: float | None = None,
     sources: int = 1,
     source_seconds: float = 0.0,
     check_seconds: float = 0.0,
 ) -> JudgeJob:
     """How a check's sources are judged: with the report's facts, each game's viewer data
-    (`stored_view`) sent back to be kept, and, with a `budget` (seconds a game; 0: none),
-    each game adjudicated: a mate searched up to ``gcadj adjudicate``'s default depth
-    within that budget, and a source's adjudications within `SOURCE_SHARE` of its
-    deadline and its part of `CHECK_SHARE` of the check's (`check_seconds` over its
-    `sources`; a deadline of 0 is none), so adjudicating never costs a verdict its time:
-    one game gets its budget (a quarter of 60 s is far more), 300 sources share a tenth of
-    900 s (0.3 s each), 10,000 get 9 ms each (a search out of time still answers with
-    what it proved before it first looked at the clock, every 1,024 positions).
+    (`stored_view`) sent back to be kept, and, with a `budget` (seconds a game; None: no
+    adjudication), each game adjudicated: a mate searched up to ``gcadj adjudicate``'s
+    default depth within that budget (0: no mate searched, as ``--budget 0`` says), and a
+    source's stages within `SOURCE_SHARE` of its deadline and its part of `CHECK_SHARE` of
+    the check's (`check_seconds` over its `sources`; a deadline of 0 is none), so
+    adjudicating never costs a verdict its time: one game gets its budget (a quarter of
+    60 s is far more), 300 sources share a tenth of 900 s (0.3 s each), 10,000 get 9 ms
+    each (a search out of time still answers with what it proved before it first looked
+    at the clock, every 1,024 positions; a source with no time left at all is adjudicated
+    without a search).
     """
-    adjudicate = None
-    together = None
-    if budget > 0:
-        adjudicate = AdjudicateOptions(mate_depth=DEFAULT_MATE_DEPTH, budget=budget)
+    if budget is not None:
         shares = [SOURCE_SHARE * source_seconds] if source_seconds > 0 else []
         if check_seconds > 0:
             shares.append(CHECK_SHARE * check_seconds / max(1, sources))
-        together = min(shares) if shares else None
+        options = dataclasses.replace(
+            options,
+            adjudicate=AdjudicateOptions(mate_depth=DEFAULT_MATE_DEPTH, budget=budget),
+            stage_seconds=min(shares) if shares else None,
+        )
     return JudgeJob(
         options,
         facts=True,
         views=functools.partial(stored_view, fen=options.fen),
-        adjudicate=adjudicate,
-        adjudication_seconds=together,
     )
 
 
@@ -335,7 +334,8 @@ def judge_check(
 ) -> bool:
     """Judge every source of a check, giving `sink` the results in order; False when the
     check was cancelled."""
-    work = Work(functools.partial(judge_upload, job=run.job), task_name, lost_result, _has_data)
+    lost = functools.partial(lost_result, job=run.job)
+    work = Work(functools.partial(judge_upload, job=run.job), task_name, lost, _has_data)
     return run_batch(run.pool, work, tasks, sink, run.limits, started=run.started, stop=run.stop)
 
 

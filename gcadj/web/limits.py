@@ -73,7 +73,7 @@ class ServeSettings:
     keep_days: float = defaults.KEEP_DAYS  # how long a result is kept (its address answers)
     data: str | None = None  # the data folder of the results (None: the per-user one)
     max_store: int = defaults.MAX_STORE_MB * MB  # oldest results go first
-    adjudicate_budget: float = defaults.ADJUDICATE_BUDGET  # seconds a game (0: none)
+    adjudicate_budget: float = defaults.ADJUDICATE_BUDGET  # seconds a game (0: no mate search)
     fetch_bytes: int = 5 * MB  # a fetched page
     fetch_timeout: float = 30.0  # seconds for a fetched page, whole
     public_urls_only: bool = defaults.PUBLIC_URLS_ONLY  # refuse non-global ones

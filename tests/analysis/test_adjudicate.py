@@ -17,22 +17,23 @@ import gcadj
 from gcadj.analysis import adjudicate as adjudicate_module
 from gcadj.analysis.adjudicate import AdjudicateOptions, adjudicate_verdict
 from gcadj.analysis.proof_check import check_proof
-from gcadj.app.adjudicate import AdjudicatedGame, guarded_adjudication
+from gcadj.app.stages import guarded_adjudication
 from gcadj.engine.move import Move
 from gcadj.engine.position import Position
 from gcadj.errors import FenError
+from gcadj.judging.verdict import Verdict
 
 MATE_IN_ONE = "P e2-e4\np f7-f6\nP d2-d4\np g7-g5\n"  # Qh5#
 QUICK = AdjudicateOptions(mate_depth=1)
 
 
-def only(text: str, **options: Any) -> AdjudicatedGame:
+def only(text: str, **options: Any) -> Verdict:
     games = gcadj.adjudicate("game.txt", text=text, **options)
     assert len(games) == 1
     return games[0]
 
 
-def assert_mate_reads_back(game: AdjudicatedGame) -> dict[str, Any]:
+def assert_mate_reads_back(game: Verdict) -> dict[str, Any]:
     """The game's JSON line, parsed, and its proof accepted from that text alone."""
     record: dict[str, Any] = json.loads(game.json_line())
     found = record["adjudication"]
@@ -52,10 +53,11 @@ def test_an_unfinished_game_with_a_mate_in_one() -> None:
     assert found.reason == "White, to move, mates in 1"
     assert found.mate is not None and found.mate.line == ("Q d1-h5",)
     assert found.mate.san == ("Qh5#",) and found.mate.tree == {"move": "Q d1-h5", "replies": {}}
-    assert found.position == game.verdict.final_fen
+    assert found.position == game.final_fen
     record = assert_mate_reads_back(game)
-    assert {key: record[key] for key in game.verdict.to_json()} == json.loads(
-        game.verdict.json_line()
+    plain = gcadj.check_text(MATE_IN_ONE, "game.txt")
+    assert {key: record[key] for key in plain.to_json()} == json.loads(
+        plain.json_line()
     )  # the check's object, unchanged, with the adjudication beside it
     assert set(record["adjudication"]) >= {
         "class",
@@ -89,9 +91,26 @@ def test_a_board_that_has_ended_is_proven_without_a_search(
 def test_a_resignation_stands_and_the_board_is_described() -> None:
     game = gcadj.adjudicate(str(FIXTURES / "examples" / "ex4_resignation.txt"), mate_depth=1)[0]
     found = game.adjudication
-    assert found.kind.value == "recorded" and found.result == game.verdict.result == "1-0"
+    assert found.kind.value == "recorded" and found.result == game.result == "1-0"
     assert found.reason.startswith("the record ends the game by resignation (1-0); on the board, ")
     assert found.material is not None and found.notes == ()
+
+
+def test_a_pgn_result_alone_is_said_as_the_records_result() -> None:
+    """A result with no word of how the game ended reads as such, never "by recorded"."""
+    found = only('[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n', mate_depth=1).adjudication
+    assert (found.kind.value, found.result.value) == ("recorded", "1-0")
+    assert found.reason.startswith("the record gives the result 1-0; on the board, ")
+    assert "by recorded" not in found.reason
+
+
+def test_a_budget_of_0_seconds_searches_no_mate() -> None:
+    """``--budget 0`` is no search, as ``serve --adjudicate-budget 0`` is: the class comes
+    from the board, the record, a repetition and the material."""
+    found = only(MATE_IN_ONE, budget=0).adjudication
+    assert found.mate is None and found.no_mate_within is None and found.nodes == 0
+    assert (found.kind.value, found.result.value) == ("undetermined", "*")
+    assert found.reason == "no mate was searched (a budget of 0 s); material is level"
 
 
 def test_a_win_on_time_with_a_bare_king_gets_the_fide_note() -> None:
@@ -111,19 +130,19 @@ def test_a_win_on_time_with_a_bare_king_gets_the_fide_note() -> None:
 
 def test_an_illegal_game_is_adjudicated_before_its_first_illegal_ply() -> None:
     game = only(MATE_IN_ONE + "Q d1-h6\n")
-    assert game.verdict.status == "illegal"
+    assert game.status == "illegal"
     found = game.adjudication
     assert found.reason == (
         "on the position before ply 5 ('Q d1-h6'), the first illegal one: "
         "White, to move, mates in 1"
     )
-    assert found.position == game.verdict.first_illegal.fen_before  # type: ignore[union-attr]
+    assert found.position == game.first_illegal.fen_before  # type: ignore[union-attr]
     assert_mate_reads_back(game)
 
 
 def test_a_game_read_up_to_an_unreadable_ply_is_adjudicated_where_reading_stopped() -> None:
     game = only(MATE_IN_ONE + "Qh5\n")
-    assert game.verdict.partial
+    assert game.partial
     found = game.adjudication
     assert found.kind.value == "proven"
     assert found.reason == (
@@ -136,7 +155,7 @@ def test_a_source_with_no_game_has_no_position(text: str) -> None:
     game = only(text)
     found = game.adjudication
     assert (found.kind.value, found.result.value) == ("undetermined", "*")
-    assert found.reason == f"no position to adjudicate: {game.verdict.error.splitlines()[0]}"  # type: ignore[union-attr]
+    assert found.reason == f"no position to adjudicate: {game.error.splitlines()[0]}"  # type: ignore[union-attr]
     assert found.position is None and found.material is None and found.mate is None
 
 
@@ -146,10 +165,23 @@ def test_a_threefold_repetition_is_claimable() -> None:
     found = game.adjudication
     assert (found.kind.value, found.result.value) == ("claimable", "1/2-1/2")
     assert found.reason.startswith(
-        "the position has occurred 3 times: a draw by threefold repetition may be claimed; "
-        "no forced mate within 1 move for either side"
+        "the position has occurred 3 times (after plies 4, 8 and 12): a draw by threefold "
+        "repetition may be claimed; no forced mate within 1 move for either side"
     )
-    assert only(shuffle * 2, mate_depth=1).adjudication.kind.value == "undetermined"
+    # The plies listed are those after which the position (its repetition key: the board,
+    # the side to move and, at the start, White's ply-1 ban) is the adjudicated one, found
+    # by replaying the judged game to each ply on its own.
+    from gcadj.judging.plies import JudgedGame
+
+    final = JudgedGame(game).position_after(game.legal_plies).key
+    after = [
+        n for n in range(game.legal_plies + 1)
+        if JudgedGame(game).position_after(n).key == final
+    ]  # fmt: skip
+    assert list(found.repeated_plies) == after == [4, 8, 12]
+    assert game.to_json()["adjudication"]["repeated_plies"] == after
+    twice = only(shuffle * 2, mate_depth=1).adjudication
+    assert twice.kind.value == "undetermined" and twice.repeated_plies == ()
 
 
 def test_a_loser_to_move_in_a_third_occurrence_claims_the_draw() -> None:
@@ -165,9 +197,10 @@ def test_a_loser_to_move_in_a_third_occurrence_claims_the_draw() -> None:
     again = gcadj.adjudicate_position(position, QUICK)
     assert (again.kind.value, again.result.value) == ("claimable", "1/2-1/2")
     assert again.mate is not None and again.reason.startswith(
-        "the position has occurred 3 times: White, to move, may claim a draw by threefold "
-        "repetition instead of being mated in 1"
+        "the position has occurred 3 times (at the start, after plies 4 and 8): White, to "
+        "move, may claim a draw by threefold repetition instead of being mated in 1"
     )
+    assert again.repeated_plies == (0, 4, 8)
 
 
 def test_a_material_lead_is_evidence_from_the_margin_on() -> None:

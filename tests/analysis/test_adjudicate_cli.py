@@ -83,7 +83,7 @@ def test_json_is_the_checks_object_with_an_adjudication_the_checker_accepts() ->
     assert checked.accepted, checked.reason
     api = gcadj.adjudicate(str(MATE_IN_ONE.relative_to(ROOT)))[0]
     assert without_seconds(json.loads(api.json_line())) == without_seconds(
-        {**record, "source": api.verdict.source}
+        {**record, "source": api.source}
     )
 
 
@@ -128,15 +128,22 @@ def test_fen_with_no_source_adjudicates_that_position_and_reads_no_stdin() -> No
 
 def test_a_folder_quietly_one_line_per_game_in_order() -> None:
     done = gcadj_run("-q", "--mate-depth", "1", str(GAMES))
-    assert done.returncode == 0, done.stderr
-    assert [line.split(": ")[1] for line in done.stdout.splitlines()] == [
-        "recorded 0-1",
-        "proven 1-0",
-        "evidence 1-0",
-        "claimable 1/2-1/2",
-        "undetermined *",
+    assert done.returncode == 1, done.stderr  # one game is illegal
+    lines = done.stdout.splitlines()
+    assert [line.split(": ")[1] for line in lines] == [
+        "recorded 0-1",  # bare-king-wins-on-time
+        "proven 1-0",  # illegal-before-mate
+        "recorded 0-1",  # lost-on-time-holding-mate
+        "proven 1-0",  # mate-in-1
+        "evidence 1-0",  # queen-hangs
+        "claimable 1/2-1/2",  # repetition
+        "undetermined *",  # threat
     ]
-    assert done.stdout.splitlines()[0].startswith(f"{GAMES / 'bare-king-wins-on-time.txt'}: ")
+    assert lines[0].startswith(f"{GAMES / 'bare-king-wins-on-time.txt'}: ")
+    # -q drops nothing the block says in words: the FIDE 6.9 note is on its line
+    (verdict,) = gcadj.adjudicate(str(GAMES / "bare-king-wins-on-time.txt"), mate_depth=1)
+    (note,) = verdict.adjudication.notes  # type: ignore[union-attr]
+    assert lines[0].endswith(f"; note: {note}")
 
 
 def test_exit_codes_are_the_checks(tmp_path: Path) -> None:
@@ -149,6 +156,11 @@ def test_exit_codes_are_the_checks(tmp_path: Path) -> None:
     assert missing.returncode == 4 and "undetermined *: no position to adjudicate" in missing.stderr
     bad = gcadj_run("--mate-depth", "0", str(MATE_IN_ONE))
     assert bad.returncode == 2 and "--mate-depth needs a whole number ≥ 1, not '0'" in bad.stderr
+    unsearched = gcadj_run("-q", "--budget", "0", str(MATE_IN_ONE))  # 0 s: no search, as serve
+    assert unsearched.returncode == 0, unsearched.stderr
+    assert "undetermined *: no mate was searched (a budget of 0 s)" in unsearched.stdout
+    negative = gcadj_run("--budget", "-1", str(MATE_IN_ONE))
+    assert negative.returncode == 2 and "--budget needs a number ≥ 0" in negative.stderr
 
 
 def test_a_node_limit_gives_the_same_answer_every_time() -> None:

@@ -18,14 +18,14 @@ import gcadj
 from gcadj.analysis import exchanges
 from gcadj.analysis.adjudicate import AdjudicateOptions, null_move, threat_of
 from gcadj.analysis.proof_check import check_proof
-from gcadj.app.adjudicate import AdjudicatedGame
 from gcadj.engine.position import Position
+from gcadj.judging.verdict import Verdict
 
 QUEEN_HANGS = FIXTURES / "adjudicate" / "queen-hangs.txt"
 THREAT = FIXTURES / "adjudicate" / "threat.txt"
 
 
-def only(path: str, **options: object) -> AdjudicatedGame:
+def only(path: str, **options: object) -> Verdict:
     games = gcadj.adjudicate(path, **options)  # type: ignore[arg-type]
     assert len(games) == 1
     return games[0]
@@ -67,8 +67,8 @@ def test_the_queen_left_hanging_is_evidence_for_white() -> None:
 def test_the_text_shows_the_static_count_and_the_count_after_the_exchanges() -> None:
     from gcadj.outputs.adjudication import render_adjudication
 
-    game = only(str(QUEEN_HANGS))
-    text = render_adjudication(game.verdict, game.adjudication)
+    game = only(str(QUEEN_HANGS), mate_depth=3, budget=None)
+    text = render_adjudication(game)
     assert text.splitlines()[-6:] == [
         "  material    1   2   3   4   5   6   7   8  total  pocket",
         "    White     8   4   2   0   1   0   0   0     27  -",
@@ -129,7 +129,7 @@ def test_exchanges_that_end_in_mate_beyond_the_search_are_evidence() -> None:
 
 def test_a_cut_count_is_never_weighed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(exchanges, "NODE_LIMIT", 1)
-    found = only(str(QUEEN_HANGS)).adjudication
+    found = only(str(QUEEN_HANGS), mate_depth=3, budget=None).adjudication
     assert found.exchanges is not None and found.exchanges.cut == "nodes"
     assert (found.kind.value, found.result.value) == ("undetermined", "*")
     assert found.reason.endswith(

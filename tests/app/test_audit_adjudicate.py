@@ -24,7 +24,7 @@ from conftest import FIXTURES, ROOT
 
 import gcadj
 from gcadj.analysis.options import AdjudicateOptions
-from gcadj.app.adjudicate import AdjudicatedGame, guarded_adjudication
+from gcadj.app.stages import guarded_adjudication
 from gcadj.outputs.audit_report import (
     ADJUDICATED_CSV_HEADER,
     ADJUDICATION_COLUMNS,
@@ -114,9 +114,21 @@ def test_the_csv_gains_the_class_result_and_mate_length(audited: dict[str, Path]
     for row in rows:
         adjudication = records[row["source"]]["adjudication"]
         mate = adjudication["mate"]
-        expected = [adjudication["class"], adjudication["result"], mate and str(mate["moves"])]
+        expected = [
+            adjudication["class"],
+            adjudication["result"],
+            mate and str(mate["moves"]),
+            mate and mate["winner"],
+            adjudication["reason"],
+        ]
         assert [row[column] or None for column in ADJUDICATION_COLUMNS] == expected
     assert any(row["mate_in"] == "1" for row in rows)
+    # A game White lost on time while holding a mate in 1: Black's result stands, and the
+    # CSV says whose mate it is, and why.
+    (lost,) = [row for row in rows if row["source"].endswith("lost-on-time-holding-mate.txt")]
+    assert (lost["adjudication"], lost["adjudicated_result"]) == ("recorded", "0-1")
+    assert (lost["mate_in"], lost["mate_winner"]) == ("1", "white")
+    assert "on the board, White, to move, mates in 1" in lost["adjudication_reason"]
 
 
 def test_without_the_flag_nothing_is_adjudicated(corpus: Path, tmp_path: Path) -> None:
@@ -142,13 +154,20 @@ def test_a_failed_adjudication_counts_as_gcadj_s_own_failure(tmp_path: Path) -> 
     adjudication = guarded_adjudication(broken, AdjudicateOptions(mate_depth=1))
     assert adjudication.internal
     jsonl = tmp_path / "r.jsonl"
-    jsonl.write_text(AdjudicatedGame(broken, adjudication).json_line() + "\n", encoding="utf-8")
+    jsonl.write_text(
+        dataclasses.replace(broken, adjudication=adjudication).json_line() + "\n", encoding="utf-8"
+    )
     summary = summarize(jsonl)
     assert summary.by_outcome == {VerdictKind.INTERNAL_ERROR: 1}
     assert summary.by_adjudication == {"undetermined": 1}
 
 
-def test_the_report_filters_the_forced_mates(browser: WebDriver, audited: dict[str, Path]) -> None:
+def test_the_report_filters_the_forced_mates_by_side(
+    browser: WebDriver, audited: dict[str, Path]
+) -> None:
+    """The Adjudication cell says, visibly, the class and result, who mates in how many,
+    which position (before an illegal move, in a player's words) and why; the filters
+    split the forced mates by the side that mates, whatever the class."""
     from selenium.webdriver.common.by import By
 
     browser.get(audited["report"].as_uri())
@@ -156,8 +175,6 @@ def test_the_report_filters_the_forced_mates(browser: WebDriver, audited: dict[s
     assert "Adjudication" in headings
     column = headings.index("Adjudication")
     records = lines_of(audited["jsonl"])
-    mates = [r for r in records if r["adjudication"]["mate"]]
-    assert mates
 
     def shown() -> list[list[str]]:
         rows = browser.find_elements(By.CSS_SELECTOR, "#games tbody tr")
@@ -165,15 +182,32 @@ def test_the_report_filters_the_forced_mates(browser: WebDriver, audited: dict[s
         return [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")] for row in visible]
 
     assert len(shown()) == len(records)
-    chip = browser.find_element(By.CSS_SELECTOR, '.chip[data-kind="a"][data-value="forced-mate"]')
-    assert chip.text == f"forced mate ({len(mates)})"
-    chip.click()
-    expected = [
-        f"{a['class']} {a['result']} · mate in {a['mate']['moves']}"
-        for a in (record["adjudication"] for record in mates)
-    ]
-    assert sorted(row[column] for row in shown()) == sorted(expected)
-    chip.click()
+    for side in ("white", "black"):
+        mates = [r for r in records if (r["adjudication"]["mate"] or {}).get("winner") == side]
+        chips = browser.find_elements(
+            By.CSS_SELECTOR, f'.chip[data-kind="a"][data-value="mate-{side}"]'
+        )
+        if not mates:
+            assert not chips
+            continue
+        (chip,) = chips
+        assert chip.text == f"{side.capitalize()} mates ({len(mates)})"
+        chip.click()
+        expected = [
+            f"{a['class']} {a['result']} · {side.capitalize()} mates in {a['mate']['moves']}"
+            for a in (record["adjudication"] for record in mates)
+        ]
+        assert sorted(row[column].splitlines()[0] for row in shown()) == sorted(expected)
+        chip.click()
+    cells = {Path(row[1]).name: row[column] for row in shown()}
+    lost = cells["lost-on-time-holding-mate.txt"]
+    assert lost.splitlines()[0] == "recorded 0-1 · White mates in 1"
+    assert "on the board, White, to move, mates in 1" in lost  # the reason, in view
+    illegal = cells["illegal-before-mate.txt"]
+    assert illegal.splitlines()[0] == "proven 1-0 · White mates in 1"
+    assert "Before move 3, White, the first illegal move: White, to move, mates in 1." in illegal
+    bare = cells["bare-king-wins-on-time.txt"]
+    assert "note: Black won on time with only its King" in bare  # the FIDE 6.9 note
     summary = summarize(audited["jsonl"])
     for kind, count in summary.by_adjudication.items():
         browser.find_element(By.CSS_SELECTOR, f'.chip[data-kind="a"][data-value="{kind}"]').click()

@@ -1,5 +1,6 @@
-"""A worker's result of a game when its job adjudicates: one adjudication per game, in the
-JSON line (``gcadj adjudicate --json``'s) and in the viewer data, from the same answer."""
+"""A worker's result of a game when its job's judge options adjudicate: the judged game
+carries its adjudication, and its JSON line (``gcadj adjudicate --json``'s) and its viewer
+data both read that one answer."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ from typing import Any
 
 import gcadj
 from gcadj.analysis.options import AdjudicateOptions
-from gcadj.app.check import check_text
-from gcadj.app.judging import JudgeJob, game_result
+from gcadj.app.judging import JudgeJob, game_result, judge_text
+from gcadj.app.pipeline import JudgeOptions, judge_source
 from gcadj.judging.adjudication import Adjudication
+from gcadj.judging.verdict import Verdict
 
 MATE_IN_2 = '[FEN "1k6/8/2K5/8/8/8/8/7R[] b - - 0 1"]\nk b8-a8\n'
 QUICK = AdjudicateOptions(mate_depth=3, budget=None, node_limit=100_000)
+ADJUDICATING = JudgeJob(JudgeOptions(adjudicate=QUICK))
 
 
 def without_seconds(record: dict[str, Any]) -> dict[str, Any]:
@@ -25,69 +28,67 @@ def without_seconds(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_an_adjudicating_job_gives_the_line_gcadj_adjudicate_prints() -> None:
-    verdict = check_text(MATE_IN_2, "m.txt")
-    result = game_result(verdict, JudgeJob(adjudicate=QUICK))
+    (result,) = judge_text("m.txt", MATE_IN_2, ADJUDICATING)
     (expected,) = gcadj.adjudicate(
         "m.txt", text=MATE_IN_2, mate_depth=3, budget=None, node_limit=100_000
     )
     assert without_seconds(json.loads(result.line)) == without_seconds(expected.to_json())
     assert result.line.endswith("\n") and "\n" not in result.line[:-1]
-    plain = game_result(verdict, JudgeJob())  # no adjudication asked: check's line exactly
-    assert plain.line == verdict.json_line() + "\n"
+    (plain,) = judge_text("m.txt", MATE_IN_2, JudgeJob())  # none asked: check's line exactly
+    assert plain.line == gcadj.check_text(MATE_IN_2, "m.txt").json_line() + "\n"
 
 
 def test_the_viewer_data_is_made_from_the_same_adjudication() -> None:
     seen: list[Adjudication | None] = []
 
-    def views(verdict: object, adjudication: Adjudication | None) -> bytes:
-        seen.append(adjudication)
+    def views(verdict: Verdict) -> bytes:
+        seen.append(verdict.adjudication)
         return b"data"
 
-    verdict = check_text(MATE_IN_2, "m.txt")
-    result = game_result(verdict, JudgeJob(views=views, adjudicate=QUICK))
+    job = JudgeJob(JudgeOptions(adjudicate=QUICK), views=views)
+    (result,) = judge_text("m.txt", MATE_IN_2, job)
     (adjudication,) = seen
     assert adjudication is not None and result.view == b"data"
     assert json.loads(result.line)["adjudication"] == adjudication.to_json()
 
 
 def test_a_failing_view_costs_the_page_never_the_verdict() -> None:
-    def views(verdict: object, adjudication: object) -> bytes:
+    def views(verdict: object) -> bytes:
         raise RuntimeError("a bug in a page")
 
-    verdict = check_text("P e2-e4\n", "x")
+    verdict = gcadj.check_text("P e2-e4\n", "x")
     result = game_result(verdict, JudgeJob(views=views))
     assert result.view is None and result.line == verdict.json_line() + "\n"
 
 
 def test_an_adjudicating_job_travels_to_the_workers() -> None:
-    job = JudgeJob(adjudicate=QUICK, facts=True)
+    job = JudgeJob(JudgeOptions(adjudicate=QUICK, stage_seconds=3.0), facts=True)
     assert pickle.loads(pickle.dumps(job)) == job
 
 
-def test_a_sources_adjudications_share_the_time_it_has() -> None:
-    """With no time left for a source's adjudications, each game's search still answers,
-    cut by its budget; with time, it goes to its depth."""
-    from gcadj.app.judging import judge_text
+def test_a_lost_source_is_adjudicated_as_any_game_with_no_position() -> None:
+    from gcadj.app.judging import lost_result
+    from gcadj.app.pool import Lost
 
-    pgn = "".join(f'[Event "{i}"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n' for i in range(3))
-    none_left = judge_text("g.pgn", pgn, JudgeJob(adjudicate=QUICK, adjudication_seconds=0.0))
-    cut = [json.loads(r.line)["adjudication"] for r in none_left]
-    assert [a["cut"] for a in cut] == ["budget"] * 3
-    assert all("cut by the budget (0 s)" in a["reason"] for a in cut)
-    plenty = judge_text("g.pgn", pgn, JudgeJob(adjudicate=QUICK, adjudication_seconds=600.0))
-    assert [json.loads(r.line)["adjudication"]["cut"] for r in plenty] == [None] * 3
+    (result,) = lost_result("x.txt", Lost("the worker judging it died: signal 9"), ADJUDICATING)
+    record = json.loads(result.line)
+    assert record["adjudication"]["class"] == "undetermined"
+    assert record["adjudication"]["reason"].startswith("no position to adjudicate: x.txt: ")
 
 
 def test_a_servers_check_shares_its_deadlines_between_its_sources() -> None:
-    from gcadj.app.pipeline import JudgeOptions
     from gcadj.web.judging import CHECK_SHARE, SOURCE_SHARE, check_job
 
-    one = check_job(JudgeOptions(), budget=1.0, source_seconds=60, check_seconds=900)
+    one = check_job(JudgeOptions(), budget=1.0, source_seconds=60, check_seconds=900).options
     assert one.adjudicate is not None and one.adjudicate.budget == 1.0
-    assert one.adjudication_seconds == min(SOURCE_SHARE * 60, CHECK_SHARE * 900)
+    assert one.stage_seconds == min(SOURCE_SHARE * 60, CHECK_SHARE * 900)
     many = check_job(JudgeOptions(), budget=1.0, sources=300, source_seconds=60, check_seconds=900)
-    assert many.adjudication_seconds == CHECK_SHARE * 900 / 300
-    assert many.adjudication_seconds * 300 <= 900 / 4  # the judging keeps most of the time
+    assert many.options.stage_seconds == CHECK_SHARE * 900 / 300
+    assert many.options.stage_seconds * 300 <= 900 / 4  # the judging keeps most of the time
     unbounded = check_job(JudgeOptions(), budget=1.0)  # no deadlines: no bound
-    assert unbounded.adjudication_seconds is None
-    assert check_job(JudgeOptions()).adjudicate is None  # no budget: no adjudication
+    assert unbounded.options.stage_seconds is None
+    assert check_job(JudgeOptions()).options.adjudicate is None  # no budget: not adjudicated
+    none = check_job(JudgeOptions(), budget=0.0).options.adjudicate  # 0 s: no mate searched
+    assert none is not None and none.budget == 0.0
+    (game,) = judge_source("m.txt", check_job(JudgeOptions(), budget=0.0).options, text=MATE_IN_2)
+    assert game.adjudication is not None and game.adjudication.no_mate_within is None

@@ -70,6 +70,41 @@ def test_the_readme_links_every_page_of_the_manual() -> None:
     assert linked == set(nav_pages())
 
 
+def nav_names() -> dict[str, str]:
+    """Each page of the navigation by its name there (mkdocs.yml)."""
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = text[text.index("\nnav:") :]
+    return dict(
+        (page, name)
+        for name, page in re.findall(r"^\s*- ([^:#\n]+): ([\w./-]+\.md)\s*$", nav, re.M)
+    )
+
+
+def test_the_manuals_home_page_links_every_page_by_its_one_name() -> None:
+    """docs/index.md links every page of the manual, and a page has one name: the one the
+    navigation gives it, in the README's table and on the home page alike (the command
+    pages' headings begin with it too)."""
+    names = nav_names()
+    home = (DOCS / "index.md").read_text(encoding="utf-8")
+    linked = dict(re.findall(r"\[([^\]]+)\]\(([\w.-]+\.md)\)", home))
+    by_page = {page: name for name, page in linked.items()}
+    assert set(by_page) >= set(nav_pages()) - {"index.md"}
+    readme = dict(
+        (page, name)
+        for name, page in re.findall(
+            r"^\| \[([^\]]+)\]\(docs/([\w.-]+\.md)\) \|", README.read_text(), re.M
+        )
+    )
+    for page, name in names.items():
+        if page == "index.md":
+            continue
+        assert readme.get(page) == name, (page, readme.get(page), name)
+        assert name in [n for n, p in linked.items() if p == page], (page, name)
+    for page in ("adjudicate.md", "check.md", "convert.md"):
+        heading = (DOCS / page).read_text(encoding="utf-8").split("\n", 1)[0]
+        assert heading.startswith(f"# {names[page]}: "), (page, heading)
+
+
 def slug(heading: str) -> str:
     """A heading's anchor, as MkDocs' table of contents makes it (Python-Markdown's slugify)."""
     text = unicodedata.normalize("NFKD", heading).encode("ascii", "ignore").decode("ascii")

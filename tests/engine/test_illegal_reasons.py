@@ -181,13 +181,14 @@ def test_every_reason_can_be_given() -> None:
     )
 
 
-def with_enemy_on(position: Position, square: int) -> Position | None:
-    """The position with the piece on `square` swapped for an enemy Knight, written as a
-    FEN by hand (None when that is no position: the piece swapped was the mover's King)."""
+def with_enemy_on(position: Position, square: int, piece: str | None = None) -> Position | None:
+    """The position with the piece on `square` swapped for an enemy Knight (or `piece`:
+    "." for none), written as a FEN by hand (None when that is no position: the piece
+    swapped was the mover's King)."""
     board, rest = position.fen().split("[", 1)
     rows = ["".join("." * int(c) if c.isdigit() else c for c in row) for row in board.split("/")]
     cells = [list(row) for row in reversed(rows)]  # cells[rank][file], rank 1 first
-    cells[square // 8][square % 8] = "n" if position.turn == WHITE else "N"
+    cells[square // 8][square % 8] = piece or ("n" if position.turn == WHITE else "N")
     rebuilt = "/".join(
         re.sub(r"\.+", lambda run: str(len(run.group())), "".join(row)) for row in reversed(cells)
     )
@@ -200,14 +201,17 @@ def with_enemy_on(position: Position, square: int) -> Position | None:
 def assert_reaches(position: Position) -> None:
     """`reaches` is pseudo-legality with the target's owner left out: a board move onto
     the mover's own piece reaches exactly when it would be pseudo-legal were an enemy
-    piece standing there (a capture); any other move, exactly when it is pseudo-legal."""
+    piece standing there (a capture), or, for a Pawn's push along its file (which never
+    captures), were the square empty; any other move, exactly when it is pseudo-legal."""
     us = position.turn
     for move in ALL_CANDIDATES[: 64 * 64]:  # the board moves
         f, t, _ = move
         target = position.board[t]
+        mover = position.board[f]
         expected = position.is_pseudo_legal(move)
         if f != t and target is not None and target.color == us and not target.kind.is_king:
-            swapped = with_enemy_on(position, t)
+            push = mover is not None and mover.pawn and f % 8 == t % 8
+            swapped = with_enemy_on(position, t, "." if push else None)
             assert swapped is not None, (position.fen(), move.uci())
             expected = swapped.is_pseudo_legal(move)
         elif target is not None and target.color == us:
@@ -223,3 +227,6 @@ def test_reaches_is_the_pattern_whatever_stands_on_the_target() -> None:
     start.push(Move.from_uci("e2e4"))
     assert start.reaches(Move.from_uci("e8f7")) and not start.is_pseudo_legal(Move.from_uci("e8f7"))
     assert not start.reaches(Move.from_uci("e8f6"))
+    knight = Position("rnbqkbnr/1ppppppp/8/p7/4N3/8/PPPPPPPP/R1BQKBNR[] w - - 0 3")
+    assert knight.reaches(Move.from_uci("e2e4"))  # a push onto its own Knight
+    assert not knight.reaches(Move.from_uci("e2e5"))  # no push goes three squares

@@ -306,6 +306,35 @@ def test_cli_errors(args: tuple[str, ...], code: int, message: str) -> None:
     assert done.stdout == ""
 
 
+def test_a_game_that_stops_being_readable_is_written_and_exits_as_check_does(
+    tmp_path: Path,
+) -> None:
+    """The export keeps what could be read and says so; its exit code is check's for the
+    same game (3: some game could not be parsed), as its help says."""
+    cut = tmp_path / "cut.txt"
+    cut.write_text("P e2-e4\np e7-e5\nP e4 e5\n", encoding="utf-8")
+    checked = gcadj("check", str(cut))
+    done = gcadj("export", str(cut), "--to", "pgn")
+    assert done.returncode == checked.returncode == 3
+    assert "1. e4 e5" in done.stdout and "ply 3 could not be read" in done.stderr
+    help_text = " ".join(gcadj("export", "--help").stdout.split())
+    assert "3 some game could not be parsed" in help_text
+
+
+def test_fix_says_why_it_leaves_the_one_suggestion_check_offers(tmp_path: Path) -> None:
+    """``N g1-f4``: check suggests ``N g1-f3``, another move (another square); --fix, which
+    replaces only spellings, stops there and says so, naming that suggestion."""
+    slip = tmp_path / "slip.txt"
+    slip.write_text("P e2-e4\np e7-e5\nN g1-f4\n", encoding="utf-8")
+    checked = json.loads(gcadj("check", "--json", str(slip)).stdout)
+    (suggestion,) = checked["first_illegal"]["suggestions"]
+    done = gcadj("export", "--to", "gc", "--fix", str(slip))
+    assert done.returncode == 0
+    said = done.stderr
+    assert f"its one suggestion, {suggestion['text']!r} ({suggestion['why']})" in said
+    assert "is another move" in said and "no single strong suggestion" not in said
+
+
 def test_cli_fen_ply_and_svg_ply() -> None:
     done = gcadj("export", EX1, "--to", "fen", "--ply", "0")
     assert done.stdout == golden("ex1_pocket_mutation_drops", "fen").splitlines()[0] + "\n"

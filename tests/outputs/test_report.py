@@ -12,6 +12,7 @@ import json
 import os
 import random
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -244,6 +245,37 @@ def test_browser_filters_by_text_status_and_category(browser: WebDriver, audit: 
     assert len(visible_rows(browser)) == summary.by_status["legal"]
     browser.find_element(By.CSS_SELECTOR, '.chip[data-kind="s"][data-value="legal"]').click()
     assert len(visible_rows(browser)) == GAMES
+
+
+def test_browser_filter_finds_the_precise_terms_as_well_as_the_words(
+    browser: WebDriver, audit: Audit
+) -> None:
+    """The rows show a player's words ("move 3, White", a sentence for the category) and
+    keep the precise terms on hover; the filter box finds a row by either: the category's
+    term (``king-in-check``, as ``check``, the JSON and the CSV print it) and its sentence,
+    the first illegal ply's number (``ply 5``)."""
+    from selenium.webdriver.common.by import By
+
+    open_report(browser, audit)
+    box = browser.find_element(By.ID, "filter")
+    summary = summarize(audit.out)
+
+    def found(query: str, attribute: str) -> list[str]:
+        """The `attribute` of each row shown once `query` is typed."""
+        box.clear()
+        box.send_keys(query)
+        time.sleep(0.4)  # the filter waits for a pause in the typing (120 ms)
+        return [r.get_attribute(attribute) or "" for r in visible_rows(browser)]
+
+    for category, count in summary.by_category.items():
+        by_term = found(category, "data-c")
+        assert by_term.count(category) == count  # the term, as check prints it
+        by_words = found(CATEGORY_SENTENCES[Category(category)], "data-c")
+        assert by_words.count(category) == count  # the words the row shows
+    plies = [r["first_illegal"]["ply"] for r in audit.records.values() if r.get("first_illegal")]
+    ply = plies[0]
+    rows = found(f"ply {ply}", "data-c")
+    assert len(rows) >= plies.count(ply) > 0
 
 
 def test_browser_keeps_the_header_in_view_and_fits_1280_pixels(

@@ -302,29 +302,32 @@ def test_an_unfinished_games_adjudication_and_its_mating_line_are_steps_after_th
     (game,) = gcadj.adjudicate("m.txt", text=MATE_IN_2)
     mate = game.adjudication.mate
     assert mate is not None and mate.moves == 2
-    view = game_view(game.verdict, adjudication=game.adjudication)
-    played = game.verdict.plies
+    view = game_view(game)
+    played = game.plies
     assert view.initial == played  # the page opens at the game's end, not the line's
-    line_steps = view.steps[played + 1 :]
+    line_steps = view.steps[played + 1 : played + 1 + len(mate.line)]
     assert len(line_steps) == len(mate.line)
     for n, step in enumerate(line_steps, 1):  # each position: the game with the line's moves
         longer = MATE_IN_2 + "".join(f"{move}\n" for move in mate.line[:n])
         assert step.fen == check_text(longer).final_fen
         assert step.label.startswith("Mating line, not played:") and mate.san[n - 1] in step.label
+        assert step.parent == played + n - 1  # each follows the one before it, from the end
     assert check_text(MATE_IN_2 + "\n".join(mate.line) + "\n").termination == "checkmate"
     head = view.head
     assert '<div class="adjudication proven"' in head and "White wins" in head
     assert game.adjudication.reason in head
-    for step, san in zip(range(played + 1, len(view.steps)), mate.san, strict=True):
+    for step, san in zip(range(played + 1, played + 1 + len(mate.san)), mate.san, strict=True):
         assert f'<li data-ply="{step}"><a href="#ply={step}">' in head and san in head
     assert "Material: White 3, Black 0" in head
 
 
-def test_a_finished_game_shows_no_adjudication() -> None:
+def test_a_finished_game_shows_its_adjudication_too() -> None:
     import gcadj
     from gcadj.outputs.viewer import game_view
 
     (game,) = gcadj.adjudicate("f.txt", text="P f2-f3\np e7-e5\nP g2-g4\nq d8-h4\n")
-    assert game.verdict.termination == "checkmate"
-    view = game_view(game.verdict, adjudication=game.adjudication)
-    assert "adjudication" not in view.head and len(view.steps) == game.verdict.plies + 1
+    assert game.termination == "checkmate" and game.adjudication is not None
+    view = game_view(game)
+    assert '<div class="adjudication proven"' in view.head and "Black wins" in view.head
+    assert "Black won by checkmate" in view.head
+    assert len(view.steps) == game.plies + 1  # no line: the board has ended

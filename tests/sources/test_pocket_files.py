@@ -29,10 +29,22 @@ def test_a_log_of_the_newer_preset_needs_no_option() -> None:
 
 
 @pytest.mark.parametrize("letter", [c for c in string.ascii_lowercase if c > "i"])
-def test_any_file_past_h_is_read_as_the_pockets_when_the_plies_use_it(letter: str) -> None:
+def test_only_a_presets_file_is_read_as_the_pockets_from_the_plies(letter: str) -> None:
+    """The presets put the pockets on i or p: a log whose plies use p1/p8 is read so, and
+    any other file past h (``N g1-k1``) is a syntax error whose hint names the presets and
+    the option that reads such a log all the same."""
     verdict = check_text(OPENING + f"R h1-{letter}1\nr h8-{letter}8\n", "g.txt")
-    assert verdict.status == "legal" and verdict.log is not None
-    assert verdict.log.pocket_file == letter
+    if letter == "p":
+        assert verdict.status == "legal" and verdict.log is not None
+        assert verdict.log.pocket_file == letter
+    else:
+        assert verdict.status == "syntax-error" and verdict.legal_plies == 2
+        error = str(verdict.error)
+        assert f"{letter}1 is not a square" in error
+        assert f"no preset has its pockets on file {letter}" in error
+        assert f"--pocket-file {letter}" in error
+        given = check_text(OPENING + f"R h1-{letter}1\n", "g.txt", pocket_file=PocketFile(letter))
+        assert given.status == "legal"  # told, gcadj reads it
     for rank in "234567":  # not a pocket square of any preset: the parser's error stands
         wrong = check_text(OPENING + f"R h1-{letter}{rank}\n", "g.txt")
         assert wrong.status == "syntax-error" and wrong.legal_plies == 2
@@ -81,3 +93,18 @@ def test_the_cli_reads_a_p_log_without_the_option() -> None:
     assert runner.invoke(app, ["check", path]).exit_code == 1  # an illegal ply, not 3
     assert runner.invoke(app, ["check", "--pocket-file", "i", path]).exit_code == 3
     assert runner.invoke(app, ["check", "--pocket-file", "P", path]).exit_code == 1
+
+
+def test_gc_plies_inside_pgn_find_the_pocket_file_as_a_log_does() -> None:
+    """``{gc: R h1-p1}`` in a PGN game is read with the pockets on p, as the same plies in
+    a log are (and as the hint for p1 says), and the SAN after it drops from p1."""
+    pgn = '[Event "x"]\n\n1. e4 e5 2. {gc: R h1-p1} Nc6 3. R@h4 *\n'
+    log = OPENING + "R h1-p1\nn b8-c6\nR p1-h4\n"
+    from_pgn, from_log = check_text(pgn, "g.pgn"), check_text(log, "g.txt")
+    assert from_pgn.status == from_log.status == "legal"
+    assert from_pgn.final_fen == from_log.final_fen
+    assert from_pgn.log is not None and from_pgn.log.pocket_file == "p"
+    told = check_text(pgn, "g.pgn", pocket_file=PocketFile("i"))  # told otherwise: i it is
+    assert told.status == "syntax-error" and "p1 is not a square" in str(told.error)
+    tagged = check_text('[PocketFile "i"]\n' + pgn[pgn.index("\n") + 1 :], "g.pgn")
+    assert tagged.status == "syntax-error"

@@ -515,7 +515,7 @@ def test_an_unfinished_game_with_a_mate_to_come_shows_mate_in_n_and_steps_its_li
     panel = shown(page, "#adjudication")
     assert panel.startswith(f"Adjudication: Proven, White wins. {game.adjudication.reason}.")
     assert f"mates in {mate.moves}" in panel
-    fen = game.verdict.final_fen or ""
+    fen = game.final_fen or ""
     number, white = int(fen.split()[-1]), fen.split()[1] == "w"
     expected = []
     for san in mate.san:  # numbered as players number moves
@@ -536,4 +536,7 @@ def test_an_unfinished_game_with_a_mate_to_come_shows_mate_in_n_and_steps_its_li
     assert fen_shown(page) == first
     if REGEN and page.execute_script("return innerWidth") > 1000:  # the manual's picture
         page.find_element(By.ID, "last").click()
+        page.execute_script(  # the proof's defences, opened as a player opens them
+            "document.querySelectorAll('#adjudication details').forEach(d => d.open = true)"
+        )
         page.save_screenshot(str(DOCS / "serve-adjudication.png"))

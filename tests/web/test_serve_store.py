@@ -32,7 +32,7 @@ def opened(folder: Path, *, keep_days: float = 30, max_bytes: int = 100 * MB) ->
 
 def game_of(n: int, text: str = "P e2-e4\np e7-e5\n") -> StoredGame:
     (verdict,) = judge_source(f"g{n}.txt", text=text)
-    return StoredGame(n, verdict.source, verdict.json_line(), stored_view(verdict, None, fen=None))
+    return StoredGame(n, verdict.source, verdict.json_line(), stored_view(verdict, fen=None))
 
 
 def test_a_result_comes_back_as_it_was_kept_after_the_store_is_opened_again(
@@ -42,7 +42,7 @@ def test_a_result_comes_back_as_it_was_kept_after_the_store_is_opened_again(
     text = EX5.read_text("utf-8")
     rid, token = store.create("ex5.txt", "ex5", {"pocket_file": "", "all": "1"}, text)
     (verdict,) = judge_source("ex5.txt", text=text)
-    game = StoredGame(1, "ex5.txt", verdict.json_line(), stored_view(verdict, None, fen=None))
+    game = StoredGame(1, "ex5.txt", verdict.json_line(), stored_view(verdict, fen=None))
     store.add_games(rid, [game])
     store.finish(rid)
     store.close()

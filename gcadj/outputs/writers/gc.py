@@ -38,7 +38,7 @@ from gcadj.notation.records import (
     SubMove,
 )
 from gcadj.notation.san import submoves_text
-from gcadj.outputs.notes import finding_note, unread_note
+from gcadj.outputs.notes import finding_note, names_other_pockets, unread_note
 from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, RECORDED_ENDINGS, PocketFile, Termination
 
@@ -71,9 +71,9 @@ def _tags(game: JudgedGame) -> list[tuple[str, str]]:
     tags += _recorded_result_tags(game.verdict)
     if pocket_file != log.pocket_file:  # another preset: its own tag, or none for i1/i8
         tags = [(k, v) for k, v in tags if k.casefold() != "pocketfile"]
-    if (pocket_file != DEFAULT_POCKET_FILE or _names_other_pockets(game)) and not any(
-        k.casefold() == "pocketfile" for k, _ in tags
-    ):
+    if (
+        pocket_file != DEFAULT_POCKET_FILE or names_other_pockets(game.log.pocket_file, game.unread)
+    ) and not any(k.casefold() == "pocketfile" for k, _ in tags):
         tags.append(("PocketFile", pocket_file))
     start = game.start_fen
     index = next((i for i, (k, _) in enumerate(tags) if k.casefold() == "fen"), None)
@@ -88,23 +88,6 @@ def _tags(game: JudgedGame) -> list[tuple[str, str]]:
     if start != STARTING_FEN:
         tags.insert(len(tags) if index is None else index, ("FEN", game.verdict.start_fen))
     return tags
-
-
-# A square of some file past h on a pocket rank: a pocket square of some preset.
-_POCKET_LIKE = re.compile(r"(?<![a-z0-9])([i-z])[18](?![0-9])")
-
-
-def _names_other_pockets(game: JudgedGame) -> bool:
-    """Does the text the reader could not read name pocket squares of another file than
-    the list's? Without a PocketFile tag the list's reader would take that file from it
-    (`gcadj.sources.pocket_files`) and read further than the original did. (The text is
-    written with the two files' squares swapped, `_swap_pocket_squares`: it names another
-    file than the list's where it names another than the log's.)"""
-    unread = game.unread
-    if unread is None:
-        return False
-    own = game.log.pocket_file
-    return any(found[1] != own for found in _POCKET_LIKE.finditer(unread.text))
 
 
 def _ply_lines(number: int, white: bool, text: str, comments: list[str]) -> list[str]:

@@ -26,7 +26,7 @@ from gcadj.judging.plies import JudgedGame
 from gcadj.judging.verdict import Verdict
 from gcadj.notation.pgn import GC_MARK, NOTE_MARK, ROSTER_UNKNOWN, VARIANT, escape_tag_value
 from gcadj.notation.records import UnreadText
-from gcadj.outputs.notes import finding_note, unread_note
+from gcadj.outputs.notes import finding_note, names_other_pockets, unread_note
 from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, Status, Termination
 
@@ -60,8 +60,8 @@ def pgn_tags(game: JudgedGame) -> list[tuple[str, str]]:
     if game.start_fen != STARTING_FEN:
         tags += [("SetUp", "1"), ("FEN", verdict.start_fen)]
     tags.append(("Termination", termination_tag(verdict)))
-    if log.pocket_file != DEFAULT_POCKET_FILE:
-        tags.append(("PocketFile", log.pocket_file))
+    if log.pocket_file != DEFAULT_POCKET_FILE or names_other_pockets(log.pocket_file, game.unread):
+        tags.append(("PocketFile", log.pocket_file))  # read back on the same file
     tags += [(k, v) for k, v in log.tags if k.casefold() not in _GENERATED]
     return tags
 
