@@ -213,7 +213,7 @@ def test_the_cli_says_why_it_cannot_use_the_data_folder_and_exits_6(tmp_path: Pa
     done = serve("--data", str(taken))
     assert done.returncode == EXIT_CANNOT_WRITE
     assert done.stderr.strip() == (
-        f"gcadj serve: cannot write in the data folder {taken}: unable to open database file"
+        f"gcadj serve: cannot write in the data folder {taken}: Is a directory"
     )
     a_file = tmp_path / "a-file"
     a_file.write_text("x")

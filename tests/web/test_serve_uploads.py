@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from serving import zip_of
 
-from gcadj.web.forms import BodyReader, FormError, Spool, header_parameters, parse_form
+from gcadj.web.forms import BodyReader, FormError, Memory, Spool, header_parameters, parse_form
 from gcadj.web.uploads import (
     Planned,
     Refused,
@@ -211,7 +211,8 @@ def test_a_large_part_spills_to_a_file_and_a_small_one_stays_in_memory(tmp_path:
         + big
         + b'\r\n--B\r\nContent-Disposition: form-data; name="text"\r\n\r\nP d2-d4\r\n--B--\r\n'
     )
-    reader = BodyReader("multipart/form-data; boundary=B", lambda: Spool(tmp_path, 1000, files))
+    memory = Memory(1000)  # the request's: shared by its parts
+    reader = BodyReader("multipart/form-data; boundary=B", lambda: Spool(tmp_path, memory, files))
     for start in range(0, len(body), 7):  # as a slow client sends it
         reader.feed(body[start : start + 7])
     spilled, small = reader.finish()
