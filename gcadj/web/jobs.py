@@ -5,16 +5,16 @@ A check (a `Job`) is what one request asked for: its uploads and addresses, and 
 client that asked (`gcadj.web.clients`). It gets its result's id (`ResultStore.create`,
 unguessable) as it is submitted: the result's address exists from the start and shows
 its progress until the check ends. A client has at most `ServeSettings.client_checks`
-checks running or waiting, and the server `pool_size + queue`; past either, a new check
-is turned away with "busy". A thread of the server fetches the addresses (the polite
-`Fetcher`, public addresses only when the server is exposed), then waits for one of
-`ServeSettings.pool_size` worker pools (`gcadj.app.pool`, one worker each, started once
-and reused), lent fairly (`gcadj.web.schedule.FairPools`): a check judges in time slices,
-giving its pool up between two sources when another client's check waits, and its games
-are adjudicated within the server's budget of adjudication seconds
-(`gcadj.web.schedule.AdjudicationBudget`). With its pool, it runs the app's batch runner
-(`gcadj.web.judging`): the server starts no process of its own. The runner's limits hold
-for every check:
+checks running or waiting, and the server `pool_size + queue` (twice that for a client
+with none); past either, a new check is turned away with "busy". A thread of the server
+fetches the addresses (the polite `Fetcher`, public addresses only when the server is
+exposed), then waits for one of `ServeSettings.pool_size` worker pools (`gcadj.app.pool`,
+one worker each, started once and reused), lent fairly (`gcadj.web.schedule.FairPools`):
+a check judges in time slices, giving its pool up between two sources when another
+client's check waits, and its games are adjudicated within the server's budget of
+adjudication seconds (`gcadj.web.schedule.AdjudicationBudget`). With its pool, it runs
+the app's batch runner (`gcadj.web.judging`): the server starts no process of its own.
+The runner's limits hold for every check:
 
 - a source that takes longer than `source_timeout` gets an "error" verdict saying so; its
   worker is killed and replaced, and the check goes on with the next source;
@@ -308,12 +308,16 @@ class JobRunner:
         return job, token
 
     def _admit(self, client: str) -> None:
-        """Count a new check of `client`'s in, or raise `Busy` (see `submit`)."""
+        """Count a new check of `client`'s in, or raise `Busy` (see `submit`). A client
+        with no check running or waiting is taken even when the queue is full, up to
+        twice its length: clients that fill the queue between them cannot keep a new
+        one out."""
         settings = self.settings
+        room = settings.pool_size + settings.queue
         with self._lock:
             active = sum(self._admitted.values())
             mine = self._admitted[client]
-            if active >= settings.pool_size + settings.queue:
+            if active >= room and (mine or active >= 2 * room):
                 raise Busy(
                     f"{active} checks are running or waiting, the most this server takes; "
                     "try again in a minute"

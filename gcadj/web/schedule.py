@@ -96,10 +96,6 @@ class FairPools:
         with self._cond:
             return len(self._waiting)
 
-    def holding(self, client: str) -> int:
-        with self._cond:
-            return self._holding[client]
-
     def acquire(self, client: str, cancelled: Callable[[], bool]) -> WorkerPool | None:
         """A pool for a check of `client`, once it is its turn (None when `cancelled()`
         says so meanwhile)."""
