@@ -101,6 +101,14 @@ class Spool:
             return Stored(path=self.path)
         return Stored(bytes(self.memory))
 
+    def abort(self) -> None:
+        """Drop what was written (the body will not be read whole): its file, if it has
+        one, is closed here and deleted by its owner."""
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        self.memory = bytearray()
+
 
 @dataclass(frozen=True)
 class Part:
@@ -224,7 +232,13 @@ class BodyReader:
     def __init__(
         self, content_type: str, spool: Callable[[], Spool], *, whole: bool = False
     ) -> None:
-        self.spool = spool
+        self.spools: list[Spool] = []
+
+        def made() -> Spool:
+            self.spools.append(spool())
+            return self.spools[-1]
+
+        self.spool = made
         self.parts: list[Part] = []
         self.whole: Spool | None = None
         self.parser: MultipartParser | None = None
@@ -233,9 +247,9 @@ class BodyReader:
         if kind == "multipart/form-data":
             self.parser = self._multipart(content_type)
         elif kind == "application/x-www-form-urlencoded" and not whole:
-            self.fields = UrlencodedParser(spool, self.parts)
+            self.fields = UrlencodedParser(self.spool, self.parts)
         else:
-            self.whole = spool()
+            self.whole = self.spool()
 
     def _multipart(self, content_type: str) -> MultipartParser:
         _, params = parse_options_header(content_type)
@@ -294,6 +308,11 @@ class BodyReader:
             self.parser.write(chunk)
         except MultipartParseError as err:
             raise FormError(f"a malformed multipart body ({err})") from None
+
+    def abort(self) -> None:
+        """The body will not be read whole: every file still open is closed."""
+        for spool in self.spools:
+            spool.abort()
 
     def finish(self) -> list[Part]:
         if self.fields is not None:

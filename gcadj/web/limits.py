@@ -84,7 +84,7 @@ class ServeSettings:
     public_urls_only: bool = defaults.PUBLIC_URLS_ONLY  # refuse non-global ones
     allowed_hosts: tuple[str, ...] = ()  # names a reverse proxy sends as Host ("*": any)
     max_buffer: int = defaults.MAX_BUFFER_MB * MB  # held at once, spills too
-    spill_bytes: int = 2 * MB  # an upload past this goes to a private file, not memory
+    spill_bytes: int = 256 * KB  # a request's memory: past it its parts go to private files
     client_timeout: float = defaults.CLIENT_TIMEOUT  # for headers, and idle
     min_upload_rate: int = defaults.MIN_UPLOAD_RATE_KB * KB  # a body's, in bytes/s
     body_timeout: float = defaults.BODY_TIMEOUT  # seconds for a whole body (0: none)

@@ -7,11 +7,16 @@ Every body is read as it streams in (`gcadj.web.forms.BodyReader`), never whole 
   declared ``Content-Length`` says so;
 - the bytes it brings count, as they are received, against one budget shared by every
   request, `ServeSettings.max_buffer`, and against its client's share of it,
-  `ServeSettings.client_buffer` (`BufferBudget`): a request is answered 503 as soon as its
-  next chunk does not fit. What a body only declares costs nothing, so bodies that
-  declare 20 MB and trickle in hold what they sent, not the budget. Its share is given
-  back when the check that holds its uploads has ended (`Receipt.close`), not when the
-  answer is sent: a queued check still holds them;
+  `ServeSettings.client_buffer` (`BufferBudget`): once its next chunk does not fit, a
+  request holds nothing more, the rest of its body is read and dropped (so that its
+  client, still sending, reads the answer rather than a reset connection), and it is
+  answered 503; the deadlines of `gcadj.web.protocol` still hold. Requests that began
+  later are shed first to make room (`BufferBudget`), so that of many uploads arriving
+  together the first are received whole. What a body only
+  declares costs nothing, so bodies that declare 20 MB and trickle in hold what they
+  sent, not the budget. Its share is given back when the check that holds its uploads
+  has ended (`Receipt.close`), not when the answer is sent: a queued check still holds
+  them;
 - its parts together keep at most `ServeSettings.spill_bytes` in memory
   (`gcadj.web.forms.Memory`); the rest goes to files of the server's private folder,
   deleted with its share.
@@ -40,22 +45,47 @@ from gcadj.web.limits import ServeSettings, size_text
 
 class BufferBudget:
     """The bytes of requests the server holds at once, in all and per client (see the
-    module docstring). Used from the event loop only, so it needs no lock."""
+    module docstring). Used from the event loop only, so it needs no lock.
+
+    When a chunk does not fit in all, the requests still being received that began after
+    the one whose chunk it is are shed first, the latest first (`Receipt.shed`): so
+    uploads that arrive together do not all get part of the way and all fail, the
+    earliest are received whole and the latest told "busy" (a body that only declares
+    its size holds nothing: a slow one cannot keep the budget this way)."""
 
     def __init__(self, limit: int, client_limit: int = 0) -> None:
         self.limit = limit
         self.client_limit = client_limit or limit
         self.held = 0
         self.clients: Counter[str] = Counter()
+        self.receiving: dict[int, Receipt] = {}  # in the order they began
 
-    def take(self, size: int, client: str = "") -> bool:
-        """Hold `size` more bytes for `client` if they fit under both limits; whether
-        they did."""
-        if self.held + size > self.limit or self.clients[client] + size > self.client_limit:
+    def take(self, receipt: Receipt, size: int) -> bool:
+        """Hold `size` more bytes for `receipt` if they fit under both limits, shedding
+        later requests to make room if need be; whether they did."""
+        client = receipt.client
+        if self.clients[client] + size > self.client_limit:
             return False
+        while self.held + size > self.limit:
+            later = self.latest_after(receipt)
+            if later is None:
+                return False
+            later.shed()
         self.held += size
         self.clients[client] += size
         return True
+
+    def latest_after(self, receipt: Receipt) -> Receipt | None:
+        """The request that began last, after `receipt`, still being received and
+        holding bytes; None if there is none."""
+        found = None
+        after = False
+        for other in self.receiving.values():
+            if other is receipt:
+                after = True
+            elif after and other.held > 0:
+                found = other
+        return found
 
     def give_back(self, size: int, client: str = "") -> None:
         self.held = max(0, self.held - size)
@@ -67,22 +97,37 @@ class BufferBudget:
 @dataclass
 class Receipt:
     """What one request holds: its client's share of the budget and the files its
-    uploads spilled to. `close` gives both back (once; later calls do nothing)."""
+    uploads spilled to. `close` gives both back (once; later calls do nothing). `shed`:
+    the request must give up what it holds for an earlier one (its body is then read and
+    dropped, and it is answered "busy")."""
 
     budget: BufferBudget
     client: str = ""
     held: int = 0
     files: list[str] = field(default_factory=list)
+    shed_for: bool = False
+
+    def __post_init__(self) -> None:
+        self.budget.receiving[id(self)] = self
 
     def hold(self, size: int) -> bool:
         if size <= 0:
             return True
-        if not self.budget.take(size, self.client):
+        if self.shed_for or not self.budget.take(self, size):
             return False
         self.held += size
         return True
 
+    def received(self) -> None:
+        """The body is whole: what it holds stays until `close`, never shed."""
+        self.budget.receiving.pop(id(self), None)
+
+    def shed(self) -> None:
+        self.shed_for = True
+        self.close()
+
     def close(self) -> None:
+        self.received()
         for path in self.files:
             with contextlib.suppress(OSError):
                 os.unlink(path)
@@ -106,7 +151,7 @@ class Receiver:
     def busy(self, client: str, size: int) -> Busy:
         """Why `size` more bytes of `client`'s do not fit: its share, or the budget."""
         budget = self.budget
-        if budget.clients[client] + size > budget.client_limit:
+        if size and budget.clients[client] + size > budget.client_limit:
             return Busy(
                 f"{size_text(budget.clients[client])} of your uploads are being received or "
                 f"judged, the most this server holds for one client at once is "
@@ -128,6 +173,7 @@ class Receiver:
         declared = request.headers.get("content-length", "")
         receipt = Receipt(self.budget, client)
         memory = Memory(self.settings.spill_bytes)
+        reader: BodyReader | None = None
         try:
             if declared.isdigit() and int(declared) > limit:
                 raise TooLarge
@@ -137,15 +183,25 @@ class Receiver:
                 whole=whole,
             )
             received = 0
+            refused: Busy | None = None
             async for chunk in request.stream():
                 received += len(chunk)
                 if received > limit:
                     raise TooLarge
-                if not receipt.hold(received - receipt.held):
-                    raise self.busy(client, received - receipt.held)
-                reader.feed(chunk)
+                if refused is None and not receipt.hold(received - receipt.held):
+                    wanted = 0 if receipt.shed_for else received - receipt.held
+                    refused = self.busy(client, wanted)
+                    reader.abort()  # nothing kept: the rest is read and dropped
+                    receipt.close()
+                if refused is None:
+                    reader.feed(chunk)
+            if refused is not None:
+                raise refused
+            receipt.received()
             return reader.finish(), receipt
         except BaseException:
+            if reader is not None:
+                reader.abort()
             receipt.close()
             raise
 

@@ -225,7 +225,7 @@ def test_small_parts_and_url_encoded_fields_are_not_kept_in_memory(tmp_path: Pat
         in_background(server, "/check", body, headers, "127.0.0.2")
         spilled = wait_for(
             lambda: (
-                len(found := [p for p in folder.iterdir() if p.stat().st_size == len(part)]) == 9
+                len(found := [p for p in folder.iterdir() if p.stat().st_size == len(part)]) == 10
                 and found
             ),
             WAIT,

@@ -224,7 +224,7 @@ def test_uploads_over_the_budget_are_shed_with_503_and_it_recovers(tmp_path: Pat
 
 def test_a_large_upload_spills_to_a_private_file_deleted_after_its_check(tmp_path: Path) -> None:
     data = LEGAL.read_bytes()
-    body = data + b"\n" * (3_000_000 - len(data))  # past the 2 MB kept in memory
+    body = data + b"\n" * (3_000_000 - len(data))  # past the 256 KB kept in memory
     with running_server(tmp_path / "t", "--max-upload", "5", "--jobs", "1") as server:
         (folder,) = wait_for(lambda: list(server.tmp.glob("gcadj-upload-*")), WAIT)
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700
