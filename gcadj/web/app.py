@@ -341,9 +341,10 @@ async def result_page(request: Request) -> Response:
         total = None if names is None else len(names)
         return html(pages.progress_page(job.done, total, job.games, waiting=waiting))
     result = await stored(request)
+    # running with no check to hold it: a result the store could not end yet (a full disk)
     if result.state == INTERRUPTED or (result.state == RUNNING and job is None):
-        return html(pages.interrupted_page(result.id, result.games))  # (running: no check
-    owner = is_owner(request, result)  # holds it, as when the store could not end it yet)
+        return html(pages.interrupted_page(result.id, result.games))
+    owner = is_owner(request, result)
     keep = state.settings.keep_days
     if result.games == 1:
         game = await asyncio.to_thread(state.store.game, result.id, 1)

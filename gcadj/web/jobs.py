@@ -85,6 +85,7 @@ STRANDED_SECONDS: Final = 60.0  # a running result no check holds, this old, is 
 DELETED: Final = "deleted"  # a `Job.ending`: its result is deleted (besides DONE, INTERRUPTED)
 EDITOR_MAX: Final = 1_000_000  # the largest text kept for the editor (one pasted game is KBs)
 NAMES_SHOWN: Final = 3
+SMALL_CHECK: Final = 3  # sources (none a zip) of a check served before large ones
 
 
 def check_name(names: Sequence[str]) -> str:
@@ -145,6 +146,7 @@ class Job:
     budget: AdjudicationBudget | None = None  # the server's, charged for each adjudication
     ending: str = DONE  # the final state its result gets: DONE, DELETED or INTERRUPTED
     held: float = 0.0  # seconds it has held a worker so far (its deadline counts these)
+    small: bool = False  # a few sources, no zip: served before large ones (`FairPools`)
     created: float = field(default_factory=time.monotonic)
     state: str = "queued"  # then "running", then "done"
     names: list[str] | None = None  # every source, once the zips are listed
@@ -355,6 +357,7 @@ class JobRunner:
         folder = self.root / job_id
         folder.mkdir()
         job = Job(job_id, api, name, folder, self.store, adjudicate, client, self.budget)
+        job.small = len(names) <= SMALL_CHECK and not any(is_zip(u) for u in uploads)
         with self._lock:
             self._jobs[job_id] = job
         return job, token
@@ -506,7 +509,7 @@ class JobRunner:
         memory."""
         shutil.rmtree(job.folder, ignore_errors=True)
         with self._lock:
-            ending = job.ending
+            chosen = ending = job.ending
         if ending == DONE:
             try:
                 self.store.finish(job.id, skipped=job.skipped, report=job.report, csv=job.csv)
@@ -519,6 +522,9 @@ class JobRunner:
             self._jobs.pop(job.id, None)
             job.state = "done"
             job.ended = time.monotonic()
+            abandoned = job.ending == DELETED and chosen != DELETED  # meanwhile (`abandon`)
+        if abandoned:
+            self._settle(job.id, DELETED)
         self._leave(job.client)
         job.finished.set()
         job.lines.put(None)
@@ -529,7 +535,7 @@ class JobRunner:
         tasks: list[SourceTask] | None = None
         index = 0
         while tasks is None or index < len(tasks):
-            pool = self.pools.acquire(job.client, job.cancel.is_set)
+            pool = self.pools.acquire(job.client, job.cancel.is_set, small=job.small)
             if pool is None:
                 return False
             job.state = "running"

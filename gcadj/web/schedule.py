@@ -7,9 +7,10 @@ archives would keep every worker for many minutes while a player's one game wait
 behind them. So (``docs/security.md`` says it for users):
 
 - **A client's share of the workers** (`FairPools`). When a pool is free it goes to the
-  waiting check whose client holds the fewest pools now, then to the client that has used
+  waiting check whose client holds the fewest pools now, then to a small check (a few
+  sources, no zip: a pasted game) before a large one, then to the client that has used
   the workers least lately (worker-seconds, halved every `USAGE_HALF_LIFE` seconds), then
-  to the check that has waited longest: a new client comes first.
+  to the check that has waited longest: a new client's game comes first.
 - **Time slices.** A check judges its sources on its pool for at least
   `ServeSettings.slice_seconds`, then, between two sources, gives the pool up when a
   check of another client that holds fewer pools is waiting and none is free
@@ -70,10 +71,12 @@ class Usage:
 
 @dataclass(frozen=True)
 class Waiter:
-    """A check waiting for a pool: its client, and its place in the order of arrival."""
+    """A check waiting for a pool: its client, its place in the order of arrival, and
+    whether it is small (a few sources, no zip)."""
 
     client: str
     seq: int
+    small: bool = False
 
 
 class FairPools:
@@ -96,10 +99,12 @@ class FairPools:
         with self._cond:
             return len(self._waiting)
 
-    def acquire(self, client: str, cancelled: Callable[[], bool]) -> WorkerPool | None:
-        """A pool for a check of `client`, once it is its turn (None when `cancelled()`
-        says so meanwhile)."""
-        waiter = Waiter(client, next(self._seq))
+    def acquire(
+        self, client: str, cancelled: Callable[[], bool], *, small: bool = False
+    ) -> WorkerPool | None:
+        """A pool for a check of `client` (`small`: a few sources), once it is its turn
+        (None when `cancelled()` says so meanwhile)."""
+        waiter = Waiter(client, next(self._seq), small)
         with self._cond:
             self._waiting.append(waiter)
             try:
@@ -137,10 +142,11 @@ class FairPools:
         """The waiting check served next (see the module docstring)."""
         now = self.clock()
 
-        def order(waiter: Waiter) -> tuple[int, float, int]:
+        def order(waiter: Waiter) -> tuple[int, bool, float, int]:
             usage = self._usage.get(waiter.client)
             return (
                 self._holding[waiter.client],
+                not waiter.small,
                 0.0 if usage is None else usage.now(now),
                 waiter.seq,
             )

@@ -131,3 +131,26 @@ def test_a_slice_hands_tasks_until_it_ends_and_says_where_the_next_begins() -> N
     rest = Slice(list("abcdef"), 4, lambda: True)
     assert list(rest) == ["e"] and rest.next == 5  # at least one, whatever ends() says
     assert list(Slice(list("ab"), 2, lambda: False)) == []
+
+
+def test_a_small_check_comes_before_a_large_one_of_a_client_holding_as_many() -> None:
+    pools = FairPools([object()])  # type: ignore[list-item]
+    first = pools.acquire("blocker", lambda: False)
+    order: list[str] = []
+
+    def wait(client: str, small: bool) -> None:
+        pool = pools.acquire(client, lambda: False, small=small)
+        order.append(client)
+        pools.release(client, pool, 0.0)  # type: ignore[arg-type]
+
+    threads = []
+    for client, small in (("archive", False), ("paste", True)):  # the archive came first
+        thread = threading.Thread(target=wait, args=(client, small))
+        thread.start()
+        threads.append(thread)
+        while pools.waiting < len(threads):
+            time.sleep(0.01)
+    pools.release("blocker", first, 0.0)  # type: ignore[arg-type]
+    for thread in threads:
+        thread.join(10)
+    assert order == ["paste", "archive"]
