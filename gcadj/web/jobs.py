@@ -429,8 +429,9 @@ class JobRunner:
                 said = result_id in self._said
                 self._said.add(result_id)
                 self._unsettled[result_id] = ending
-            if not said:
+            if not said:  # the sweeper now tries again every RETRY_SECONDS
                 log.error("result %s could not be %s yet (tried again): %s", result_id, ending, err)
+                self._wake.set()
             return
         with self._lock:
             if result_id in self._said:

@@ -10,6 +10,7 @@ fails with EFBIG, as on a full disk). Expected verdicts come from the library.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import resource
 import signal
@@ -46,8 +47,9 @@ WAIT = 60.0  # the most any answer may take here (a loaded machine): never a spe
 
 
 def states(data: Path) -> dict[str, str]:
-    """Every result the store holds, by id: its state."""
-    with sqlite3.connect(data / "results.sqlite3") as db:
+    """Every result the store holds, by id: its state (read, and the connection closed:
+    one left open would keep the server from recovering the store after a failed write)."""
+    with contextlib.closing(sqlite3.connect(data / "results.sqlite3")) as db:
         return dict(db.execute("SELECT id, state FROM results").fetchall())
 
 
