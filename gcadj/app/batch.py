@@ -140,9 +140,9 @@ class BatchSize:
     follows a moving average of what the units so far cost per task.
     """
 
-    def __init__(self, fixed: int | None) -> None:
+    def __init__(self, fixed: int | None, first: int = 4) -> None:
         self.fixed = fixed
-        self.size = min(fixed or 4, MAX_BATCH)
+        self.size = min(fixed or first, MAX_BATCH)
         self.per_task: float | None = None
 
     def learn(self, tasks: int, seconds: float) -> None:
@@ -201,7 +201,7 @@ class _Run(Generic[T, R]):
         limits: Limits,
         until: float | None,
         stop: Callable[[], bool] | None,
-        batch_size: int | None,
+        sizer: BatchSize,
     ) -> None:
         self.pool = pool
         self.work = work
@@ -209,7 +209,7 @@ class _Run(Generic[T, R]):
         self.until = until
         self.stop = stop
         self.ordered: InOrder[R] = InOrder(sink)
-        self.sizer = BatchSize(batch_size)
+        self.sizer = sizer
         self.waiting: deque[tuple[list[int], list[T]]] = deque()  # to give, retries first
         self.held: dict[int, T] = {}  # every task given or waiting, by key, until it is done
         self.strikes: dict[int, int] = {}
@@ -387,20 +387,23 @@ def run_batch(
     started: float | None = None,
     stop: Callable[[], bool] | None = None,
     batch_size: int | None = None,
+    first_size: int = 4,
 ) -> bool:
     """Run every task of `items` on `pool` and give `sink` their results in order, a unit
     at a time (see the module docstring); True when every task has its result, False
     when `stop()` said to stop (its busy workers are then killed).
 
     `started` is when the run began, for `Limits.total_seconds` (default: now);
-    `batch_size` fixes the size of the units (tests). Ctrl-C (KeyboardInterrupt) goes to
-    the caller, which closes the pool.
+    `batch_size` fixes the size of the units (tests); `first_size` is the size of the
+    first units, before their cost is known (the server's 1: a task may take a second,
+    and it reads its tasks a few at a time). Ctrl-C (KeyboardInterrupt) goes to the
+    caller, which closes the pool.
     """
     limits = limits or Limits()
     until = None
     if limits.total_seconds > 0:
         until = (time.monotonic() if started is None else started) + limits.total_seconds
-    run = _Run(pool, work, sink, limits, until, stop, batch_size)
+    run = _Run(pool, work, sink, limits, until, stop, BatchSize(batch_size, first_size))
     try:
         run.feed(items)
     except RunStopped:

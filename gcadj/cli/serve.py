@@ -35,7 +35,9 @@ SERVE_EPILOG = (
     "--keep days in the --data folder. Safe by default: pages are fetched from "
     "public addresses only (--any-urls to fetch any), the server answers only to its own "
     "address's names (--allowed-host for a reverse proxy's), forms posted from other sites "
-    "are refused, and slow clients are cut off. Needs the serve extra: "
+    "are refused, slow clients are cut off, and each client has its share of the server "
+    "(connections, uploads, checks, workers: no client locks out the rest). Needs the "
+    "serve extra: "
     "pip install 'gcadj[serve]'. "
     + exit_codes_help(
         (EXIT_OK, EXIT_USAGE),
@@ -175,6 +177,53 @@ MinRateOption = Annotated[
 ]
 
 
+BodyTimeoutOption = Annotated[
+    float,
+    number_option(
+        "--body-timeout",
+        metavar="SECONDS",
+        minimum=0,
+        whole=False,
+        help="Deadline for a whole request body, however fast it comes (0: none but the "
+        "minimum rate).",
+    ),
+]
+TrustProxyOption = Annotated[
+    bool,
+    typer.Option(
+        "--trust-proxy",
+        help="The server sits behind a reverse proxy: a client is the last address of "
+        "X-Forwarded-For, as the proxy appends it (default: the peer address; the header "
+        "is never read).",
+    ),
+]
+ClientConnectionsOption = Annotated[
+    int, count("--client-connections", 0, "Most connections open at once per client (0: no cap).")
+]
+ClientRequestsOption = Annotated[
+    int, count("--client-requests", 0, "Most requests handled at once per client (0: no cap).")
+]
+ClientBufferOption = Annotated[
+    float,
+    megabytes("--client-buffer", "Most upload bytes held at once for one client, in MB."),
+]
+ClientChecksOption = Annotated[
+    int,
+    count("--client-checks", 0, "Most checks running or waiting per client (0: no cap)."),
+]
+AdjudicateShareOption = Annotated[
+    float,
+    number_option(
+        "--adjudicate-share",
+        metavar="FRACTION",
+        minimum=0,
+        whole=False,
+        help="Most of the workers' time adjudicating may take over a minute, for all checks "
+        "together; past it games are judged with a search cut at once (0: no bound).",
+    ),
+]
+
+
 def settings_of(values: dict[str, object]) -> ServeSettings:
     """The server's settings from the command's options (its parameters by name, as
     click parsed them: ``ctx.params``)."""
@@ -210,6 +259,13 @@ def settings_of(values: dict[str, object]) -> ServeSettings:
         max_buffer=int(number("max_buffer") * MB),
         client_timeout=number("client_timeout"),
         min_upload_rate=int(number("min_upload_rate") * KB),
+        body_timeout=number("body_timeout"),
+        trust_proxy=bool(values["trust_proxy"]),
+        client_connections=int(number("client_connections")),
+        client_requests=int(number("client_requests")),
+        client_buffer=int(number("client_buffer") * MB),
+        client_checks=int(number("client_checks")),
+        adjudicate_share=number("adjudicate_share"),
     )
 
 
@@ -235,6 +291,13 @@ def serve(
     max_buffer: MaxBufferOption = float(defaults.MAX_BUFFER_MB),
     client_timeout: ClientTimeoutOption = defaults.CLIENT_TIMEOUT,
     min_upload_rate: MinRateOption = float(defaults.MIN_UPLOAD_RATE_KB),
+    body_timeout: BodyTimeoutOption = defaults.BODY_TIMEOUT,
+    trust_proxy: TrustProxyOption = defaults.TRUST_PROXY,
+    client_connections: ClientConnectionsOption = defaults.CLIENT_CONNECTIONS,
+    client_requests: ClientRequestsOption = defaults.CLIENT_REQUESTS,
+    client_buffer: ClientBufferOption = float(defaults.CLIENT_BUFFER_MB),
+    client_checks: ClientChecksOption = defaults.CLIENT_CHECKS,
+    adjudicate_share: AdjudicateShareOption = defaults.ADJUDICATE_SHARE,
 ) -> None:
     """Serve the adjudicator as a web page and a JSON API."""
     import importlib.util

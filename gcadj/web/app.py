@@ -10,10 +10,13 @@ Routes:
   with the editor, or the report of several; the same page when reloaded, bookmarked,
   opened in another browser or after a restart, until it expires. ``#ply=N`` opens a
   position. ``/r/<id>/g/<n>`` is game n of a report, ``/r/<id>/<name>.jsonl`` and
-  ``.csv`` its verdicts, ``POST /r/<id>/delete`` deletes it (its owner only);
+  ``.csv`` its verdicts (named in any script: `attachment`), ``POST /r/<id>/delete``
+  deletes it (its owner only). An id that cannot be a result's, or a game number out of
+  range, is answered 404 before the store is asked;
 - ``POST /api/check``: JSON lines, one per game, as ``gcadj check --json`` prints them
   (with ``adjudicate=1``, as ``gcadj adjudicate --json`` does); the result's address is
-  in the answer's ``Link`` header (``rel="alternate"``).
+  in the answer's ``Link`` header (``rel="alternate"``). A client that hangs up before
+  the last line stops its check, whose result is deleted (`JobLines`).
 
 A page's check adjudicates every game (``--adjudicate-budget``: `gcadj.web.judging.check_job`),
 in the workers: every game's page shows what the adjudicator proposes, its mating
@@ -42,6 +45,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -54,17 +58,27 @@ from starlette.responses import (
     StreamingResponse,
 )
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from gcadj.app.pipeline import JudgeOptions
 from gcadj.errors import BadRequest as BadInput
 from gcadj.errors import StoreError
 from gcadj.web import pages, result_pages
-from gcadj.web.forms import FormError, Part, media_type, urlencoded_parts
+from gcadj.web.clients import CLIENT_SCOPE
+from gcadj.web.forms import FormError, Part, media_type
 from gcadj.web.guard import Guard
 from gcadj.web.jobs import Busy, Job, JobRunner
 from gcadj.web.limits import ServeSettings, size_text
 from gcadj.web.receive import Receipt, Receiver, TooLarge
-from gcadj.web.store import DAY, INTERRUPTED, ResultStore, StoredResult
+from gcadj.web.store import (
+    DAY,
+    INTERRUPTED,
+    RUNNING,
+    ResultStore,
+    StoredResult,
+    is_game_number,
+    is_result_id,
+)
 from gcadj.web.uploads import Upload
 
 log = logging.getLogger(__name__)
@@ -78,6 +92,7 @@ NOTHING: Final = "Nothing to check: paste a log, give an address or choose files
 NOTHING_API: Final = "nothing to check: send a log, files (-F file=@...) or -F url=..."
 OWNER_COOKIE: Final = "gcadj-owner"  # the token of the browser that made a result
 CLOSE: Final = {"connection": "close"}  # a refusal: the client may still be sending
+FORM_TYPES: Final = ("multipart/form-data", "application/x-www-form-urlencoded")
 
 
 @dataclass
@@ -95,6 +110,11 @@ class ServerState:
 def is_api(request: Request) -> bool:
     """Is this a request of the JSON API (answered in text, never in pages)?"""
     return request.url.path.startswith("/api/")
+
+
+def client_of(request: Request) -> str:
+    """The client a request comes from, as `gcadj.web.guard.Guard` found it."""
+    return str(request.scope.get(CLIENT_SCOPE, ""))
 
 
 def state_of(request: Request) -> ServerState:
@@ -189,7 +209,7 @@ async def receive(request: Request, state: ServerState) -> tuple[list[Part], Rec
     """The request's parts and what they hold, or the answer that refuses it: 413 too
     large, 503 over the budget, or (a client that hung up) an answer nobody reads."""
     try:
-        return await state.receiver.read(request)
+        return await state.receiver.read(request, client=client_of(request), whole=is_api(request))
     except TooLarge:
         limit = size_text(state.settings.max_body)
         message = (
@@ -209,17 +229,16 @@ async def receive(request: Request, state: ServerState) -> tuple[list[Part], Rec
 def request_sources(
     request: Request, parts: list[Part]
 ) -> tuple[list[Upload], list[str], dict[str, str]]:
-    """What a request asks to check: a form's uploads, addresses and fields; for the API
-    also a body that is the log itself (``curl --data-binary``), and the query's fields."""
+    """What a request asks to check: a form's uploads, addresses and fields (its parts, as
+    `receive` read them); for the API also a body that is the log itself (``curl
+    --data-binary``), and the query's fields."""
     kind = media_type(request.headers.get("content-type", ""))
     api = is_api(request)
-    if kind == "multipart/form-data":
+    if kind == "multipart/form-data" or (kind in FORM_TYPES and not api):
         uploads, urls, fields = sources_of(parts)
     elif api:  # the log itself (curl --data-binary sends it as a urlencoded form)
         name = request.query_params.get("name") or BODY
         uploads, urls, fields = [upload_of(name, part) for part in parts], [], {}
-    elif kind == "application/x-www-form-urlencoded":
-        uploads, urls, fields = sources_of(urlencoded_parts(b"".join(p.data for p in parts)))
     else:
         raise FormError(f"expected a form (multipart/form-data), not {kind or 'no content type'}")
     if api:
@@ -244,7 +263,13 @@ async def start_check(request: Request) -> tuple[Job, str] | Response:
             raise BadInput(NOTHING_API if api else NOTHING)
         adjudicate = not api or is_yes(fields.get("adjudicate"))  # the API's lines: check's
         job, token = await asyncio.to_thread(
-            state.runner.submit, uploads, urls, options, api=api, adjudicate=adjudicate
+            state.runner.submit,
+            uploads,
+            urls,
+            options,
+            api=api,
+            adjudicate=adjudicate,
+            client=client_of(request),
         )
     except (FormError, BadInput) as err:
         receipt.close()
@@ -290,9 +315,13 @@ def result_path(result_id: str) -> str:
 
 
 async def stored(request: Request) -> StoredResult:
-    """The result the address names, or 404 (none, expired, deleted)."""
+    """The result the address names, or 404 (none, expired, deleted, or an id no result
+    could have, which never reaches the store)."""
     state = state_of(request)
-    result = await asyncio.to_thread(state.store.get, str(request.path_params["id"]))
+    result_id = str(request.path_params["id"])
+    if not is_result_id(result_id):
+        raise HTTPException(404, "No such result")
+    result = await asyncio.to_thread(state.store.get, result_id)
     if result is None:
         raise HTTPException(404, "No such result")
     return result
@@ -312,6 +341,9 @@ async def result_page(request: Request) -> Response:
         total = None if names is None else len(names)
         return html(pages.progress_page(job.done, total, job.games, waiting=waiting))
     result = await stored(request)
+    # running with no check to hold it: a result the store could not end yet (a full disk)
+    if result.state == INTERRUPTED or (result.state == RUNNING and job is None):
+        return html(pages.interrupted_page(result.id, result.games))
     owner = is_owner(request, result)
     keep = state.settings.keep_days
     if result.games == 1:
@@ -327,20 +359,17 @@ async def result_page(request: Request) -> Response:
             result_pages.report_page, result, report, keep_days=keep, owner=owner
         )
         return html(made)
-    if result.state == INTERRUPTED:
-        message = (
-            f"This check was interrupted when the server stopped, after {result.games} "
-            "games. Check it again."
-        )
-        return html(pages.message_page("Interrupted", message))
     return html(pages.message_page("Nothing judged", "This check found no game to judge."))
 
 
 async def report_game(request: Request) -> Response:
     """Game n of a report: its viewer."""
     state = state_of(request)
+    n = int(request.path_params["n"])
+    if not is_game_number(n):
+        raise HTTPException(404, "No such game in this result")
     result = await stored(request)
-    game = await asyncio.to_thread(state.store.game, result.id, int(request.path_params["n"]))
+    game = await asyncio.to_thread(state.store.game, result.id, n)
     if game is None:
         raise HTTPException(404, "No such game in this result")
     made = await asyncio.to_thread(
@@ -359,7 +388,7 @@ async def download(request: Request) -> Response:
     state = state_of(request)
     result = await stored(request)
     kind = str(request.path_params["file"]).rsplit(".", 1)[-1]
-    disposition = {"content-disposition": f'attachment; filename="{result.stem}.{kind}"'}
+    disposition = {"content-disposition": attachment(f"{result.stem}.{kind}")}
     if kind == "jsonl":
         lines = (line + "\n" for line in state.store.lines(result.id))  # read in a thread
         return StreamingResponse(lines, media_type=JSONL_TYPE, headers=disposition)
@@ -368,6 +397,34 @@ async def download(request: Request) -> Response:
         if csv is not None:
             return Response(csv, media_type="text/csv; charset=utf-8", headers=disposition)
     raise HTTPException(404, "No such file")
+
+
+def attachment(filename: str) -> str:
+    """The ``Content-Disposition`` of a download named `filename`, in any script, as RFC
+    6266 asks: the name itself as UTF-8 (``filename*``, RFC 8187), after an ASCII
+    ``filename`` for clients that know no better (the name's ASCII letters, digits and
+    ``-_.``, others as ``_``; "download" when none are left). A header is Latin-1:
+    the name as it is would not fit in one.
+
+    >>> for part in attachment("партия.jsonl").split("; "):
+    ...     print(part)
+    attachment
+    filename="download.jsonl"
+    filename*=UTF-8''%D0%BF%D0%B0%D1%80%D1%82%D0%B8%D1%8F.jsonl
+    >>> print(attachment("club-2024.csv"))
+    attachment; filename="club-2024.csv"; filename*=UTF-8''club-2024.csv
+    """
+    stem, dot, ending = filename.rpartition(".")
+    if not dot:
+        stem, ending = filename, ""
+
+    def ascii_of(text: str) -> str:
+        return "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in text)
+
+    fallback = ascii_of(stem) if any(c.isascii() and c.isalnum() for c in stem) else "download"
+    if dot:
+        fallback += "." + ascii_of(ending)
+    return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"
 
 
 async def delete_result(request: Request) -> Response:
@@ -392,28 +449,39 @@ async def api_check(request: Request) -> Response:
     job, _ = started
     where = str(request.base_url).rstrip("/") + result_path(job.id)
     headers = {"link": f'<{where}>; rel="alternate"; type="text/html"'}
-    return StreamingResponse(
-        stream_lines(state_of(request), job), media_type=JSONL_TYPE, headers=headers
-    )
+    return JobLines(state_of(request).runner, job, headers)
 
 
-async def stream_lines(state: ServerState, job: Job) -> AsyncIterator[str]:
-    """A check's JSON lines as they come; a client that goes away stops the check, and
-    its result is deleted (nobody waits for it)."""
-    try:
+class JobLines(StreamingResponse):
+    """A check's JSON lines as they come. When the answer ends before its last line (the
+    client went away, however Starlette hears it), the check is abandoned: it stops and
+    its result is deleted, nobody waits for it (`JobRunner.abandon`, which returns at
+    once: nothing is awaited once the client is gone)."""
+
+    def __init__(self, runner: JobRunner, job: Job, headers: dict[str, str]) -> None:
+        self.runner = runner
+        self.job = job
+        self.delivered = False
+        super().__init__(self.lines(), media_type=JSONL_TYPE, headers=headers)
+
+    async def lines(self) -> AsyncIterator[str]:
         while True:
             try:
-                line = job.lines.get_nowait()
+                line = self.job.lines.get_nowait()
             except queue.Empty:
                 await asyncio.sleep(0.05)
                 continue
             if line is None:
+                self.delivered = True
                 return
             yield line + "\n"
-    finally:
-        if not job.finished.is_set():
-            job.cancel.set()  # the client went away: stop judging for it
-            await asyncio.to_thread(state.runner.delete, job.id)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if not self.delivered:
+                self.runner.abandon(self.job)
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
@@ -524,7 +592,9 @@ def create_app(settings: ServeSettings, store: ResultStore) -> Guard:
 __all__ = [
     "OWNER_COOKIE",
     "BadInput",
+    "JobLines",
     "ServerState",
+    "attachment",
     "create_app",
     "judge_options",
     "sources_of",

@@ -12,8 +12,12 @@
   (any method but GET, HEAD and OPTIONS) whose ``Origin`` (or, without one, ``Referer``)
   is not this server's own origin (`foreign_origin`). A client that sends neither
   (``curl``, a script) is not a browser carrying someone's page, and passes;
-- **at most `ServeSettings.max_requests` requests run at once**; one more is answered 503
-  at once, before anything is read, so a flood costs nothing but its answers.
+- **at most `ServeSettings.max_requests` requests run at once**, and at most
+  `ServeSettings.client_requests` of one client (`gcadj.web.clients`: its address, or
+  behind a trusted proxy the address the proxy names); one more is answered 503 at once,
+  before anything is read, so a flood costs nothing but its answers, and one client's
+  slow uploads cannot take every place. The client is left in the request's scope
+  (`CLIENT_SCOPE`) for the app: its share of uploads and checks.
 
 Idle and slow connections never reach here: `gcadj.web.protocol` times them out below.
 """
@@ -27,6 +31,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from gcadj.web.clients import CLIENT_SCOPE, Shares, request_client
 from gcadj.web.limits import ANY_HOST, ServeSettings, host_name
 
 log = logging.getLogger(__name__)
@@ -111,6 +116,7 @@ class Guard:
         self.headers = security_headers(csp)
         self.plain_headers = security_headers()
         self.active = 0  # requests being handled now (the event loop's only: no lock)
+        self.clients = Shares(settings.client_requests)  # and of each client
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # the lifespan: start and stop the app
@@ -131,6 +137,11 @@ class Guard:
         if refusal is not None:
             await self.answer(send, *refusal)
             return
+        client = client_of(scope, self.settings)
+        if not self.clients.take(client):
+            await self.answer(send, 503, self.client_busy())
+            return
+        scope[CLIENT_SCOPE] = client
         self.active += 1
         try:
             await self.app(scope, receive, with_headers)
@@ -140,6 +151,13 @@ class Guard:
                 await self.answer(send, 500, "gcadj failed on this request (internal error)")
         finally:
             self.active -= 1
+            self.clients.give_back(client)
+
+    def client_busy(self) -> str:
+        return (
+            f"busy: {self.clients.cap} requests from your address are being handled, the "
+            "most this server takes from one client at once; try again in a minute"
+        )
 
     def refusal(self, scope: Scope) -> tuple[int, str] | None:
         """The status and message a request is refused with before the app, or None."""
@@ -186,4 +204,14 @@ class Guard:
         await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["Guard", "foreign_origin", "header", "security_headers", "split_host"]
+def client_of(scope: Scope, settings: ServeSettings) -> str:
+    """The client a request comes from (`gcadj.web.clients.request_client`)."""
+    peer = scope.get("client")
+    return request_client(
+        scope.get("headers", []),
+        str(peer[0]) if peer else None,
+        trust_proxy=settings.trust_proxy,
+    )
+
+
+__all__ = ["Guard", "client_of", "foreign_origin", "header", "security_headers", "split_host"]

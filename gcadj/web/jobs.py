@@ -1,21 +1,25 @@
 """The checks `gcadj serve` runs: their bookkeeping (ids, the queue, the store), and the
 worker pools they borrow from the app's batch runner.
 
-A check (a `Job`) is what one request asked for: its uploads and addresses. It gets its
-result's id (`ResultStore.create`, unguessable) as it is submitted: the result's address
-exists from the start and shows its progress until the check ends. A thread of the
-server fetches the addresses (the polite `Fetcher`, public addresses only when the server
-is exposed), then waits for one of `ServeSettings.pool_size` worker pools
-(`gcadj.app.pool`, one worker each, started once and reused), so at most that many
-checks judge at once and the others queue (past `ServeSettings.queue` waiting, a new
-check is turned away with "busy"). With its pool, it runs the app's batch runner
-(`gcadj.web.judging`): the server starts no process of its own. The runner's limits
-hold for every check:
+A check (a `Job`) is what one request asked for: its uploads and addresses, and the
+client that asked (`gcadj.web.clients`). It gets its result's id (`ResultStore.create`,
+unguessable) as it is submitted: the result's address exists from the start and shows
+its progress until the check ends. A client has at most `ServeSettings.client_checks`
+checks running or waiting, and the server `pool_size + queue` (twice that for a client
+with none); past either, a new check is turned away with "busy". A thread of the server
+fetches the addresses (the polite `Fetcher`, public addresses only when the server is
+exposed), then waits for one of `ServeSettings.pool_size` worker pools (`gcadj.app.pool`,
+one worker each, started once and reused), lent fairly (`gcadj.web.schedule.FairPools`):
+a check judges in time slices, giving its pool up between two sources when another
+client's check waits, and its games are adjudicated within the server's budget of
+adjudication seconds (`gcadj.web.schedule.AdjudicationBudget`). With its pool, it runs
+the app's batch runner (`gcadj.web.judging`): the server starts no process of its own.
+The runner's limits hold for every check:
 
 - a source that takes longer than `source_timeout` gets an "error" verdict saying so; its
   worker is killed and replaced, and the check goes on with the next source;
-- a check that takes longer than `job_timeout` gets such a verdict for every source not
-  yet judged;
+- a check that judges longer than `job_timeout` (the time it holds a worker; waiting for
+  one does not count) gets such a verdict for every source not yet judged;
 - a worker that dies (a crash, its memory cap) costs only the source it was judging.
 
 So every source gets a verdict, and no input holds a pool longer than its deadline. Each
@@ -25,6 +29,15 @@ private temporary folder (mode 0700), holds its saved zips and its JSON lines
 (`gcadj.app.jsonl.JsonlWriter`: whole lines, in order), from which the report and CSV of
 several games are made at its end (`gcadj.app.products`) and kept; the folder is then
 deleted. A finished check leaves the server's memory: its result is in the store.
+
+**Every result reaches a final state** (`Job.ending`): done when its check ended;
+deleted when its owner deleted it or its API client hung up before the last line (nobody
+waits for it); interrupted when the server stops, or when the check failed and its
+failure could not be kept. When the store cannot take that state (a full disk), the
+result is remembered and tried again every `RETRY_SECONDS` until it can; its page says
+it did not finish meanwhile. The sweeper, every `SWEEP_SECONDS`, also deletes expired
+results and ends any result left running that no check of this server holds
+(`ResultStore.end_stranded`).
 """
 
 from __future__ import annotations
@@ -38,7 +51,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -51,17 +64,28 @@ from gcadj.app.pool import WorkerPool
 from gcadj.errors import CannotWrite, StoreError
 from gcadj.errors import ServerBusy as Busy
 from gcadj.outputs.audit_report import GameFacts
-from gcadj.web.judging import CheckRun, check_job, file_stem, judge_check, plan_check
+from gcadj.web.judging import (
+    CheckRun,
+    SourceTask,
+    check_job,
+    file_stem,
+    judge_check,
+    plan_check,
+)
 from gcadj.web.limits import ServeSettings
-from gcadj.web.store import ResultStore, StoredGame
+from gcadj.web.schedule import AdjudicationBudget, FairPools, Slice
+from gcadj.web.store import DONE, INTERRUPTED, ResultStore, StoredGame
 from gcadj.web.uploads import Upload, ZipLimits, is_zip
 
 log = logging.getLogger(__name__)
 
-POLL_SECONDS: Final = 0.2
-SWEEP_SECONDS: Final = 600.0  # how often expired results are deleted
+SWEEP_SECONDS: Final = 60.0  # how often expired and stranded results are ended
+RETRY_SECONDS: Final = 2.0  # how often a result the store could not end is tried again
+STRANDED_SECONDS: Final = 60.0  # a running result no check holds, this old, is stranded
+DELETED: Final = "deleted"  # a `Job.ending`: its result is deleted (besides DONE, INTERRUPTED)
 EDITOR_MAX: Final = 1_000_000  # the largest text kept for the editor (one pasted game is KBs)
 NAMES_SHOWN: Final = 3
+SMALL_CHECK: Final = 3  # sources (none a zip) of a check served before large ones
 
 
 def check_name(names: Sequence[str]) -> str:
@@ -90,6 +114,15 @@ def editor_text(uploads: Sequence[Upload], urls: Sequence[str]) -> str | None:
     return decode_text(upload.data)
 
 
+def adjudication_seconds(line: str) -> float:
+    """The seconds a game's adjudication took, from its JSON line (0: none)."""
+    if '"adjudication"' not in line:
+        return 0.0
+    found = json.loads(line).get("adjudication")
+    seconds = found.get("seconds") if isinstance(found, dict) else None
+    return float(seconds) if isinstance(seconds, (int, float)) else 0.0
+
+
 def form_options(options: JudgeOptions) -> dict[str, str]:
     """A check's options as the form's fields (pocket_file, all, fen), to show them again."""
     out = {"pocket_file": options.pocket_file or "", "all": "1" if options.all_findings else ""}
@@ -109,6 +142,11 @@ class Job:
     folder: Path
     store: ResultStore
     adjudicate: bool = True  # each game adjudicated (`ServeSettings.adjudicate_budget`)
+    client: str = ""  # who asked (`gcadj.web.clients`)
+    budget: AdjudicationBudget | None = None  # the server's, charged for each adjudication
+    ending: str = DONE  # the final state its result gets: DONE, DELETED or INTERRUPTED
+    held: float = 0.0  # seconds it has held a worker so far (its deadline counts these)
+    small: bool = False  # a few sources, no zip: served before large ones (`FairPools`)
     created: float = field(default_factory=time.monotonic)
     state: str = "queued"  # then "running", then "done"
     names: list[str] | None = None  # every source, once the zips are listed
@@ -155,12 +193,14 @@ class Job:
             self.facts[result.source] = result.facts
         if result.view is not None:
             self.numbers[result.source] = self.games
+        if self.budget is not None:
+            self.budget.spend(adjudication_seconds(line))
         return StoredGame(self.games, result.source, line, result.view)
 
-    def fail(self, message: str) -> None:
+    def fail(self, message: str) -> bool:
         """The check itself failed (a bug, the server's disk): one more "error" verdict,
-        named "<server>", counted, sent and kept if the store can; never written to the
-        check's folder, which may be what failed."""
+        named "<server>", counted, sent and kept if the store can (whether it could);
+        never written to the check's folder, which may be what failed."""
         (result,) = failed_result("<server>", message)
         self.games += 1
         self.counts[result.status] += 1
@@ -169,18 +209,28 @@ class Job:
             self.lines.put(line)
         try:
             self.store.add_games(self.id, [StoredGame(self.games, result.source, line)])
-        except StoreError:
-            log.exception("check %s: its failure could not be kept", self.id)
+        except StoreError as err:
+            log.error("check %s: its failure could not be kept: %s", self.id, err)
+            return False
+        return True
 
-    def close_output(self) -> None:
+    def close_output(self, *, quiet: bool = False) -> None:
+        """Close the check's JSON lines; `quiet`: a failure (the server's disk) is logged,
+        not raised (the check is ending anyway)."""
         if self._out is not None:
             out, self._out = self._out, None
-            out.close()
+            try:
+                out.close()
+            except CannotWrite as err:
+                if not quiet:
+                    raise
+                log.error("check %s: %s", self.id, err)
 
 
 class JobRunner:
-    """The checks: submits them, runs them on the pools under the limits, keeps their
-    results in `store` and deletes expired ones in time."""
+    """The checks: submits them, runs them on the pools under the limits and the fair
+    policy (`gcadj.web.schedule`), keeps their results in `store`, brings each to its
+    final state, and deletes expired ones in time."""
 
     def __init__(self, settings: ServeSettings, store: ResultStore) -> None:
         from gcadj.sources.fetch import Fetcher, FetchOptions
@@ -211,17 +261,20 @@ class JobRunner:
             memory=settings.worker_memory,
             total_seconds=settings.job_timeout,
         )
-        self._pools: queue.Queue[WorkerPool] = queue.Queue()
-        pools = self.run_limits.pool(preload=("gcadj.web.judging",), method="forkserver")
-        for _ in range(settings.pool_size):  # a worker each, ready for the first check
-            pool = WorkerPool(pools)
+        made = self.run_limits.pool(preload=("gcadj.web.judging",), method="forkserver")
+        pools = [WorkerPool(made) for _ in range(settings.pool_size)]
+        for pool in pools:  # a worker each, ready for the first check
             pool.start()
-            self._pools.put(pool)
+        self.pools = FairPools(pools)
+        self.budget = AdjudicationBudget(settings.adjudicate_share * settings.pool_size)
         self._lock = threading.Lock()
         self._jobs: dict[str, Job] = {}
-        self._waiting = 0
+        self._admitted: Counter[str] = Counter()  # checks running, waiting or being made
+        self._unsettled: dict[str, str] = {}  # results the store could not end yet
+        self._said: set[str] = set()  # of those, the ones the log has told of
         self._host_locks: dict[str, threading.Lock] = {}
         self._stopping = threading.Event()
+        self._wake = threading.Event()
         self._sweeper = threading.Thread(target=self._sweep_loop, name="gcadj-sweep", daemon=True)
         self._sweeper.start()
 
@@ -235,17 +288,65 @@ class JobRunner:
         *,
         api: bool,
         adjudicate: bool = True,
+        client: str = "",
     ) -> tuple[Job, str]:
-        """Start a check in the background (its games adjudicated unless told not to): the
-        job and its owner's token. Raises `Busy` when too many wait already, `StoreError`
-        when its result cannot be kept."""
+        """Start a check of `client`'s in the background (its games adjudicated unless told
+        not to): the job and its owner's token. Raises `Busy` when too many wait already
+        (the client's share, or the server's), `StoreError` when its result cannot be
+        kept."""
+        self._admit(client)
+        try:
+            job, token = self._make(uploads, urls, options, api, adjudicate, client)
+        except BaseException:
+            self._leave(client)
+            raise
+        thread = threading.Thread(
+            target=self._run,
+            args=(job, list(uploads), list(urls), options),
+            name=f"gcadj-check-{job.id[:6]}",
+            daemon=True,
+        )
+        thread.start()
+        return job, token
+
+    def _admit(self, client: str) -> None:
+        """Count a new check of `client`'s in, or raise `Busy` (see `submit`). A client
+        with no check running or waiting is taken even when the queue is full, up to
+        twice its length: clients that fill the queue between them cannot keep a new
+        one out."""
+        settings = self.settings
+        room = settings.pool_size + settings.queue
         with self._lock:
-            active = len(self._jobs)
-            if active >= self.settings.pool_size + self.settings.queue:
+            active = sum(self._admitted.values())
+            mine = self._admitted[client]
+            if active >= room and (mine or active >= 2 * room):
                 raise Busy(
                     f"{active} checks are running or waiting, the most this server takes; "
                     "try again in a minute"
                 )
+            if settings.client_checks and mine >= settings.client_checks:
+                raise Busy(
+                    f"you have {mine} checks running or waiting, the most this server takes "
+                    "from one client at once; try again when one has ended"
+                )
+            self._admitted[client] += 1
+
+    def _leave(self, client: str) -> None:
+        with self._lock:
+            self._admitted[client] -= 1
+            if self._admitted[client] <= 0:
+                del self._admitted[client]
+
+    def _make(
+        self,
+        uploads: Sequence[Upload],
+        urls: Sequence[str],
+        options: JudgeOptions,
+        api: bool,
+        adjudicate: bool,
+        client: str,
+    ) -> tuple[Job, str]:
+        """A new check's result in the store, its folder, and the check, registered."""
         from gcadj.sources.urls import redact_url
 
         names = [u.name for u in uploads] + [redact_url(url) for url in urls]
@@ -255,16 +356,10 @@ class JobRunner:
         job_id, token = self.store.create(name, stem, form_options(options), text)
         folder = self.root / job_id
         folder.mkdir()
-        job = Job(job_id, api, name, folder, self.store, adjudicate=adjudicate)
+        job = Job(job_id, api, name, folder, self.store, adjudicate, client, self.budget)
+        job.small = len(names) <= SMALL_CHECK and not any(is_zip(u) for u in uploads)
         with self._lock:
             self._jobs[job_id] = job
-        thread = threading.Thread(
-            target=self._run,
-            args=(job, list(uploads), list(urls), options),
-            name=f"gcadj-check-{job_id[:6]}",
-            daemon=True,
-        )
-        thread.start()
         return job, token
 
     def get(self, job_id: str) -> Job | None:
@@ -274,99 +369,249 @@ class JobRunner:
 
     @property
     def waiting(self) -> int:
-        return self._waiting
+        return self.pools.waiting
+
+    def abandon(self, job: Job) -> None:
+        """The API client of `job` went away before its last line: the check stops and its
+        result is deleted (nobody waits for it), even if it has just ended. Returns at
+        once (the event loop calls it); the check's thread, or the sweeper, does the rest."""
+        with self._lock:
+            job.ending = DELETED
+            live = job.id in self._jobs
+        job.cancel.set()
+        if not live:
+            self._settle_later(job.id, DELETED)
 
     def delete(self, result_id: str) -> bool:
         """Stop the check if it runs, and delete its result; False if there was none."""
         job = self.get(result_id)
         if job is not None:
+            with self._lock:
+                job.ending = DELETED
             job.cancel.set()
             job.finished.wait(10)
         return self.store.delete(result_id)
 
-    def _sweep_loop(self) -> None:
-        while not self._stopping.wait(SWEEP_SECONDS):
-            try:
-                self.store.sweep()
-            except Exception:  # the sweeper must outlive any one failure
-                log.exception("deleting expired results")
-
     def shutdown(self) -> None:
-        """Stop every check (marked interrupted when the server starts again) and delete
-        the private folder (the server is stopping)."""
+        """Stop every check, its result marked interrupted, and delete the private folder
+        (the server is stopping)."""
         self._stopping.set()
+        self._wake.set()
         with self._lock:
             jobs = list(self._jobs.values())
+            for job in jobs:
+                if job.ending == DONE:
+                    job.ending = INTERRUPTED
         for job in jobs:
             job.cancel.set()
         for job in jobs:
             job.finished.wait(5)
-            job.close_output()
+            job.close_output(quiet=True)
+        self._retry_unsettled()
         self.fetcher.close()
-        while True:
-            try:
-                self._pools.get_nowait().close(now=True)
-            except queue.Empty:
-                break
+        self.pools.close()
         shutil.rmtree(self.root, ignore_errors=True)
+
+    # -- ending results ------------------------------------------------------------------
+
+    def _settle(self, result_id: str, ending: str) -> None:
+        """Bring a result to its final state; if the store cannot now (a full disk), it is
+        remembered and tried again every `RETRY_SECONDS` (said once in the log)."""
+        try:
+            if ending == DELETED:
+                self.store.delete(result_id)
+            elif ending == INTERRUPTED:
+                self.store.interrupt(result_id)
+            else:
+                raise AssertionError(ending)
+        except StoreError as err:
+            with self._lock:
+                said = result_id in self._said
+                self._said.add(result_id)
+                self._unsettled[result_id] = ending
+            if not said:  # the sweeper now tries again every RETRY_SECONDS
+                log.error("result %s could not be %s yet (tried again): %s", result_id, ending, err)
+                self._wake.set()
+            return
+        with self._lock:
+            if result_id in self._said:
+                self._said.discard(result_id)
+                log.info("result %s is %s now", result_id, ending)
+
+    def _settle_later(self, result_id: str, ending: str) -> None:
+        """End a result from the sweeper's thread, soon (the caller may not wait)."""
+        with self._lock:
+            self._unsettled[result_id] = ending
+        self._wake.set()
+
+    def _retry_unsettled(self) -> None:
+        with self._lock:
+            pending, self._unsettled = self._unsettled, {}
+        for result_id, ending in pending.items():
+            self._settle(result_id, ending)
+
+    def _sweep_loop(self) -> None:
+        """Every `SWEEP_SECONDS` (every `RETRY_SECONDS` while a result waits to be ended):
+        end what could not be ended, end stranded results, delete expired ones."""
+        every = min(SWEEP_SECONDS, max(1.0, self.store.keep_seconds / 2))
+        due = time.monotonic() + every
+        while not self._stopping.is_set():
+            with self._lock:
+                waiting = bool(self._unsettled)
+            self._wake.wait(RETRY_SECONDS if waiting else max(0.0, due - time.monotonic()))
+            self._wake.clear()
+            if self._stopping.is_set():
+                return
+            try:
+                self._retry_unsettled()
+                if time.monotonic() >= due:
+                    due = time.monotonic() + every
+                    self._sweep()
+            except Exception:  # the sweeper must outlive any one failure
+                log.exception("ending and deleting results")
+
+    def _sweep(self) -> None:
+        with self._lock:
+            live = set(self._jobs) | set(self._unsettled)
+        try:
+            stranded = self.store.end_stranded(live, time.time() - STRANDED_SECONDS)
+            if stranded:
+                log.info("%d results left running by no check were marked interrupted", stranded)
+            self.store.sweep()
+        except StoreError as err:
+            log.error("expired results could not be deleted yet: %s", err)
 
     # -- running one check ---------------------------------------------------------------
 
     def _run(self, job: Job, uploads: list[Upload], urls: list[str], options: JudgeOptions) -> None:
         try:
             uploads += [self._fetch(url) for url in urls if not job.cancel.is_set()]
-            pool = self._borrow(job)
-            if pool is None:
-                return
-            try:
-                job.state = "running"
-                judged = self._judge(job, pool, uploads, options)
-            finally:
-                self._pools.put(pool)
-            job.close_output()
-            if judged:
+            if self._judge(job, uploads, options):
+                job.close_output()
                 self._keep_products(job)
         except Exception as err:  # never the server: the check ends with what it has
             if isinstance(err, (CannotWrite, StoreError)):  # the server's disk, not a bug
+                log.error("check %s failed: %s", job.id, err)
                 message = f"<server>: {err}"
             else:
                 log.exception("check %s failed", job.id)
                 message = f"<server>: internal error: {type(err).__name__}: {err}"
-            job.fail(message)
+            if not job.fail(message):
+                with self._lock:
+                    if job.ending == DONE:  # its result says nothing of the failure: it
+                        job.ending = INTERRUPTED  # did not finish
         finally:
-            job.close_output()
+            job.close_output(quiet=True)
             self._end(job)
 
     def _end(self, job: Job) -> None:
-        """The check has ended: its result is finished in the store (unless it was deleted
-        or failed to be), its folder deleted, and it leaves the server's memory."""
-        if not job.cancel.is_set():
+        """The check has ended: its result takes its final state (`Job.ending`; finished
+        with its report when done), its folder is deleted, and it leaves the server's
+        memory."""
+        shutil.rmtree(job.folder, ignore_errors=True)
+        with self._lock:
+            chosen = ending = job.ending
+        if ending == DONE:
             try:
                 self.store.finish(job.id, skipped=job.skipped, report=job.report, csv=job.csv)
-            except StoreError:
-                log.exception("check %s: its result could not be finished", job.id)
-        shutil.rmtree(job.folder, ignore_errors=True)
-        job.state = "done"
-        job.ended = time.monotonic()
+            except StoreError as err:
+                log.error("check %s: its result could not be finished: %s", job.id, err)
+                ending = INTERRUPTED  # its games are kept; it says it did not finish
+        if ending != DONE:
+            self._settle(job.id, ending)
         with self._lock:
             self._jobs.pop(job.id, None)
-        job.lines.put(None)
+            job.state = "done"
+            job.ended = time.monotonic()
+            abandoned = job.ending == DELETED and chosen != DELETED  # meanwhile (`abandon`)
+        if abandoned:
+            self._settle(job.id, DELETED)
+        self._leave(job.client)
         job.finished.set()
+        job.lines.put(None)
 
-    def _borrow(self, job: Job) -> WorkerPool | None:
-        """A free pool for the check, once one is (None if it is cancelled meanwhile)."""
-        with self._lock:
-            self._waiting += 1
-        try:
-            while not job.cancel.is_set():
-                try:
-                    return self._pools.get(timeout=POLL_SECONDS)
-                except queue.Empty:
-                    continue
-            return None
-        finally:
-            with self._lock:
-                self._waiting -= 1
+    def _judge(self, job: Job, uploads: list[Upload], options: JudgeOptions) -> bool:
+        """List the check's sources and judge them (`gcadj.web.judging`), a slice at a
+        time, each on a pool lent by `FairPools`; False when it was cancelled."""
+        tasks: list[SourceTask] | None = None
+        index = 0
+        while tasks is None or index < len(tasks):
+            pool = self.pools.acquire(job.client, job.cancel.is_set, small=job.small)
+            if pool is None:
+                return False
+            job.state = "running"
+            began = time.monotonic()
+            try:
+                if tasks is None:
+                    planned = plan_check(self._check_run(job, pool, began, options), uploads)
+                    if planned is None:
+                        return False
+                    tasks, job.skipped = planned
+                    job.names = [task.name for task in tasks]
+                run = self._check_run(job, pool, began, options, tasks=tasks)
+                feed = Slice(tasks, index, self._slice_over(job, began), self._granted(job))
+                done = judge_check(run, feed, job.record)
+                index = feed.next
+                if not done:
+                    return False
+            except BaseException:
+                pool.stop_busy()  # its workers may hold units of this check: not the next's
+                raise
+            finally:
+                held = time.monotonic() - began
+                job.held += held
+                self.pools.release(job.client, pool, held)
+        return True
+
+    def _slice_over(self, job: Job, began: float) -> Callable[[], bool]:
+        """Whether the slice that began at `began` is over: another client's check waits
+        for the pool (`gcadj.web.schedule`)."""
+        seconds = self.settings.slice_seconds
+
+        def over() -> bool:
+            return time.monotonic() - began >= seconds and self.pools.should_yield(job.client)
+
+        return over
+
+    def _granted(self, job: Job) -> Callable[[SourceTask, int], SourceTask]:
+        """A source as it is handed to a worker: adjudicated in full while the budget
+        grants it (the check's first always), else with each search cut at once."""
+
+        def prepare(task: SourceTask, index: int) -> SourceTask:
+            if not job.adjudicate or self.budget.grants(first=index == 0):
+                return task
+            return dataclasses.replace(task, adjudicate=False)
+
+        return prepare
+
+    def _check_run(
+        self,
+        job: Job,
+        pool: WorkerPool,
+        began: float,
+        options: JudgeOptions,
+        *,
+        tasks: Sequence[SourceTask] = (),
+    ) -> CheckRun:
+        """A slice's run: the pool lent to it, the check's deadline counting only the time
+        it held workers, and how its games are adjudicated."""
+        settings = self.settings
+        judging = check_job(
+            options,
+            budget=settings.adjudicate_budget if job.adjudicate else None,
+            sources=max(1, len(tasks)),
+            source_seconds=settings.source_timeout,
+            check_seconds=settings.job_timeout,
+        )
+        return CheckRun(
+            pool,
+            self.run_limits,
+            began - job.held,
+            job.folder,
+            self.limits,
+            judging,
+            job.cancel.is_set,
+        )
 
     def _fetch(self, url: str) -> Upload:
         """A game page's address as an upload of its text, or of why it was not fetched."""
@@ -388,35 +633,6 @@ class JobRunner:
             return Upload(name, page.text().encode("utf-8"))
         except FetchError as err:
             return Upload(name, b"", error=str(err))
-
-    def _judge(
-        self, job: Job, pool: WorkerPool, uploads: list[Upload], options: JudgeOptions
-    ) -> bool:
-        """List the check's sources and judge them (`gcadj.web.judging`); False when it was
-        cancelled."""
-        run = CheckRun(
-            pool,
-            self.run_limits,
-            time.monotonic(),
-            job.folder,
-            self.limits,
-            check_job(options),
-            job.cancel.is_set,
-        )
-        planned = plan_check(run, uploads)
-        if planned is None:
-            return False
-        tasks, job.skipped = planned
-        job.names = [task.name for task in tasks]
-        settings = self.settings
-        judging = check_job(
-            options,
-            budget=settings.adjudicate_budget if job.adjudicate else None,
-            sources=len(tasks),
-            source_seconds=settings.source_timeout,
-            check_seconds=settings.job_timeout,
-        )
-        return judge_check(dataclasses.replace(run, job=judging), tasks, job.record)
 
     def _keep_products(self, job: Job) -> None:
         """The report (linking each game's viewer by its address) and the CSV of a check

@@ -25,7 +25,7 @@ import dataclasses
 import functools
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -219,10 +219,14 @@ class SourceTask:
     upload: int = 0
     member: str | None = None
     refusal: str | None = None
+    adjudicate: bool = True  # False: the server's budget is spent, no mate is searched
 
 
 def judge_upload(task: SourceTask, job: JudgeJob) -> list[Judged]:
     """The work of a `SourceTask` (in a worker): its games, judged (see `judge_text`)."""
+    if not task.adjudicate:
+        no_time = dataclasses.replace(job.options, stage_seconds=0.0)  # no mate searched
+        job = dataclasses.replace(job, options=no_time)
     if task.refusal is not None:
         return failed_result(task.name, task.refusal, job)
     data = task.data
@@ -330,13 +334,17 @@ def _renamed(task: SourceTask, name: str) -> SourceTask:
 
 
 def judge_check(
-    run: CheckRun, tasks: list[SourceTask], sink: Callable[[list[list[Judged]]], None]
+    run: CheckRun, tasks: Iterable[SourceTask], sink: Callable[[list[list[Judged]]], None]
 ) -> bool:
-    """Judge every source of a check, giving `sink` the results in order; False when the
-    check was cancelled."""
+    """Judge the sources of a check (read one at a time: a slice of them, see
+    `gcadj.web.schedule.Slice`), giving `sink` the results in order; False when the check
+    was cancelled. The first units hold one source each, until the runner knows what one
+    costs, so that a check holds few sources in hand and can give its worker up soon."""
     lost = functools.partial(lost_result, job=run.job)
     work = Work(functools.partial(judge_upload, job=run.job), task_name, lost, _has_data)
-    return run_batch(run.pool, work, tasks, sink, run.limits, started=run.started, stop=run.stop)
+    return run_batch(
+        run.pool, work, tasks, sink, run.limits, started=run.started, stop=run.stop, first_size=1
+    )
 
 
 def _has_data(task: SourceTask) -> bool:

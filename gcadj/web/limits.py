@@ -6,9 +6,14 @@ to the names of its listening address (`allowed_host_names`, plus ``--allowed-ho
 refuses forms posted from other sites, fetches public addresses only (``--any-urls`` to
 fetch any), buffers at most `ServeSettings.max_buffer` bytes of uploads at once (larger
 uploads spill to a private file), gives a client `ServeSettings.client_timeout` seconds to
-send its request's headers and then a minimum rate for its body, takes no body over
-`ServeSettings.max_body`, checks zips before reading anything from them, and judges each
-source within a deadline in a bounded pool of worker processes.
+send its request's headers and then a minimum rate and a deadline for its body, takes no
+body over `ServeSettings.max_body`, checks zips before reading anything from them, and
+judges each source within a deadline in a bounded pool of worker processes.
+
+Each client (its address: `gcadj.web.clients`) has its share of what the server holds:
+connections, requests and upload bytes at once, checks running or waiting, and the
+workers while others wait for them (`gcadj.web.schedule`), so that no client can lock
+out the rest.
 """
 
 from __future__ import annotations
@@ -79,11 +84,19 @@ class ServeSettings:
     public_urls_only: bool = defaults.PUBLIC_URLS_ONLY  # refuse non-global ones
     allowed_hosts: tuple[str, ...] = ()  # names a reverse proxy sends as Host ("*": any)
     max_buffer: int = defaults.MAX_BUFFER_MB * MB  # held at once, spills too
-    spill_bytes: int = 2 * MB  # an upload past this goes to a private file, not memory
+    spill_bytes: int = 256 * KB  # a request's memory: past it its parts go to private files
     client_timeout: float = defaults.CLIENT_TIMEOUT  # for headers, and idle
     min_upload_rate: int = defaults.MIN_UPLOAD_RATE_KB * KB  # a body's, in bytes/s
+    body_timeout: float = defaults.BODY_TIMEOUT  # seconds for a whole body (0: none)
     max_requests: int = 200  # requests handled at once; more are answered 503 at once
     max_connections: int = 1000  # open connections; more are closed at once
+    trust_proxy: bool = defaults.TRUST_PROXY  # the client is X-Forwarded-For's last address
+    client_connections: int = defaults.CLIENT_CONNECTIONS  # open at once, per client
+    client_requests: int = defaults.CLIENT_REQUESTS  # handled at once, per client
+    client_buffer: int = defaults.CLIENT_BUFFER_MB * MB  # upload bytes held, per client
+    client_checks: int = defaults.CLIENT_CHECKS  # running or waiting, per client
+    adjudicate_share: float = defaults.ADJUDICATE_SHARE  # of the workers' time (0: no bound)
+    slice_seconds: float = 1.0  # a check judges this long before it yields its worker
 
     @property
     def pool_size(self) -> int:

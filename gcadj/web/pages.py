@@ -169,6 +169,30 @@ def message_page(title: str, message: str, *, kind: str = "error", back: bool = 
     return page(title, body)
 
 
+INTERRUPTED_LINKS: Final = 50  # the games of an interrupted check linked from its page
+
+
+def interrupted_page(result_id: str, games: int) -> str:
+    """The page of a result whose check did not finish (the server stopped, or could not
+    keep the end of it): it says so, and links the games judged before."""
+    judged = f"{games:,} game" + ("" if games == 1 else "s")
+    message = (
+        f"This check did not finish: the server stopped, or could not keep its result, "
+        f"after judging {judged if games else 'no game'}. Check it again."
+    )
+    links = "".join(
+        f'<li><a href="/r/{e(result_id)}/g/{n}">Game {n}</a></li>'
+        for n in range(1, min(games, INTERRUPTED_LINKS) + 1)
+    )
+    more = f"<p>and {games - INTERRUPTED_LINKS:,} more.</p>" if games > INTERRUPTED_LINKS else ""
+    listed = f"<h2>Judged before it stopped</h2>\n<ul>{links}</ul>{more}" if games else ""
+    body = (
+        f'<h1>Interrupted</h1>\n<div class="box error" role="alert">{e(message)}</div>\n'
+        f'{listed}<p><a class="button" href="/">Check another game</a></p>'
+    )
+    return page("Interrupted", body)
+
+
 def progress_page(
     done: int, total: int | None, games: int, *, waiting: int = 0, refresh: float = 1.0
 ) -> str:
@@ -243,6 +267,7 @@ __all__ = [
     "e",
     "home",
     "inline_hashes",
+    "interrupted_page",
     "message_page",
     "page",
     "progress_page",

@@ -10,16 +10,22 @@ runs only once the headers are whole. So `GuardedH11Protocol` adds, per connecti
   connection); past it the connection gets a 408 and is closed. An idle connection (not
   a byte sent) is closed by the same clock, quietly (`gcadj.web.serve` sets uvicorn's own
   keep-alive timer a little later, so that this one speaks first);
-- **a minimum rate for a body**: once the headers are in, the body has the same time
-  again, plus one second for every `ClientLimits.min_rate` bytes received (Apache's
-  mod_reqtimeout rule); a client slower than that is cut off, and the app hears it hang
-  up (one line in the log). Time while the server itself stopped reading does not count;
-- **a cap on connections**: past `ClientLimits.max_connections` open at once, a new one
-  is closed at once.
+- **a minimum rate and a deadline for a body**: once the headers are in, the body has
+  the same time again, plus one second for every `ClientLimits.min_rate` bytes received
+  (Apache's mod_reqtimeout rule), and never more than `ClientLimits.body_timeout` seconds
+  in all, however fast it comes; a client slower than that is cut off, and the app hears
+  it hang up (one line in the log). Time while the server itself stopped reading does
+  not count;
+- **caps on connections**: past `ClientLimits.max_connections` open at once, or past
+  `ClientLimits.client_connections` from one client (its address,
+  `gcadj.web.clients.client_key`), a new one is closed at once. Behind a reverse proxy
+  (`ClientLimits.trust_proxy`) every connection is the proxy's, so only the first cap
+  holds here; the proxy's clients are told apart by their requests
+  (`gcadj.web.guard`).
 
-Idle connections no longer count against anything that turns other clients away (the
-server's limit on requests at once counts requests, in `gcadj.web.guard`), so slow clients
-cost a socket each, for seconds, and never starve the others.
+Idle connections count against nothing but these caps (the server's limit on requests
+at once counts requests, in `gcadj.web.guard`), so slow clients cost a socket each, for
+seconds, and one client's cannot take every socket.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from typing import Any, ClassVar, Final
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from gcadj.web.clients import Shares, client_key
 from gcadj.web.guard import security_headers
 
 log = logging.getLogger(__name__)
@@ -47,6 +54,9 @@ class ClientLimits:
     header_timeout: float
     min_rate: int  # bytes a second
     max_connections: int
+    body_timeout: float = 0.0  # seconds for a whole body (0: no deadline but the rate)
+    client_connections: int = 0  # per client (0: no cap)
+    trust_proxy: bool = False  # every connection is a proxy's: no cap per client here
 
 
 def timeout_answer() -> bytes:
@@ -66,6 +76,7 @@ class GuardedH11Protocol(H11Protocol):
     makes the class with its limits."""
 
     limits: ClassVar[ClientLimits] = ClientLimits(10.0, 10_000, 1000)
+    shares: ClassVar[Shares] = Shares(0)  # connections per client, of one server
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -74,6 +85,7 @@ class GuardedH11Protocol(H11Protocol):
         self.phase_bytes = 0
         self.paused_time = 0.0  # seconds of this body during which the server did not read
         self.deadline_timer: asyncio.TimerHandle | None = None
+        self.counted: str | None = None  # its client, counted in `shares` while it is open
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -81,10 +93,21 @@ class GuardedH11Protocol(H11Protocol):
             log.debug("too many connections: closed a new one")
             transport.close()
             return
+        if not self.limits.trust_proxy:
+            peer = transport.get_extra_info("peername")
+            client = client_key(peer[0] if isinstance(peer, tuple) and peer else None)
+            if not self.shares.take(client):
+                log.debug("too many connections from %s: closed a new one", client)
+                transport.close()
+                return
+            self.counted = client
         self.enter("header")
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.cancel_deadline()
+        if self.counted is not None:
+            self.shares.give_back(self.counted)
+            self.counted = None
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
@@ -130,14 +153,15 @@ class GuardedH11Protocol(H11Protocol):
 
     def deadline(self) -> float:
         """When the current phase must be over: the headers' deadline, or the body's,
-        which moves on with every `min_rate` bytes received."""
+        which moves on with every `min_rate` bytes received, up to `body_timeout`."""
         limits = self.limits
         end = self.phase_started + limits.header_timeout
-        if self.phase == "body":
-            if limits.min_rate <= 0:
-                return math.inf
-            end += self.phase_bytes / limits.min_rate + self.paused_time
-        return end
+        if self.phase != "body":
+            return end
+        end = math.inf if limits.min_rate <= 0 else end + self.phase_bytes / limits.min_rate
+        if limits.body_timeout > 0:
+            end = min(end, self.phase_started + limits.body_timeout)
+        return end + self.paused_time
 
     def check_deadline(self) -> None:
         self.deadline_timer = None
@@ -162,8 +186,10 @@ class GuardedH11Protocol(H11Protocol):
 
 
 def protocol_for(limits: ClientLimits) -> type[GuardedH11Protocol]:
-    """The protocol class uvicorn is given (``http=``): `GuardedH11Protocol` with `limits`."""
-    return type("GuardedH11Protocol", (GuardedH11Protocol,), {"limits": limits})
+    """The protocol class uvicorn is given (``http=``): `GuardedH11Protocol` with `limits`
+    (and the count of each client's connections, of this server only)."""
+    shares = Shares(limits.client_connections)
+    return type("GuardedH11Protocol", (GuardedH11Protocol,), {"limits": limits, "shares": shares})
 
 
 __all__ = ["ClientLimits", "GuardedH11Protocol", "protocol_for", "timeout_answer"]

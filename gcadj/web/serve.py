@@ -51,9 +51,10 @@ def startup_line(settings: ServeSettings, workers: int) -> str:
     else:
         names = ", ".join(sorted(settings.allowed_host_names))
     reach = "this machine only" if is_loopback_host(settings.host) else "the network"
+    proxy = "; clients named by X-Forwarded-For (--trust-proxy)" if settings.trust_proxy else ""
     return (
         f"gcadj serve: {settings.url} (Ctrl-C to stop); {workers} workers; reachable from "
-        f"{reach}; answers to {names}; fetches {fetches}; results kept "
+        f"{reach}; answers to {names}; fetches {fetches}{proxy}; results kept "
         f"{days_text(settings.keep_days)} in {settings.data_folder}"
     )
 
@@ -92,13 +93,19 @@ def serve(settings: ServeSettings, *, open_browser: bool = False) -> None:
     settings = dataclasses.replace(settings, port=port)
     app = create_app(settings, store)
     limits = ClientLimits(
-        settings.client_timeout, settings.min_upload_rate, connection_cap(settings)
+        settings.client_timeout,
+        settings.min_upload_rate,
+        connection_cap(settings),
+        body_timeout=settings.body_timeout,
+        client_connections=settings.client_connections,
+        trust_proxy=settings.trust_proxy,
     )
     config = uvicorn.Config(
         app,
         http=protocol_for(limits),
         lifespan="on",
         log_level="warning",
+        proxy_headers=False,  # a client is its address; --trust-proxy is read by the Guard
         server_header=False,
         date_header=False,
         timeout_keep_alive=math.ceil(settings.client_timeout) + 1,  # ours closes first

@@ -10,18 +10,25 @@ zlib-compressed. The pages are made from these whenever they are asked for
 (`gcadj.web.result_pages`), a fresh result and a week-old one alike.
 
 - **Where**: ``results.sqlite3`` in the data folder (``--data DIR``; default
-  `gcadj.about.user_data_dir`), made with mode 0700. One server per folder: a lock
-  file says so, and a second server is refused at start-up.
+  `gcadj.about.user_data_dir`), made with mode 0700. One server per folder: the server
+  holds an advisory lock (``flock``) on the database file itself for as long as it runs,
+  so a second server is refused at start-up, and no file can be deleted to fool it; the
+  lock goes with the process, however it ends.
 - **Concurrency**: every call opens its own connection (the server's threads and the
   checks' threads never share one), in WAL mode, so readers never wait for a check
   writing its games and writers wait their turn (`BUSY_SECONDS`).
 - **Bounded**: the sizes of what is kept are counted per result; past ``--max-store``
   the oldest finished results are deleted first (the one being written is always kept
-  whole), and freed pages go back to the file system (incremental vacuum).
+  whole), and freed pages go back to the file system (incremental vacuum). Every result
+  reaches a final state (done, interrupted, or deleted): `interrupt` ends one whose check
+  stopped, and `end_stranded` one left running that no check of this server holds, so
+  that none stays "running" (never expired, never evicted) for the life of the server.
 - **Damage**: a folder that cannot be made or written, a file that is not a database,
-  or a database that fails SQLite's quick check is a `StoreError` at start-up, with the
-  folder and what to do. A check that was running when the server stopped is marked
-  "interrupted" when it starts again.
+  a database shorter than its own header says (torn: its end was cut), or one that fails
+  SQLite's quick check is a `StoreError` at start-up, with the folder and what to do; a
+  kept text that cannot be read back later is a `StoreError` too (the page says the
+  store failed), never a traceback. A check that was running when the server stopped is
+  marked "interrupted" when it starts again.
 
 Owners: a result's owner holds a token (in a cookie of the browser that made it); only
 a hash of it is kept, and only the owner's request may delete the result.
@@ -34,6 +41,7 @@ import hmac
 import json
 import logging
 import os
+import re
 import secrets
 import sqlite3
 import time
@@ -49,11 +57,12 @@ from gcadj.errors import StoreError
 log = logging.getLogger(__name__)
 
 FILE_NAME: Final = "results.sqlite3"
-LOCK_NAME: Final = "serve.lock"
 APPLICATION_ID: Final = 0x67636164  # "gcad": a database this module made
 SCHEMA_VERSION: Final = 1
 BUSY_SECONDS: Final = 30.0
 DAY: Final = 86400.0
+ID_PATTERN: Final = re.compile(r"[A-Za-z0-9_-]{24}")  # secrets.token_urlsafe(18)
+MAX_GAMES: Final = 2**31 - 1  # no result holds more games (the zips' files are capped far lower)
 
 SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS results (
@@ -92,7 +101,24 @@ def pack(text: str) -> bytes:
 
 
 def unpack(data: bytes) -> str:
-    return zlib.decompress(data).decode("utf-8")
+    """A text `pack` kept; `StoreError` when it cannot be read back (a damaged store)."""
+    try:
+        return zlib.decompress(data).decode("utf-8")
+    except (zlib.error, UnicodeDecodeError) as err:
+        raise StoreError(
+            f"the store of results is damaged: a kept text is unreadable ({err})"
+        ) from None
+
+
+def is_result_id(text: str) -> bool:
+    """Could this be a result's id (`ResultStore.create`'s shape)? An address that cannot
+    is no result, and never reaches the database."""
+    return ID_PATTERN.fullmatch(text) is not None
+
+
+def is_game_number(n: int) -> bool:
+    """Could a result hold a game numbered `n` (1, 2, ...)?"""
+    return 1 <= n <= MAX_GAMES
 
 
 def token_hash(token: str) -> str:
@@ -152,7 +178,7 @@ class ResultStore:
         self.path = folder / FILE_NAME
         self.keep_seconds = keep_days * DAY
         self.max_bytes = max_bytes
-        self._lock_fd: int | None = None
+        self._lock_fd: int | None = None  # the database file, flock'ed while we run
 
     # -- opening ------------------------------------------------------------------------
 
@@ -176,10 +202,11 @@ class ResultStore:
         return store
 
     def _take_lock(self, where: str) -> None:
-        """One server per data folder: an exclusive lock on a file of the folder."""
-        lock = self.folder / LOCK_NAME
+        """One server per data folder: an exclusive advisory lock on the database file
+        itself (``flock``, which SQLite's own POSIX locks do not touch), held by this
+        process until `close` or its end."""
         try:
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as err:
             raise StoreError(f"cannot write in {where}: {err.strerror or err}") from None
         try:
@@ -219,6 +246,7 @@ class ResultStore:
                     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 db.execute("PRAGMA journal_mode = WAL")
                 db.executescript(SCHEMA)
+                self._check_whole(db, fix)
                 checked = db.execute("PRAGMA quick_check").fetchone()[0]
                 if checked != "ok":
                     raise StoreError(f"{self.path} is damaged ({checked}); {fix}")
@@ -232,6 +260,20 @@ class ResultStore:
         except OSError as err:
             raise StoreError(f"cannot write in {where}: {err.strerror or err}") from None
         self.sweep()
+
+    def _check_whole(self, db: sqlite3.Connection, fix: str) -> None:
+        """Refuse a torn database: once its write-ahead log is in the file, the file must
+        hold every page its header counts (SQLite reads a page past the end as zeros,
+        which its quick check does not see)."""
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        size = db.execute("PRAGMA page_size").fetchone()[0]
+        actual = self.path.stat().st_size
+        if actual < pages * size:
+            raise StoreError(
+                f"{self.path} is damaged (torn: {actual:,} bytes of the {pages * size:,} it "
+                f"should hold); {fix}"
+            )
 
     def close(self) -> None:
         if self._lock_fd is not None:
@@ -358,6 +400,31 @@ class ResultStore:
             log.info("the store was full: %d oldest results deleted to make room", freed)
         return freed
 
+    def interrupt(self, result_id: str) -> bool:
+        """A running result whose check stopped before its end (the server stopped, or
+        could not keep it): marked interrupted, a final state; False if it was not
+        running."""
+        with self._writing() as db:
+            ended = db.execute(
+                "UPDATE results SET state = ? WHERE id = ? AND state = ?",
+                (INTERRUPTED, result_id, RUNNING),
+            ).rowcount
+        return bool(ended)
+
+    def end_stranded(self, live: set[str], before: float) -> int:
+        """Mark interrupted every result still running that no check holds (`live`: the
+        ids of this server's checks) and that was made before `before` (seconds since the
+        epoch: a check is registered just after its result is made); how many."""
+        with self._connect() as db:
+            running = [
+                row[0]
+                for row in db.execute(
+                    "SELECT id FROM results WHERE state = ? AND created < ?", (RUNNING, before)
+                )
+            ]
+        stranded = [rid for rid in running if rid not in live]
+        return sum(self.interrupt(rid) for rid in stranded)
+
     def delete(self, result_id: str) -> bool:
         """Forget a result and its games; False if there was none."""
         with self._writing() as db:
@@ -410,6 +477,9 @@ class ResultStore:
         )
 
     def game(self, result_id: str, n: int) -> StoredGame | None:
+        """Game `n` of a result, or None (no such game: a number out of range too)."""
+        if not is_game_number(n):
+            return None
         with self._connect() as db:
             row = db.execute(
                 "SELECT n, source, line, view FROM games WHERE result = ? AND n = ?",
@@ -461,6 +531,8 @@ __all__ = [
     "StoreError",
     "StoredGame",
     "StoredResult",
+    "is_game_number",
+    "is_result_id",
     "pack",
     "unpack",
 ]

@@ -24,9 +24,10 @@ import pytest
 import requests
 from conftest import FIXTURES
 from httpserver import FixtureServer, page
-from serving import Server, running_server, wait_for, zip_of
+from serving import Server, admitted, connect_from, running_server, stalled, wait_for, zip_of
 
 from gcadj.app.pipeline import judge_source
+from gcadj.app.pool import HANG_ENV
 
 EX1 = FIXTURES / "examples" / "ex1_pocket_mutation_drops.txt"
 LEGAL = FIXTURES / "logs" / "legal" / "checkmate.txt"
@@ -129,12 +130,13 @@ def test_a_name_is_shown_escaped_on_the_page(guarded: Server) -> None:
 
 
 def test_slow_header_clients_do_not_lock_the_others_out(tmp_path: Path) -> None:
-    """250 connections each holding half a header: the home page and a check still answer."""
+    """250 connections each holding half a header (50 from each of five addresses, the
+    most one client may hold): the home page and a check still answer."""
     with running_server(tmp_path / "t", "--client-timeout", "120", "--jobs", "1") as server:
         slow = []
         try:
-            for _ in range(250):
-                sock = connect(server)
+            for n in range(250):
+                sock = connect_from(server, f"127.0.0.{2 + n % 5}")
                 sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a")
                 slow.append(sock)
             assert requests.get(server.url, timeout=WAIT).status_code == 200
@@ -190,40 +192,39 @@ def judged_when_free(server: Server, name: str, body: bytes) -> requests.Respons
     return response
 
 
-def test_uploads_over_the_budget_are_shed_with_503_before_reading_and_it_recovers(
-    tmp_path: Path,
-) -> None:
+def test_uploads_over_the_budget_are_shed_with_503_and_it_recovers(tmp_path: Path) -> None:
+    """The one worker is stalled, so a check of 0.9 MB waits, holding its upload: the
+    budget (1.4 MB) has no room for 0.6 MB more, from any client, until it ends."""
     data = LEGAL.read_bytes()
-    body = data + b"\n" * (600_000 - len(data))  # 0.6 MB: 1.6 MB with the one held below
-    flags = ("--max-upload", "1", "--max-buffer", "1.5", "--client-timeout", "120")
-    with running_server(tmp_path / "t", *flags, "--jobs", "1") as server:
-        with connect(server) as holder:  # holds 1 MB of the 1.5 MB budget while it sends
-            holder.sendall(post_head(server, "/api/check", 1_000_000) + b"P e2-e4\n")
-            with connect(server) as refused:  # its body never sent: answered all the same
-                refused.sendall(post_head(server, "/api/check", len(body)))
-                answer = read_until_closed(refused)
-            assert answer.startswith(b"HTTP/1.1 503 ") and b"busy: " in answer
-            answers: list[int] = []
+    body = data + b"\n" * (600_000 - len(data))
+    flags = ("--max-upload", "1", "--max-buffer", "1.4", "--jobs", "1")
+    with running_server(tmp_path / "t", *flags, env={HANG_ENV: "stall"}) as server:
+        stall = stalled(server)
+        holder = admitted(server, b"P e2-e4\n" + b"\n" * 900_000, source="127.0.0.2")
+        assert holder.status == 200
+        answers: list[int] = []
 
-            def post() -> None:
-                reply = requests.post(server.url + "api/check?name=g.txt", data=body, timeout=WAIT)
-                answers.append(reply.status_code)
+        def post(n: int) -> None:
+            reply = admitted(server, body, source=f"127.0.0.{3 + n % 3}")
+            answers.append(reply.status)
+            reply.close()
 
-            flood = [threading.Thread(target=post) for _ in range(40)]
-            for thread in flood:
-                thread.start()
-            for thread in flood:
-                thread.join(WAIT)
-            assert answers == [503] * 40  # shed, every one, while the budget is held
-        # the holder hung up: its share is given back, and the same upload is judged
+        flood = [threading.Thread(target=post, args=(n,)) for n in range(10)]
+        for thread in flood:
+            thread.start()
+        for thread in flood:
+            thread.join(WAIT)
+        assert answers == [503] * 10  # shed, every one, while the budget is held
+        # the holders hang up: their shares are given back, and the same upload is judged
+        stall.close()
+        holder.close()
         response = judged_when_free(server, "g.txt", body)
         assert records(response) == [expected_line("g.txt", body)]
-        no_tracebacks(server)
 
 
 def test_a_large_upload_spills_to_a_private_file_deleted_after_its_check(tmp_path: Path) -> None:
     data = LEGAL.read_bytes()
-    body = data + b"\n" * (3_000_000 - len(data))  # past the 2 MB kept in memory
+    body = data + b"\n" * (3_000_000 - len(data))  # past the 256 KB kept in memory
     with running_server(tmp_path / "t", "--max-upload", "5", "--jobs", "1") as server:
         (folder,) = wait_for(lambda: list(server.tmp.glob("gcadj-upload-*")), WAIT)
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700

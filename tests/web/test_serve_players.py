@@ -324,7 +324,9 @@ def test_an_upload_is_titled_and_downloaded_under_its_own_name(
     assert page.title.startswith("club games 2024.zip")
     link = page.find_element(By.PARTIAL_LINK_TEXT, "JSON lines").get_attribute("href") or ""
     answer = requests.get(link, timeout=30, cookies={})
-    assert answer.headers["content-disposition"] == 'attachment; filename="club_games_2024.jsonl"'
+    assert answer.headers["content-disposition"] == (
+        "attachment; filename=\"club_games_2024.jsonl\"; filename*=UTF-8''club_games_2024.jsonl"
+    )
     expected = [
         judge_source(f"club games 2024.zip/{name}", text=data.decode("utf-8"))[0].to_json()
         for name, data in members.items()

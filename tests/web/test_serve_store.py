@@ -213,7 +213,7 @@ def test_the_cli_says_why_it_cannot_use_the_data_folder_and_exits_6(tmp_path: Pa
     done = serve("--data", str(taken))
     assert done.returncode == EXIT_CANNOT_WRITE
     assert done.stderr.strip() == (
-        f"gcadj serve: cannot write in the data folder {taken}: unable to open database file"
+        f"gcadj serve: cannot write in the data folder {taken}: Is a directory"
     )
     a_file = tmp_path / "a-file"
     a_file.write_text("x")
@@ -221,3 +221,53 @@ def test_the_cli_says_why_it_cannot_use_the_data_folder_and_exits_6(tmp_path: Pa
     assert done.returncode == EXIT_CANNOT_WRITE
     assert "gcadj serve: cannot make the data folder" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_result_no_check_holds_is_ended_and_then_counts_as_any_other(tmp_path: Path) -> None:
+    """Results left running by no check (a client that hung up, a server that failed to
+    end them) are marked interrupted by the sweep; a running one that a check holds is
+    not. Once ended they are evicted oldest first, like any other, instead of pushing
+    newer results out of the store."""
+    game = game_of(1)
+    store = opened(tmp_path, max_bytes=5 * game.size + 100)  # room for 5 results of one game
+    stranded = []
+    for i in range(3):
+        rid, _ = store.create(f"stranded {i}", "s", {}, None)
+        store.add_games(rid, [game])
+        stranded.append(rid)
+    live, _ = store.create("live", "l", {}, None)
+    assert store.end_stranded({live}, time.time() + 1) == 3
+    assert [store.get(rid).state for rid in stranded] == [INTERRUPTED] * 3  # type: ignore[union-attr]
+    assert store.get(live).state == "running"  # type: ignore[union-attr]
+    assert store.end_stranded({live}, time.time() + 1) == 0  # ended once
+    assert store.end_stranded(set(), 0.0) == 0  # none made before then: none stranded
+    newer = []
+    for i in range(4):
+        rid, _ = store.create(f"new {i}", "n", {}, None)
+        store.add_games(rid, [game])
+        store.finish(rid)
+        newer.append(rid)
+    assert all(store.get(rid) is not None for rid in newer)  # the stranded ones went first
+    assert store.get(stranded[0]) is None and store.get(stranded[1]) is None
+
+
+def test_a_kept_text_that_cannot_be_read_back_is_a_store_error(tmp_path: Path) -> None:
+    store = opened(tmp_path)
+    rid, _ = store.create("x", "x", {}, "P e2-e4\n")
+    store.finish(rid, report="<html></html>", csv="a,b\n")
+    with sqlite3.connect(tmp_path / "results.sqlite3") as db:
+        db.execute("UPDATE results SET report = ?, text = ? WHERE id = ?", (b"\0" * 40, b"x", rid))
+    with pytest.raises(StoreError, match="damaged: a kept text is unreadable"):
+        store.products(rid)
+    with pytest.raises(StoreError, match="damaged"):
+        store.get(rid)
+
+
+def test_ids_and_game_numbers_are_checked_before_the_database() -> None:
+    from gcadj.web.store import is_game_number, is_result_id
+
+    assert is_result_id(secrets.token_urlsafe(18))
+    for bad in ("", "x" * 23, "x" * 25, "a" * 23 + "!", "a" * 23 + "\0", "п" * 24):
+        assert not is_result_id(bad)
+    assert is_game_number(1) and is_game_number(2**31 - 1)
+    assert not any(is_game_number(n) for n in (0, -1, 2**31, 2**63, 10**23))

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from serving import zip_of
 
-from gcadj.web.forms import BodyReader, FormError, Spool, header_parameters, parse_form
+from gcadj.web.forms import BodyReader, FormError, Memory, Spool, header_parameters, parse_form
+from gcadj.web.receive import BufferBudget, Receipt
 from gcadj.web.uploads import (
     Planned,
     Refused,
@@ -211,10 +212,33 @@ def test_a_large_part_spills_to_a_file_and_a_small_one_stays_in_memory(tmp_path:
         + big
         + b'\r\n--B\r\nContent-Disposition: form-data; name="text"\r\n\r\nP d2-d4\r\n--B--\r\n'
     )
-    reader = BodyReader("multipart/form-data; boundary=B", lambda: Spool(tmp_path, 1000, files))
+    memory = Memory(1000)  # the request's: shared by its parts
+    reader = BodyReader("multipart/form-data; boundary=B", lambda: Spool(tmp_path, memory, files))
     for start in range(0, len(body), 7):  # as a slow client sends it
         reader.feed(body[start : start + 7])
     spilled, small = reader.finish()
     assert spilled.stored.path is not None and Path(spilled.stored.path).read_bytes() == big
     assert files == [spilled.stored.path] and stat.S_IMODE(os.stat(files[0]).st_mode) == 0o600
     assert (small.stored.path, small.data) == (None, b"P d2-d4")
+
+
+def test_the_budget_sheds_the_latest_uploads_first_and_each_client_keeps_to_its_share() -> None:
+    """Three uploads begun in turn, the budget 1,000 bytes: when the first needs room, the
+    latest still being received gives up what it holds (and is refused); a body already
+    whole is never shed; a client past its share is refused, whatever room is left."""
+    budget = BufferBudget(1000, client_limit=600)
+    first, second, third = (Receipt(budget, client) for client in ("a", "b", "c"))
+    assert first.hold(300) and second.hold(300) and third.hold(300)
+    second.received()  # its body is whole: its check holds it until it ends
+    assert first.hold(200)  # 1,100 would not fit: the third, the latest, is shed
+    assert third.shed_for and third.held == 0 and not third.hold(1)
+    assert not second.shed_for and budget.held == 800
+    assert not first.hold(101)  # a's share (600) reached, though the budget has room
+    assert not first.shed_for and budget.held == 800
+    late = Receipt(budget, "d")
+    assert late.hold(200) and not late.hold(1)  # full; nothing later than d to shed
+    assert budget.latest_after(first) is late
+    late.close()
+    first.close()
+    second.close()
+    assert budget.held == 0 and not budget.clients and not budget.receiving
