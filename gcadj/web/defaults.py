@@ -26,6 +26,10 @@ WORKER_MEMORY_MB: Final = 2048  # address space of a worker process: the server 
 KEEP_DAYS: Final = 30.0  # how long a result is kept at its address
 MAX_STORE_MB: Final = 1000  # the most the kept results may hold
 ADJUDICATE_BUDGET: Final = 1.0  # seconds to adjudicate an unfinished game of a check
+# The longest mate a page's adjudication searches: what ADJUDICATE_BUDGET finishes on a
+# middlegame (no mate within 3: at most 0.4 s on the prover's bench); the command's
+# deeper default would be cut by the second on most positions.
+ADJUDICATE_DEPTH: Final = 3
 PUBLIC_URLS_ONLY: Final = True  # refuse loopback, private, link-local and metadata addresses
 MAX_BUFFER_MB: Final = 200  # upload bytes held at once, for every client together
 CLIENT_TIMEOUT: Final = 10.0  # seconds to send a request's headers

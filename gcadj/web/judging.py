@@ -30,11 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from gcadj.analysis.options import DEFAULT_MATE_DEPTH, AdjudicateOptions
+from gcadj.analysis.options import AdjudicateOptions
 from gcadj.app.batch import Limits, Work, run_batch
 from gcadj.app.judging import Judged, JudgeJob, failed_result, judge_text, lost_result
 from gcadj.app.pipeline import JudgeOptions
 from gcadj.sources.decode import decode_text
+from gcadj.web.defaults import ADJUDICATE_DEPTH
 from gcadj.web.store import pack, unpack
 from gcadj.web.uploads import (
     Planned,
@@ -136,8 +137,8 @@ def check_job(
 ) -> JudgeJob:
     """How a check's sources are judged: with the report's facts, each game's viewer data
     (`stored_view`) sent back to be kept, and, with a `budget` (seconds a game; None: no
-    adjudication), each game adjudicated: a mate searched up to ``gcadj adjudicate``'s
-    default depth within that budget (0: no mate searched, as ``--budget 0`` says), and a
+    adjudication), each game adjudicated: a mate searched up to `ADJUDICATE_DEPTH` moves
+    within that budget (0: no mate searched, as ``--budget 0`` says), and a
     source's stages within `SOURCE_SHARE` of its deadline and its part of `CHECK_SHARE` of
     the check's (`check_seconds` over its `sources`; a deadline of 0 is none), so
     adjudicating never costs a verdict its time: one game gets its budget (a quarter of
@@ -152,7 +153,7 @@ def check_job(
             shares.append(CHECK_SHARE * check_seconds / max(1, sources))
         options = dataclasses.replace(
             options,
-            adjudicate=AdjudicateOptions(mate_depth=DEFAULT_MATE_DEPTH, budget=budget),
+            adjudicate=AdjudicateOptions(mate_depth=ADJUDICATE_DEPTH, budget=budget),
             stage_seconds=min(shares) if shares else None,
         )
     return JudgeJob(

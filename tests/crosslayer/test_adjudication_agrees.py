@@ -28,13 +28,14 @@ from conftest import FIXTURES, ROOT
 from gcadj.outputs.plain_words import ADJUDICATION_WORDS, PROPOSED_WORDS
 from gcadj.outputs.viewer import viewer_filename
 from gcadj.vocabulary import AdjudicationClass, Result
+from gcadj.web.defaults import ADJUDICATE_DEPTH
 
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver
 
 GAMES = sorted((FIXTURES / "adjudicate").glob("*.txt"))
-# Searches that finish: the served page searches to 3 moves within its budget, so all do.
-SEARCH = ("--mate-depth", "3", "--budget", "600")
+# Searches that finish: the served page's depth, with a budget no search here reaches.
+SEARCH = ("--mate-depth", str(ADJUDICATE_DEPTH), "--budget", "600")
 
 
 def gcadj(*args: str) -> subprocess.CompletedProcess[str]:
