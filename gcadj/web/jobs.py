@@ -575,7 +575,7 @@ class JobRunner:
 
     def _granted(self, job: Job) -> Callable[[SourceTask, int], SourceTask]:
         """A source as it is handed to a worker: adjudicated in full while the budget
-        grants it (the check's first always), else with each search cut at once."""
+        grants it (the check's first always), else with no mate searched."""
 
         def prepare(task: SourceTask, index: int) -> SourceTask:
             if not job.adjudicate or self.budget.grants(first=index == 0):

@@ -23,8 +23,8 @@ behind them. So (``docs/security.md`` says it for users):
   `ServeSettings.adjudicate_share` seconds a second per worker, holding at most
   `BUCKET_SECONDS` of refill. A source is adjudicated in full when the bucket holds time
   as it is handed to a worker (a check's first source always is: a single game is
-  adjudicated in full); past that, its games' searches are cut at once, answering with
-  what they proved before they first looked at the clock. The seconds each game's
+  adjudicated in full); past that, its games are adjudicated without a mate search (the
+  board, the record, a repetition and the material still give their class). The seconds each game's
   adjudication took are taken from the bucket. So adjudicating archives cannot take more
   than that share of the machine for long, and the checks waiting behind them move on.
 

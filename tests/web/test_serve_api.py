@@ -441,13 +441,13 @@ def test_the_api_adjudicates_each_game_when_asked(server: Server) -> None:
     """With adjudicate=1 the lines are `gcadj adjudicate --json`'s (the server's budget);
     without it, `gcadj check --json`'s exactly."""
     import gcadj
-    from gcadj.analysis.options import DEFAULT_MATE_DEPTH
+    from gcadj.web.defaults import ADJUDICATE_DEPTH
 
     log = b'[FEN "1k6/8/2K5/8/8/8/8/7R[] b - - 0 1"]\nk b8-a8\n'
     url = server.url + "api/check?name=m.txt"
     (record,) = lines(requests.post(url + "&adjudicate=1", data=log, timeout=60))
     (expected,) = gcadj.adjudicate(
-        "m.txt", text=log.decode(), mate_depth=DEFAULT_MATE_DEPTH, budget=10.0
+        "m.txt", text=log.decode(), mate_depth=ADJUDICATE_DEPTH, budget=10.0
     )
     want = expected.to_json()
     for answer in (record, want):

@@ -53,6 +53,15 @@ def states(data: Path) -> dict[str, str]:
         return dict(db.execute("SELECT id, state FROM results").fetchall())
 
 
+def games_kept(data: Path) -> int:
+    """How many games the store holds, of every result."""
+    if not (data / "results.sqlite3").exists():
+        return 0
+    with contextlib.closing(sqlite3.connect(data / "results.sqlite3")) as db:
+        (count,) = db.execute("SELECT count(*) FROM games").fetchone()
+        return int(count)
+
+
 def result_id(location: str) -> str:
     found = re.search(r"/r/([A-Za-z0-9_-]+)", location)
     assert found is not None, location
@@ -123,6 +132,8 @@ def test_a_full_disk_ends_a_result_all_the_same_without_a_traceback(tmp_path: Pa
         poster = threading.Thread(target=post)
         poster.start()
         wait_for(lambda: "stalls on stall.txt" in server.log_text(), WAIT)
+        store = server.tmp / "data-home" / "gcadj"
+        wait_for(lambda: games_kept(store) == 1, WAIT)  # the first game is kept first
         _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
         resource.prlimit(server.process.pid, resource.RLIMIT_FSIZE, (1, hard))  # full
         poster.join(WAIT)
@@ -132,7 +143,6 @@ def test_a_full_disk_ends_a_result_all_the_same_without_a_traceback(tmp_path: Pa
         while_full = requests.get(f"{server.url}r/{rid}", timeout=WAIT)  # reading fails too
         assert while_full.status_code == 503, while_full.text
         assert "gcadj cannot read or keep results now" in while_full.text
-        store = server.tmp / "data-home" / "gcadj"
         assert states(store)[rid] == "running"  # the disk is full: not ended yet
         resource.prlimit(server.process.pid, resource.RLIMIT_FSIZE, (hard, hard))  # room again
         wait_for(lambda: states(store)[rid] == "interrupted", WAIT)
