@@ -562,7 +562,7 @@ def sample_pages() -> list[str]:
         write_report(jsonl, Path(folder) / "report.html")
         report = (Path(folder) / "report.html").read_text(encoding="utf-8")
     made.append(result_pages.report_page(result, report, keep_days=keep, owner=True))
-    return [*made, pages.page("sample", "")]
+    return [*made, pages.message_page("sample", "")]
 
 
 ROUTES: Final = [

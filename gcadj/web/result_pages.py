@@ -7,7 +7,8 @@ the report were made by the workers, once.
   the server's bar (downloads, the result's address and how long it is kept, delete for
   its owner) and, when the check was one text (pasted or uploaded), the **editor**: the
   text as given, in a form that checks it again, and beside each suggestion a "Use this
-  correction" button that puts it in place of the illegal ply's text (`EDITOR_SCRIPT`).
+  correction" button that puts it in place of the illegal ply's text
+  (`gcadj/web/static/editor.js`).
 - A game with nothing to show (unreadable, not a game, not fetched): its verdict, the
   error laid out for reading (`gcadj.outputs.html_text.message_html`: the excerpt and its
   caret in a ``<pre>``, the hint below), for text that is no game a sentence saying what
@@ -15,7 +16,8 @@ the report were made by the workers, once.
 - Several games: the report the check made, with the bar (its JSON lines and CSV named
   after what was checked).
 
-Every text from a user is escaped; the inline script and styles are the ones the
+The pages are rendered from `gcadj/web/templates/` (`gcadj.web.templating`), which
+escape every text from a user; the inline script and styles are the ones the
 Content-Security-Policy allows (`gcadj.web.app.sample_pages` renders a page of each kind).
 """
 
@@ -30,91 +32,26 @@ from gcadj.outputs.html_text import message_html
 from gcadj.outputs.viewer import viewer_page
 from gcadj.vocabulary import Status
 from gcadj.web.judging import read_view
-from gcadj.web.pages import BAR_STYLE, add_bar, e, page, preset_options
+from gcadj.web.pages import add_bar
 from gcadj.web.store import StoredGame, StoredResult
+from gcadj.web.templating import Markup, render
 
 __all__ = [
-    "EDITOR_SCRIPT",
-    "EDITOR_STYLE",
-    "NOT_A_GAME",
+    "NOT_A_GAME_EXAMPLE",
     "game_page",
+    "not_a_game",
     "report_page",
     "result_bar",
 ]
 
-NOT_A_GAME: Final = (
-    "<p>gcadj reads a Game Courier log: one move per line, each naming the piece, the "
-    "square it leaves and the square it goes to, as Game Courier records them. For "
-    "example:</p>\n<pre>P e2-e4\np e7-e5\nN g1-f3\nn b8-c6\nR h1-i1; I-i1</pre>\n"
-    "<p>It also reads a PGN game (<code>1. e4 e5 2. Nf3</code>), and the text of a Game "
-    "Courier game page, copied from the browser or saved.</p>"
-)
-"""What gcadj expected, for text that is no game at all."""
+NOT_A_GAME_EXAMPLE: Final = "P e2-e4\np e7-e5\nN g1-f3\nn b8-c6\nR h1-i1; I-i1"
+"""The log shown to a text that is no game at all, as an example of what gcadj reads."""
 
-EDITOR_STYLE: Final = """
-#editor{margin:1.2em 0;padding:.6em .8em;border:1px solid #ccc;border-radius:6px;
-  font-family:system-ui,sans-serif}
-#editor h2{font-size:1.1em;margin:0 0 .4em}
-#editor textarea{width:100%;min-height:12em;font:inherit;font-family:ui-monospace,monospace;
-  font-size:.9em;padding:.4em;border:1px solid #aaa;border-radius:4px}
-#editor .options{display:flex;flex-wrap:wrap;gap:.4em 1.4em;align-items:center;margin:.5em 0}
-#editor button[type=submit]{font:inherit;padding:.45em 1.2em;border-radius:4px;
-  border:1px solid #1b4f9c;background:#1b4f9c;color:#fff;cursor:pointer}
-#editor-note{color:#176b2c;min-height:1.3em;margin:.3em 0}
-.use-fix{font:inherit;font-size:.95em;margin-left:.5em;padding:.05em .5em;cursor:pointer;
-  border:1px solid #1b4f9c;border-radius:3px;background:#fff;color:#1b4f9c}
-.kept{color:#555}
-"""
 
-EDITOR_SCRIPT: Final = """
-(function () {
-  var box = document.getElementById('editor-text'), note = document.getElementById('editor-note');
-  if (!box) { return; }
-  function offsetOf(text, line, column) {
-    var at = 0;
-    for (var l = 1; l < line; l++) {
-      at = text.indexOf('\\n', at);
-      if (at < 0) { return -1; }
-      at += 1;
-    }
-    return at + column - 1;
-  }
-  function locate(text, item) {
-    // where the illegal ply was typed; if the text was edited since, its only occurrence
-    var typed = item.getAttribute('data-typed');
-    var at = offsetOf(text, +item.getAttribute('data-line'), +item.getAttribute('data-column'));
-    if (at >= 0 && text.substr(at, typed.length) === typed) { return at; }
-    var first = text.indexOf(typed);
-    return first >= 0 && text.indexOf(typed, first + 1) < 0 ? first : -1;
-  }
-  function use(item, fix) {
-    var text = box.value, typed = item.getAttribute('data-typed'), at = locate(text, item);
-    if (at < 0) {
-      note.textContent = 'Could not find "' + typed + '" in the text: change it by hand.';
-      return;
-    }
-    box.value = text.slice(0, at) + fix + text.slice(at + typed.length);
-    item.setAttribute('data-typed', fix);  // another suggestion replaces this one
-    note.textContent = 'Replaced "' + typed + '" by "' + fix + '". Press Check again.';
-    document.getElementById('editor').scrollIntoView();
-    box.focus();
-    box.setSelectionRange(at, at + fix.length);
-  }
-  var fixes = document.querySelectorAll('#moves li.illegal[data-typed] li.suggestion[data-fix]');
-  Array.prototype.forEach.call(fixes, function (s) {
-    var item = s.closest('li.illegal'), button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'use-fix';
-    button.textContent = 'Use this correction';
-    button.onclick = function (event) {
-      event.preventDefault();
-      event.stopPropagation();
-      use(item, s.getAttribute('data-fix'));
-    };
-    s.appendChild(button);
-  });
-})();
-"""
+def not_a_game() -> str:
+    """What gcadj expected, for text that is no game at all, with its example."""
+    return render("not_a_game.html", example=NOT_A_GAME_EXAMPLE)
+
 
 STATUS_WORDS: Final = {
     "syntax-error": "This is not a game gcadj can read",
@@ -135,30 +72,22 @@ def result_bar(
     owner: bool,
     links: Sequence[tuple[str, str]] = (),
     downloads: Sequence[tuple[str, str, str]] = (),
+    note: str | None = None,
 ) -> str:
     """The server's bar above a result: its links (label, href), downloads (label, file
-    name, text) carried in the page as data: links, how long the result is kept, and, for
-    its owner, the button that deletes it."""
-    parts = [f'<a href="{e(href)}">{e(label)}</a>' for label, href in links]
-    if downloads:
-        files = "".join(
-            f'<a download="{e(name)}" href="data:text/plain;charset=utf-8,'
-            f'{quote(text, safe="")}">{e(label)}</a>'
+    name, text) carried in the page as data: links, how long the result is kept, a note,
+    and, for its owner, the button that deletes it."""
+    return render(
+        "bar.html",
+        links=links,
+        downloads=[
+            (label, name, "data:text/plain;charset=utf-8," + quote(text, safe=""))
             for label, name, text in downloads
-        )
-        parts.append(f'<span class="downloads">{files}</span>')
-    parts.append(
-        f'<span class="kept" title="Anyone with this address can open it until then">'
-        f"Kept until {e(kept_until(result, keep_days))}</span>"
-    )
-    if owner:
-        parts.append(
-            f'<form method="post" action="/r/{e(result.id)}/delete"><button type="submit">'
-            "Delete this result</button></form>"
-        )
-    return (
-        f'<style>{BAR_STYLE}</style><nav class="serve-bar" aria-label="gcadj serve">'
-        f"{' '.join(parts)}</nav>"
+        ],
+        kept_until=kept_until(result, keep_days),
+        owner=owner,
+        result_id=result.id,
+        note=note,
     )
 
 
@@ -168,24 +97,12 @@ def editor(result: StoredResult) -> str:
     if result.text is None:
         return ""
     options = result.options
-    pocket = options.get("pocket_file", "")
-    choices = preset_options(pocket)
-    every = " checked" if options.get("all") else ""
-    fen = options.get("fen")
-    hidden = f'<input type="hidden" name="fen" value="{e(fen)}">' if fen else ""
-    return (
-        f"<style>{EDITOR_STYLE}</style>"
-        '<section id="editor"><h2>Edit and check again</h2>'
-        '<form method="post" action="/check" enctype="multipart/form-data">'
-        # a newline first: the HTML parser drops one at the start of a textarea
-        f'<textarea id="editor-text" name="text" aria-label="The text checked" '
-        f'spellcheck="false">\n{e(result.text)}</textarea>'
-        '<p id="editor-note" aria-live="polite"></p>'
-        f'<div class="options"><label>Pockets on file <select name="pocket_file">{choices}'
-        f'</select></label><label><input type="checkbox" name="all" value="1"{every}> '
-        f"every illegal move, not only the first</label>{hidden}</div>"
-        '<button type="submit">Check again</button></form></section>'
-        f"<script>{EDITOR_SCRIPT}</script>"
+    return render(
+        "editor.html",
+        text=result.text,
+        pocket=options.get("pocket_file", ""),
+        every=bool(options.get("all")),
+        fen=options.get("fen"),
     )
 
 
@@ -219,15 +136,18 @@ def verdict_page(game: StoredGame, bar: str, bottom: str) -> str:
     record = game.record()
     status = str(record.get("status"))
     error = str(record.get("error") or status)
-    no_game = status == Status.SYNTAX_ERROR and not record.get("final_fen")
-    body = (
-        f"{bar}<h1>{e(game.source)}</h1>\n"
-        f'<div class="box error" role="alert"><p><b>'
-        f"{e(STATUS_WORDS.get(status, status))}.</b></p>{message_html(error, game.source)}</div>\n"
-        + (NOT_A_GAME if no_game else "")
-        + bottom
+    return render(
+        "verdict.html",
+        title=f"{game.source}: {status}",
+        refresh=None,
+        bar=Markup(bar),
+        source=game.source,
+        headline=STATUS_WORDS.get(status, status),
+        message=Markup(message_html(error, game.source)),
+        no_game=status == Status.SYNTAX_ERROR and not record.get("final_fen"),
+        example=NOT_A_GAME_EXAMPLE,
+        bottom=Markup(bottom),
     )
-    return page(f"{game.source}: {status}", body)
 
 
 def report_page(result: StoredResult, report: str, *, keep_days: float, owner: bool) -> str:
@@ -239,8 +159,8 @@ def report_page(result: StoredResult, report: str, *, keep_days: float, owner: b
         ("Verdicts as JSON lines", f"/r/{result.id}/{stem}.jsonl"),
         ("as CSV", f"/r/{result.id}/{stem}.csv"),
     ]
-    bar = result_bar(result, keep_days=keep_days, owner=owner, links=links)
+    note = None
     if result.skipped:
         note = f"{result.skipped} files of the zip were not game files and were skipped."
-        bar = bar.replace("</nav>", f"<span>{e(note)}</span></nav>", 1)
+    bar = result_bar(result, keep_days=keep_days, owner=owner, links=links, note=note)
     return add_bar(report, bar)

@@ -8,6 +8,7 @@ a function counts like any other.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -336,5 +337,60 @@ def test_no_function_is_over_100_lines() -> None:
         str(path.relative_to(package)): long
         for path in modules
         if (long := long_functions(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+
+
+# -- pages come from templates ----------------------------------------------------------------
+
+# An element's opening or closing tag as pages write them ("<div", "</nav>"); a source name
+# in angle brackets ("<stdin>", "<body>": what a text with no file name is called) is none.
+HTML_TAG = re.compile(
+    r"</?(?:html|head|body|div|p|span|a|ul|ol|li|form|input|style|script|nav|section|h[1-6]"
+    r"|pre|table|thead|tbody|tr|td|th|button|label|select|option|textarea|meta|title|code|b"
+    r"|progress|fieldset|legend)(?:[\s>]|/>)",
+)
+SOURCE_NAMES = {"<stdin>", "<body>", "<server>", "<fen>"}
+TEMPLATED_LAYERS = ("web",)  # where no HTML is written in a Python string
+
+
+def html_in_strings(source: str) -> list[tuple[int, str]]:
+    """The string literals of a module's code (docstrings aside) that write an HTML tag."""
+    import ast
+
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) in docstrings or node.value in SOURCE_NAMES:
+                continue
+            if HTML_TAG.search(node.value):
+                found.append((node.lineno, node.value[:60]))
+    return found
+
+
+def test_the_html_finder_can_fail() -> None:
+    assert html_in_strings('x = f"<div class={y}>"\n') == [(1, "<div class=")]
+    assert html_in_strings('x = "</nav>"\n') == [(1, "</nav>")]
+    assert html_in_strings('"""A <div> in a docstring."""\nx = "<stdin>"\n') == []
+
+
+def test_no_html_is_written_in_a_python_string_where_pages_have_templates() -> None:
+    """The served pages are Jinja2 templates (gcadj/web/templates/): a tag written in
+    Python would bypass their autoescaping."""
+    root = Path(gcadj.__file__).parent
+    found = {
+        f"{path.relative_to(root)}:{line}": text
+        for layer in TEMPLATED_LAYERS
+        for path in sorted((root / layer).glob("*.py"))
+        for line, text in html_in_strings(path.read_text(encoding="utf-8"))
     }
     assert found == {}

@@ -29,7 +29,7 @@ from gcadj.notation.parse import parse_log
 from gcadj.outputs.plain_words import CATEGORY_SENTENCES, move_words
 from gcadj.outputs.svg import board_kit
 from gcadj.outputs.writers.fen import write_fens
-from gcadj.web.result_pages import NOT_A_GAME
+from gcadj.web.result_pages import not_a_game
 
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver
@@ -232,7 +232,7 @@ def test_text_that_is_no_game_says_what_gcadj_expected_with_an_example(
     paste(page, server, "Hello, this is my letter to you.\nBest regards\n")
     body = shown(page, "body")
     assert "This is not a game gcadj can read." in body
-    example = re.search(r"<pre>(.*?)</pre>", NOT_A_GAME, re.S)
+    example = re.search(r"<pre>(.*?)</pre>", not_a_game(), re.S)
     assert example is not None
     shown_example = [p.text for p in page.find_elements(By.TAG_NAME, "pre")]
     assert example[1] in shown_example
