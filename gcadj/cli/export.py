@@ -205,8 +205,7 @@ def export(
         quiet=quiet,
         verbose=verbose,
     )
-    fetching = fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb)
-    with fetch_settings(fetching):  # applied when a URL source is first read
+    with fetch_settings(fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb)):
         code = run_export(job, out=sys.stdout, say=lambda line: say(line, err=True))
     raise typer.Exit(code)
 
