@@ -181,9 +181,12 @@ def _look(
         if deadline is not None:
             left = max(0.0, deadline - time.monotonic())
             seconds = left if seconds is None else min(seconds, left)
-        search = search_mate(
-            position, options.mate_depth, seconds=seconds, node_limit=options.node_limit
-        )
+        if seconds is not None and seconds <= 0:  # no time: no search, and it says so
+            search = SearchResult(None, options.mate_depth, 0, 0, "budget", 1, False, 0, 0.0)
+        else:
+            search = search_mate(
+                position, options.mate_depth, seconds=seconds, node_limit=options.node_limit
+            )
         if search.cut == "interrupted":
             raise KeyboardInterrupt
         if search.proof is not None:

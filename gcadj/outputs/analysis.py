@@ -17,7 +17,10 @@ and a summary of the counts per kind.
 
 from __future__ import annotations
 
-from gcadj.judging.game_analysis import GameAnalysis, Mistake
+from collections.abc import Sequence
+from typing import Final
+
+from gcadj.judging.game_analysis import GameAnalysis, Mistake, PositionFacts
 from gcadj.judging.verdict import Verdict
 from gcadj.notation.san import numbered_moves
 from gcadj.vocabulary import MistakeKind, Side
@@ -106,4 +109,45 @@ def summary_words(analysis: GameAnalysis) -> str:
     )
 
 
-__all__ = ["analysed_text", "analysis_lines", "finding_line", "finding_lines", "summary_words"]
+# The PGN conventions other tools read (lichess writes them so): a Numeric Annotation Glyph
+# per ply with a finding, and the engine's evaluation in a comment command.
+MATE_NAG: Final = 4
+"""``$4`` (``??``, a blunder): a mate missed or allowed."""
+MATERIAL_NAG: Final = 2
+"""``$2`` (``?``, a mistake): material lost."""
+
+
+def nag_of(mistakes: Sequence[Mistake]) -> int | None:
+    """The NAG of a ply's findings (a mate finding outweighs a material one); None: none."""
+    if not mistakes:
+        return None
+    if any(mistake.kind is not MistakeKind.LOSES_MATERIAL for mistake in mistakes):
+        return MATE_NAG
+    return MATERIAL_NAG
+
+
+def eval_command(facts: PositionFacts) -> str | None:
+    """What is known of a position as lichess writes an evaluation: ``[%eval #2]`` for a
+    forced mate by White within the depth, ``[%eval #-2]`` by Black, else the balance after
+    the exchanges in class units, White's view (``[%eval 2.0]``, ``[%eval -5.0]``); None
+    when neither is known (a count cut short, or exchanges that end in mate: the balance
+    then weighs nothing)."""
+    if facts.mate is not None:
+        moves = facts.mate.moves if facts.mate.winner is Side.WHITE else -facts.mate.moves
+        return f"[%eval #{moves}]"
+    if facts.balance is None or facts.exchange_mate is not None:
+        return None
+    return f"[%eval {facts.balance:.1f}]"
+
+
+__all__ = [
+    "MATERIAL_NAG",
+    "MATE_NAG",
+    "analysed_text",
+    "analysis_lines",
+    "eval_command",
+    "finding_line",
+    "finding_lines",
+    "nag_of",
+    "summary_words",
+]
