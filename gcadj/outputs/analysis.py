@@ -148,6 +148,7 @@ __all__ = [
     "eval_command",
     "finding_line",
     "finding_lines",
+    "finding_words",
     "nag_of",
     "summary_words",
 ]
