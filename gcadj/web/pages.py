@@ -133,6 +133,8 @@ address: one game opens its viewer, several give a report with a link to each ga
 <label>Pockets on file <select name="pocket_file">
 {preset_options()}</select></label>
 <label><input type="checkbox" name="all" value="1"> every illegal move, not only the first</label>
+<label><input type="checkbox" name="analyse" value="1"> analyse every move: a mate missed or
+ allowed, material lost</label>
 </div>
 <div><button type="submit">Check</button></div>
 </form>

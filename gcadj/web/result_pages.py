@@ -171,6 +171,7 @@ def editor(result: StoredResult) -> str:
     pocket = options.get("pocket_file", "")
     choices = preset_options(pocket)
     every = " checked" if options.get("all") else ""
+    analyse = " checked" if options.get("analyse") else ""
     fen = options.get("fen")
     hidden = f'<input type="hidden" name="fen" value="{e(fen)}">' if fen else ""
     return (
@@ -183,7 +184,9 @@ def editor(result: StoredResult) -> str:
         '<p id="editor-note" aria-live="polite"></p>'
         f'<div class="options"><label>Pockets on file <select name="pocket_file">{choices}'
         f'</select></label><label><input type="checkbox" name="all" value="1"{every}> '
-        f"every illegal move, not only the first</label>{hidden}</div>"
+        f"every illegal move, not only the first</label>"
+        f'<label><input type="checkbox" name="analyse" value="1"{analyse}> '
+        f"analyse every move</label>{hidden}</div>"
         '<button type="submit">Check again</button></form></section>'
         f"<script>{EDITOR_SCRIPT}</script>"
     )
