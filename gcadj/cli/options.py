@@ -286,7 +286,8 @@ def adjudication_wanted(command: str, ctx: typer.Context) -> AdjudicateOptions |
     error, in words, for an adjudication option given without it."""
     params = ctx.params
     if params.get("adjudicate"):
-        return adjudicate_options_of(*(params[name] for name in ADJUDICATION_PARAMETERS))
+        given = (params[name] for name in ADJUDICATION_PARAMETERS if name in params)
+        return adjudicate_options_of(*given)  # a command without --table-mb: its default
     for param in ctx.command.params:
         if param.name in ADJUDICATION_PARAMETERS and param.name is not None:
             source = ctx.get_parameter_source(param.name)
