@@ -348,3 +348,26 @@ def test_audit_analyse_writes_the_counts_in_its_csv(tmp_path: Path) -> None:
     from gcadj.outputs.audit_report import is_audit_csv
 
     assert is_audit_csv(table.read_text(encoding="utf-8"))
+
+
+def test_audit_analyse_and_adjudicate_together(tmp_path: Path) -> None:
+    """Both stages on one audit: each JSON line carries both, the CSV both sets of columns
+    in order, and the report both columns."""
+    out, table, report = tmp_path / "a.jsonl", tmp_path / "a.csv", tmp_path / "a.html"
+    source = str(GAMES / "allows-mate-in-1.txt")
+    done = gcadj_run(
+        "audit", "--analyse", "--analyse-depth", "1", "--adjudicate", "--mate-depth", "1",
+        "--budget", "60", "-q", "-o", str(out), "--csv", str(table), "--report", str(report),
+        source,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (record,) = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert record["adjudication"]["class"] == "proven"  # the board shows the mate
+    assert record["analysis"]["mate_depth"] == 1
+    header = table.read_text(encoding="utf-8").splitlines()[0].split(",")
+    assert header[-8:-3] == ["adjudication", "adjudicated_result", "mate_in", "mate_winner",
+                             "adjudication_reason"]  # fmt: skip
+    assert header[-3:] == ["missed_mates", "mates_allowed", "material_lost"]
+    page = report.read_text(encoding="utf-8")
+    assert ">Adjudication</th>" in page and ">Analysis</th>" in page
+    assert 'data-m="has-mistakes allows-mate"' in page
