@@ -8,6 +8,7 @@ or shows its help, so other commands do not pay for it.
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -42,12 +43,11 @@ from gcadj.cli.options import (
     ThresholdOption,
     TimeoutOption,
     VerboseOption,
-    adjudication_wanted,
-    analysis_wanted,
     check_options,
     fail,
     fetch_settings_of,
     number_option,
+    stages_wanted,
 )
 from gcadj.cli.streams import say
 from gcadj.sources.walk import AUDIT_SUFFIX
@@ -197,34 +197,25 @@ def export(
     analyse_nodes: AnalyseMoreNodesOption = DEFAULT_ANALYSE_NODES,
 ) -> None:
     """Convert games to another format (the formats are listed below)."""
-    import sys
-
     from gcadj.app.export import ExportJob, run_export
     from gcadj.app.fetching import fetch_settings
     from gcadj.app.pipeline import JudgeOptions
     from gcadj.outputs.registry import ExportOptions
 
     letter = check_options("export", pocket_file, fen)
-    target = _target_file(to_pocket_file)
-    adjudicated = adjudication_wanted("export", ctx)
     job = ExportJob(
         sources=tuple(sources or ()),  # the command line gives one at least (gcadj.cli.habits)
         to=to,
         output=output,
         force=force,
         judge=JudgeOptions(
-            fen=fen,
-            pocket_file=letter,
-            max_bytes=max_bytes,
-            adjudicate=adjudicated,
-            analyse=analysis_wanted("export", ctx),
+            fen=fen, pocket_file=letter, max_bytes=max_bytes, **stages_wanted("export", ctx)
         ),
-        options=ExportOptions(ply=ply, to_pocket_file=target, fix=fix),
+        options=ExportOptions(ply=ply, to_pocket_file=_target_file(to_pocket_file), fix=fix),
         quiet=quiet,
         verbose=verbose,
     )
-    fetching = fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb)
-    with fetch_settings(fetching):  # applied when a URL source is first read
+    with fetch_settings(fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb)):
         code = run_export(job, out=sys.stdout, say=lambda line: say(line, err=True))
     raise typer.Exit(code)
 

@@ -391,6 +391,13 @@ def analysis_wanted(command: str, ctx: typer.Context) -> AnalyseOptions | None:
     return None
 
 
+def stages_wanted(command: str, ctx: typer.Context) -> dict[str, Any]:
+    """The stages a command runs only when asked (``--adjudicate``, ``--analyse``), as the
+    keywords of its `JudgeOptions`: `adjudication_wanted`'s and `analysis_wanted`'s."""
+    adjudicate = adjudication_wanted(command, ctx) if "adjudicate" in ctx.params else None
+    return {"adjudicate": adjudicate, "analyse": analysis_wanted(command, ctx)}
+
+
 # The fetch options of every command that reads URLs (check, export, audit, fetch): the
 # command turns them into one `FetchSettings` (`fetch_settings_of`). None: not given.
 CacheOption = Annotated[
@@ -624,5 +631,6 @@ __all__ = [
     "refuse_folder",
     "report_problems",
     "source_timeout_option",
+    "stages_wanted",
     "write_output",
 ]

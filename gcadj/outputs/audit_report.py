@@ -840,6 +840,49 @@ def _viewer_href(source: str, viewers: Path | None, report_dir: Path) -> str | N
     return quote(Path(relative).as_posix())
 
 
+def _page_top(
+    summary: Summary, name: str, made: str, where: str, columns: tuple[tuple[str, str, str], ...]
+) -> str:
+    """The report's page up to its first row: the title, the summary and its charts, the
+    filter box and chips, and the table's head."""
+    adjudicated, analysed = summary.adjudicated, bool(summary.analysed)
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+        f"{GENERATOR_META}\n"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{_e(name)} — gcadj report</title>\n<style>{STYLE}</style></head>\n"
+        f'<body>\n<div class="intro"><h1>{_e(name)}</h1><p>{summary.total} '
+        f"games judged by gcadj, made {made}.</p></div>\n"
+        '<details class="summary-box"><summary><b>Summary</b>: '
+        + _e(", ".join(f"{n} {status}" for status, n in summary.by_status.most_common()))
+        + " (charts by category and termination)</summary>\n"
+        '<div class="summary">'
+        + _counts_table("Status", summary.by_status)
+        + bar_chart("First illegal move, by category", summary.by_category)
+        + bar_chart("Games by termination", summary.by_termination)
+        + "</div>\n<details><summary>The counts as tables</summary>"
+        '<div class="summary">'
+        + _counts_table("Termination", summary.by_termination)
+        + _counts_table("First illegal move", summary.by_category)
+        + "</div></details></details>\n"
+        + '<div id="tools"><h2>Games</h2>'
+        '<input id="filter" type="search" placeholder="Filter: any text" '
+        'aria-label="Filter the games"> <span><span id="shown">'
+        f"{summary.total}</span> of {summary.total} games shown</span></div>\n"
+        f'<div id="tools-chips">Status: {_chips("s", summary.by_status)}'
+        + (f" Category: {_chips('c', summary.by_category)}" if summary.by_category else "")
+        + (_adjudication_chips(summary) if adjudicated else "")
+        + (_analysis_chips(summary) if analysed else "")
+        + f'</div>\n<p class="hint">{where}Click a heading to sort (again to reverse; '
+        "blanks last), a source to step through its game.</p>\n"
+        '<div id="scroller"><table id="games"><colgroup>'
+        + "".join(f'<col class="{css}">' for _, _, css in columns)
+        + "</colgroup><thead><tr>"
+        + "".join(f'<th data-type="{kind}">{_e(name)}</th>' for name, kind, _ in columns)
+        + "</tr></thead>\n<tbody>\n"
+    )
+
+
 def write_report(
     jsonl: Path,
     target: Path,
@@ -886,41 +929,7 @@ def write_report(
             f"Every source is in <code>{breakable(rows.common)}</code>; the rows name the rest. "
         )
     with atomic_text_file(target) as out:
-        out.write(
-            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
-            f"{GENERATOR_META}\n"
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{_e(name)} — gcadj report</title>\n<style>{STYLE}</style></head>\n"
-            f'<body>\n<div class="intro"><h1>{_e(name)}</h1><p>{summary.total} '
-            f"games judged by gcadj, made {made}.</p></div>\n"
-            '<details class="summary-box"><summary><b>Summary</b>: '
-            + _e(", ".join(f"{n} {status}" for status, n in summary.by_status.most_common()))
-            + " (charts by category and termination)</summary>\n"
-            '<div class="summary">'
-            + _counts_table("Status", summary.by_status)
-            + bar_chart("First illegal move, by category", summary.by_category)
-            + bar_chart("Games by termination", summary.by_termination)
-            + "</div>\n<details><summary>The counts as tables</summary>"
-            '<div class="summary">'
-            + _counts_table("Termination", summary.by_termination)
-            + _counts_table("First illegal move", summary.by_category)
-            + "</div></details></details>\n"
-            + '<div id="tools"><h2>Games</h2>'
-            '<input id="filter" type="search" placeholder="Filter: any text" '
-            'aria-label="Filter the games"> <span><span id="shown">'
-            f"{summary.total}</span> of {summary.total} games shown</span></div>\n"
-            f'<div id="tools-chips">Status: {_chips("s", summary.by_status)}'
-            + (f" Category: {_chips('c', summary.by_category)}" if summary.by_category else "")
-            + (_adjudication_chips(summary) if adjudicated else "")
-            + (_analysis_chips(summary) if analysed else "")
-            + f'</div>\n<p class="hint">{where}Click a heading to sort (again to reverse; '
-            "blanks last), a source to step through its game.</p>\n"
-            '<div id="scroller"><table id="games"><colgroup>'
-            + "".join(f'<col class="{css}">' for _, _, css in columns)
-            + "</colgroup><thead><tr>"
-            + "".join(f'<th data-type="{kind}">{_e(name)}</th>' for name, kind, _ in columns)
-            + "</tr></thead>\n<tbody>\n"
-        )
+        out.write(_page_top(summary, name, made, where, columns))
         for number, record in enumerate(_records_at(jsonl, rows.offsets), 1):
             source = str(record.get("source"))
             if links is not None:
