@@ -371,3 +371,20 @@ def test_audit_analyse_and_adjudicate_together(tmp_path: Path) -> None:
     page = report.read_text(encoding="utf-8")
     assert ">Adjudication</th>" in page and ">Analysis</th>" in page
     assert 'data-m="has-mistakes allows-mate"' in page
+
+
+def test_ctrl_c_during_the_analysis_ends_the_run_with_130() -> None:
+    import signal
+    import time
+
+    game = FIXTURES / "examples" / "ex1_pocket_mutation_drops.txt"
+    command = [sys.executable, "-m", "gcadj", "analyse", "--mate-depth", "5", str(game)]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    time.sleep(3)  # searching by then: a search to 5 moves takes seconds a position
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130
+    assert err == "gcadj analyse: interrupted\n"
+    assert "Traceback" not in out + err
