@@ -14,8 +14,9 @@ makes it twice:
 - **analysis** (`JudgeOptions.analyse`): `gcadj.analysis.analyse`'s analysis of the whole
   game (a mate missed, a mate allowed, material lost, at each legal ply), carried as
   `Verdict.analysis` (the ``"analysis"`` key). ``gcadj analyse`` is a check with this
-  option; ``check --analyse``, ``audit --analyse``, ``export --analyse`` and ``gcadj serve
-  --analyse`` set it too. A game with no legal ply has nothing to analyse (no analysis).
+  option; ``check --analyse``, ``audit --analyse``, ``export --analyse`` and a ``gcadj
+  serve`` check with ``analyse=1`` set it too. A game with no legal ply has nothing to
+  analyse (no analysis).
 
 A stage is one option, one field of the verdict and one call in `with_stages`. Each stage
 is guarded: gcadj's own failure in it (a bug) is that game's answer, marked internal

@@ -40,10 +40,11 @@ positions are those the prover recorded for the proof the checker accepted
 (`ForcedMate.steps`, `ForcedMate.drawn`): the viewer plays no move.
 
 A game may carry its analysis (`Verdict.analysis`: ``export --to html --analyse``, ``audit
---analyse``, ``gcadj serve --analyse``): each ply with a finding is marked in the move
-list (``??``, ``?``), its line steps on the board as a side line branching from the
-position it starts from, and a box under the verdict has the counts, the findings and a
-small graph of the balance after the exchanges (`gcadj.outputs.viewer_analysis`).
+--analyse``, a ``gcadj serve`` check with ``analyse=1``): each ply with a finding is
+marked in the move list (``??``, ``?``), its line steps on the board as a side line
+branching from the position it starts from, and a box under the verdict has the counts,
+the findings and a small graph of the balance after the exchanges
+(`gcadj.outputs.viewer_analysis`).
 
 A game's part of a page is data (`GameView`, made by `game_view`), and `viewer_page`
 makes a page from such data alone: ``gcadj serve`` keeps the data and makes the page

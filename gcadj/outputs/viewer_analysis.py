@@ -1,6 +1,7 @@
 """A game's analysis in its viewer (``export --to html --analyse``, ``audit --analyse``'s
-viewers, ``gcadj serve --analyse``'s pages): what `gcadj.outputs.viewer` adds to a page
-when the judged game carries its analysis (`Verdict.analysis`).
+viewers, the pages of a ``gcadj serve`` check with ``analyse=1``): what
+`gcadj.outputs.viewer` adds to a page when the judged game carries its analysis
+(`Verdict.analysis`).
 
 - **marks on the move list**: a ply with a finding is marked ``??`` (a mate missed or
   allowed) or ``?`` (material lost), as PGN's NAGs say it, with a class per kind
