@@ -223,6 +223,7 @@ def audit_seconds(folder: Path, *flags: str) -> tuple[float, float]:
         capture_output=True,
         text=True,
         check=False,
+        cwd=folder.parent,  # not the source tree: the build of this interpreter runs
     )
     wall = time.monotonic() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
