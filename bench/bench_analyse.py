@@ -2,7 +2,7 @@
 games, with the naive searches of the tests on the same plies beside it.
 
     python bench/bench_analyse.py [--games 100] [--fairy 5] [--naive-every 20]
-                                  [--naive-nodes 30000] [--seed 20240521]
+                                  [--naive-nodes 30000] [--seed 20240521] [--audit 20]
 
 The games, fixed:
 
@@ -25,6 +25,10 @@ every node; tests/naive_exchanges.py: plain negamax, no alpha-beta), each capped
 `--naive-nodes` nodes per position; a capped position counts in no ratio, and where both
 finish their answers must agree (the run fails otherwise).
 
+Then ``gcadj audit --analyse`` on a folder of the first `--audit` ordinary games (0: not
+run), in the batch runner with two workers, beside a plain ``gcadj audit`` of the same
+folder in the same run: wall-clock and the workers' CPU seconds of each, and their ratio.
+
 Targets (issue 35, compiled build, CPU time): on the ordinary games 20 ms per ply or less
 on average beyond start-up; a 100-ply fairy-rich game in 10 s or less. The script runs
 the build of the interpreter that runs it: ``.cvenv/bin/python`` (compiled) or
@@ -37,8 +41,11 @@ import argparse
 import os
 import platform
 import random
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -69,6 +76,7 @@ from gcadj.engine.squares import POCKET  # noqa: E402
 from gcadj.judging.plies import JudgedGame  # noqa: E402
 from gcadj.judging.verdict import Verdict  # noqa: E402
 from gcadj.notation.san import gc_text  # noqa: E402
+from gcadj.outputs.writers.gc import write_gc  # noqa: E402
 
 T = TypeVar("T")
 OPTIONS = AnalyseOptions()
@@ -203,6 +211,45 @@ def our_answer(position: Position) -> tuple[object, int]:
     return mate, count_exchanges(position).score
 
 
+def audit_seconds(folder: Path, *flags: str) -> tuple[float, float]:
+    """Wall-clock and CPU seconds (the command's process and its workers) of ``gcadj audit
+    -q -j 2 FLAGS FOLDER``, run by this interpreter (its build)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    out = folder.parent / f"audit{len(flags)}.jsonl"
+    command = [sys.executable, "-m", "gcadj", "audit", "-q", "-j", "2", "-o", str(out)]
+    done = subprocess.run(
+        [*command, "--force", *flags, str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=folder.parent,  # not the source tree: the build of this interpreter runs
+    )
+    wall = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"gcadj audit {' '.join(flags)} failed: {done.stderr}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def audit_line(games: list[Verdict]) -> None:
+    """``gcadj audit --analyse`` of a folder of `games` against a plain audit of it."""
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch) / "games"
+        folder.mkdir()
+        for n, verdict in enumerate(games):
+            (folder / f"{n:04d}.txt").write_text(write_gc(verdict), encoding="utf-8")
+        plain_wall, plain_cpu = audit_seconds(folder)
+        wall, cpu = audit_seconds(folder, "--analyse")
+    plies = sum(len(v.moves) for v in games)
+    print(
+        f"audit --analyse of a folder of {len(games)} ordinary games ({plies} plies), 2 "
+        f"workers: {wall:.1f} s wall, {cpu:.1f} s CPU; a plain audit {plain_wall:.1f} s wall, "
+        f"{plain_cpu:.1f} s CPU; {cpu / max(plain_cpu, 1e-6):.1f}x the CPU"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="master games")
@@ -210,6 +257,7 @@ def main() -> None:
     parser.add_argument("--naive-every", type=int, default=20)
     parser.add_argument("--naive-nodes", type=int, default=30_000)
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--audit", type=int, default=20, help="games of the audit's folder")
     args = parser.parse_args()
     warm = check_text("P e2-e4\np e7-e5\nN g1-f3\nq d8-g5\n")
     analyse_verdict(warm, OPTIONS)
@@ -242,6 +290,8 @@ def main() -> None:
         f"game {worst:.2f} s (<= {TARGET_FAIRY_GAME_S:g}): "
         f"{'met' if worst <= TARGET_FAIRY_GAME_S else 'MISSED'}"
     )
+    if args.audit:
+        audit_line(ordinary[: args.audit])
 
 
 if __name__ == "__main__":

@@ -11,8 +11,9 @@ pages, PGN), `outputs` (reports and exports), `app` (whole jobs: `check_text`, a
 ``gcadj check`` judges it); `check_text` and `check_source` give the first game's verdict.
 `adjudicate` judges a source's games and adjudicates each (``gcadj adjudicate``): each
 judged game carries its adjudication (`Verdict.adjudication`); `adjudicate_position`
-adjudicates one position. `analyse_verdict` analyses a judged game's every ply (a mate
-missed, a mate allowed, material lost).
+adjudicates one position. `analyse` judges a source's games and analyses each one's every
+ply (``gcadj analyse``: a mate missed, a mate allowed, material lost), carried as
+`Verdict.analysis`; `analyse_verdict` analyses a game already judged.
 
 Examples:
     >>> import gcadj
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from gcadj.analysis.analyse import analyse_verdict
     from gcadj.analysis.options import AdjudicateOptions, AnalyseOptions
     from gcadj.app.adjudicate import adjudicate
+    from gcadj.app.analyse import analyse
     from gcadj.app.check import check_source, check_text
     from gcadj.app.pipeline import JudgeOptions, judge_source
     from gcadj.engine.move import Move
@@ -66,6 +68,7 @@ _LAZY = {
     "AdjudicateOptions": "gcadj.analysis.options",
     "AnalyseOptions": "gcadj.analysis.options",
     "analyse_verdict": "gcadj.analysis.analyse",
+    "analyse": "gcadj.app.analyse",
     "GameAnalysis": "gcadj.judging.game_analysis",
     "LogSyntaxError": "gcadj.notation.parse",
 }
@@ -86,6 +89,7 @@ __all__ = [
     "__version__",
     "adjudicate",
     "adjudicate_position",
+    "analyse",
     "analyse_verdict",
     "check_source",
     "check_text",

@@ -103,9 +103,14 @@ def analyse_verdict(
     options: AnalyseOptions | None = None,
     *,
     progress: PlyProgress | None = None,
+    deadline: float | None = None,
 ) -> GameAnalysis:
     """The analysis of a judged game's legal plies (see the module docstring). A verdict
     with no game raises `NoGame`; Ctrl-C during a search raises `KeyboardInterrupt`.
+    `deadline` (a `time.monotonic()` instant; None: none) bounds the whole analysis, as a
+    source's deadline bounds its stages (`gcadj.app.stages`): each search gets what is
+    left, at most `options.budget`, and a search with no time left is cut ("budget"): its
+    position claims nothing, and the analysis still ends with every ply.
 
     Examples:
         >>> import gcadj
@@ -122,7 +127,7 @@ def analyse_verdict(
     pocket_file = game.log.pocket_file
     positions = game.positions()
     position = next(positions)
-    before = _look(position, options, pocket_file)
+    before = _look(position, options, pocket_file, deadline)
     start = before.facts()
     nodes = _nodes(before)
     plies: list[PlyAnalysis] = []
@@ -135,7 +140,7 @@ def analyse_verdict(
             gc_text(position, move, pocket_file), san, numbered_moves([san], before.fen), move
         )
         position = next(positions)
-        after = _look(position, options, pocket_file)
+        after = _look(position, options, pocket_file, deadline)
         nodes += _nodes(after)
         found = _mistakes(index + 1, SIDES[mover], played, before, after, options)
         plies.append(
@@ -164,14 +169,24 @@ class _Played:
     move: Move
 
 
-def _look(position: Position, options: AnalyseOptions, pocket_file: PocketFile) -> Look:
-    """The one mate search and the one count of a position (the live one: not kept)."""
+def _look(
+    position: Position, options: AnalyseOptions, pocket_file: PocketFile, deadline: float | None
+) -> Look:
+    """The one mate search and the one count of a position (the live one: not kept), the
+    search within `options.budget` and what is left before `deadline`."""
     over = position.outcome()
     search = mate = None
     if over is None:
-        search = search_mate(
-            position, options.mate_depth, seconds=options.budget, node_limit=options.node_limit
-        )
+        seconds = options.budget
+        if deadline is not None:
+            left = max(0.0, deadline - time.monotonic())
+            seconds = left if seconds is None else min(seconds, left)
+        if seconds is not None and seconds <= 0:  # no time: no search, and it says so
+            search = SearchResult(None, options.mate_depth, 0, 0, "budget", 1, False, 0, 0.0)
+        else:
+            search = search_mate(
+                position, options.mate_depth, seconds=seconds, node_limit=options.node_limit
+            )
         if search.cut == "interrupted":
             raise KeyboardInterrupt
         if search.proof is not None:

@@ -159,7 +159,12 @@ def write_products(
             return
         summary = summary or summarize(jsonl)
         if products.csv is not None:
-            write_csv(jsonl, products.csv, adjudicated=summary.adjudicated)
+            write_csv(
+                jsonl,
+                products.csv,
+                adjudicated=summary.adjudicated,
+                analysed=bool(summary.analysed),
+            )
         target = products.report
         if products.report is not None:
             write_report(

@@ -11,15 +11,23 @@ makes it twice:
   line). ``gcadj adjudicate`` is a check with this option; ``audit --adjudicate``,
   ``export --adjudicate`` and ``gcadj serve`` set it too.
 
-A stage is one option, one field of the verdict and one call in `with_stages`: another
-(the analysis of a game) is added the same way. Each stage is guarded: gcadj's own failure
-in it (a bug) is that game's answer, marked internal (`Verdict.outcome` is then an
-internal error, exit 5), never an exception, and the source's other games go on.
+- **analysis** (`JudgeOptions.analyse`): `gcadj.analysis.analyse`'s analysis of the whole
+  game (a mate missed, a mate allowed, material lost, at each legal ply), carried as
+  `Verdict.analysis` (the ``"analysis"`` key). ``gcadj analyse`` is a check with this
+  option; ``check --analyse``, ``audit --analyse``, ``export --analyse`` and a ``gcadj
+  serve`` check with ``analyse=1`` set it too. A game with no legal ply has nothing to
+  analyse (no analysis).
+
+A stage is one option, one field of the verdict and one call in `with_stages`. Each stage
+is guarded: gcadj's own failure in it (a bug) is that game's answer, marked internal
+(`Verdict.outcome` is then an internal error, exit 5), never an exception, and the
+source's other games go on.
 
 The stages of one source's games share its time (`JudgeOptions.stage_seconds`, wall
 clock): `StageClock` gives each game's search what is left, at most its own budget, so
-adjudicating never costs a source its deadline (a game with no time left is adjudicated
-without a mate search).
+adjudicating or analysing never costs a source its deadline (a game with no time left is
+adjudicated without a mate search; its analysis's searches are cut, and say so). Without
+a deadline the analysis is bounded by nodes alone, the same on every machine.
 
 Nothing here is loaded until a stage is asked for: a plain ``gcadj check`` never imports
 the prover.
@@ -33,9 +41,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gcadj.analysis.options import AdjudicateOptions
+    from gcadj.analysis.options import AdjudicateOptions, AnalyseOptions
     from gcadj.analysis.search import Progress, ProgressCallback
     from gcadj.judging.adjudication import Adjudication
+    from gcadj.judging.game_analysis import GameAnalysis
     from gcadj.judging.verdict import Verdict
     from gcadj.sources.options import JudgeOptions
 
@@ -84,6 +93,35 @@ def guarded_adjudication(
         )
 
 
+def guarded_analysis(
+    verdict: Verdict, options: AnalyseOptions, deadline: float | None = None
+) -> GameAnalysis:
+    """`analyse_verdict` within `deadline` (a `time.monotonic()` instant), with gcadj's own
+    failure on the game (a bug) made its answer: an analysis with no plies whose `error`
+    names it (the game's outcome is then an internal error, exit 5). Ctrl-C is not a bug:
+    `KeyboardInterrupt` goes to the command."""
+    from gcadj.analysis.analyse import analyse_verdict
+    from gcadj.analysis.options import INTERNAL_REASON
+    from gcadj.judging.game_analysis import GameAnalysis, PositionFacts
+
+    try:
+        return analyse_verdict(verdict, options, deadline=deadline)
+    except Exception as err:
+        message = str(err).strip() or "(no message)"
+        return GameAnalysis(
+            options.mate_depth,
+            options.threshold,
+            PositionFacts(None),
+            (),
+            error=f"{INTERNAL_REASON}{type(err).__name__}: {message}",
+        )
+
+
+def analysable(verdict: Verdict) -> bool:
+    """Has the judged game a legal ply to analyse?"""
+    return verdict.log is not None and bool(verdict.moves)
+
+
 def with_stages(
     verdict: Verdict,
     options: JudgeOptions,
@@ -93,10 +131,27 @@ def with_stages(
     """`verdict` carrying what the stages `options` ask for made of it (the verdict itself
     when they ask for none), within what `clock` leaves of its source's time; `progress`
     hears of a long search."""
-    wanted = options.adjudicate
-    if wanted is None:
+    if options.adjudicate is None and options.analyse is None:
         return verdict
     clock = clock or StageClock(options.stage_seconds)
+    if options.adjudicate is not None:
+        verdict = _adjudicated(verdict, options.adjudicate, clock, progress)
+    if options.analyse is not None and analysable(verdict):
+        started = time.monotonic()
+        left = clock.budget(None)
+        deadline = None if left is None else started + left
+        analysis = guarded_analysis(verdict, options.analyse, deadline)
+        clock.spend(time.monotonic() - started)
+        verdict = dataclasses.replace(verdict, analysis=analysis)
+    return verdict
+
+
+def _adjudicated(
+    verdict: Verdict,
+    wanted: AdjudicateOptions,
+    clock: StageClock,
+    progress: SourceProgress | None,
+) -> Verdict:
     budget = clock.budget(wanted.budget)
     if budget != wanted.budget:
         wanted = dataclasses.replace(wanted, budget=budget)
@@ -110,4 +165,11 @@ def with_stages(
     return dataclasses.replace(verdict, adjudication=adjudication)
 
 
-__all__ = ["SourceProgress", "StageClock", "guarded_adjudication", "with_stages"]
+__all__ = [
+    "SourceProgress",
+    "StageClock",
+    "analysable",
+    "guarded_adjudication",
+    "guarded_analysis",
+    "with_stages",
+]

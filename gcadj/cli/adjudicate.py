@@ -175,12 +175,13 @@ def adjudicate(
     raise typer.Exit(max(code, report_problems("adjudicate", run.problems), EXIT_OK))
 
 
-def show(game: Shown, *, json_lines: bool = False) -> None:
+def show(game: Shown, *, json_lines: bool = False, command: str = "adjudicate") -> None:
     """One game's text on stdout (without --json, an unreadable source's on stderr, a
-    diagnostic, as check says it), and the hint after gcadj's own failure on it."""
+    diagnostic, as check says it), and the hint after gcadj's own failure on it (a note
+    of `command`)."""
     if json_lines:
         output.data(game.text + "\n")
     else:
         say(game.text, err=game.status == Status.ERROR)
     if game.outcome == VerdictKind.INTERNAL_ERROR:
-        output.note("adjudicate", f"{game.source}: {INTERNAL_ERROR_HINT}")
+        output.note(command, f"{game.source}: {INTERNAL_ERROR_HINT}")

@@ -23,9 +23,12 @@ import typer
 from gcadj.app.exit_codes import EXIT_UNREADABLE, JUDGING_CODES, exit_codes_help
 from gcadj.cli import output
 from gcadj.cli.options import (
+    DEFAULT_ANALYSE_DEPTH,
+    DEFAULT_ANALYSE_NODES,
     DEFAULT_BUDGET,
     DEFAULT_EVIDENCE_MARGIN,
     DEFAULT_MATE_DEPTH,
+    DEFAULT_MATERIAL_THRESHOLD,
     DEFAULT_MAX_BYTES,
     DEFAULT_TABLE_MB,
     EXIT_CANNOT_WRITE,
@@ -33,6 +36,9 @@ from gcadj.cli.options import (
     EXIT_USAGE,
     INTERNAL_ERROR_HINT,
     AdjudicateFlag,
+    AnalyseDepthOption,
+    AnalyseFlag,
+    AnalyseMoreNodesOption,
     BudgetOption,
     CacheOption,
     DelayOption,
@@ -47,9 +53,11 @@ from gcadj.cli.options import (
     PocketFileOption,
     RetriesOption,
     TableOption,
+    ThresholdOption,
     TimeoutOption,
     VerboseOption,
     adjudication_wanted,
+    analysis_wanted,
     check_options,
     fetch_settings_of,
     limits_of,
@@ -160,6 +168,7 @@ def _print_tables(summary: Summary) -> None:
         ("termination", summary.by_termination),
         ("first illegal move", summary.by_category),
         ("adjudication", summary.by_adjudication),
+        ("analysis finding", summary.games_by_mistake),
     ):
         if not counts:
             continue
@@ -227,7 +236,9 @@ AUDIT_EPILOG = (
     "summary at the end names the first 10 failing games (-v: all) as check -q prints "
     "them; -q prints only those lines, as they come, exactly as check -q does. A source "
     "over --source-timeout or --memory, or whose worker dies, gets an error verdict; the "
-    "others keep theirs. "
+    "others keep theirs. --analyse analyses each game as gcadj analyse does, within its "
+    "source's --source-timeout: its JSON line gains its analysis, the CSV the columns "
+    "missed_mates, mates_allowed, material_lost, the report their columns and a filter. "
     + exit_codes_help(
         (*JUDGING_CODES, EXIT_INTERRUPTED),
         more={
@@ -403,6 +414,10 @@ def audit(
     nodes: NodesOption = None,
     evidence_margin: EvidenceMarginOption = DEFAULT_EVIDENCE_MARGIN,
     table_mb: TableOption = DEFAULT_TABLE_MB,
+    analyse: AnalyseFlag = False,
+    analyse_depth: AnalyseDepthOption = DEFAULT_ANALYSE_DEPTH,
+    threshold: ThresholdOption = DEFAULT_MATERIAL_THRESHOLD,
+    analyse_nodes: AnalyseMoreNodesOption = DEFAULT_ANALYSE_NODES,
 ) -> None:
     """Judge a whole archive in parallel: resumable JSONL, summary, CSV and HTML report."""
     from gcadj.app.audit import AuditPlan
@@ -426,6 +441,7 @@ def audit(
             all_findings=all_findings,
             max_bytes=max_bytes,
             adjudicate=adjudication_wanted("audit", ctx),
+            analyse=analysis_wanted("audit", ctx),
         ),
         fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
         limits=limits_of(jobs, source_timeout, memory),

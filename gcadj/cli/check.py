@@ -8,7 +8,13 @@ import typer
 
 from gcadj.app.exit_codes import exit_codes_help
 from gcadj.cli.options import (
+    DEFAULT_ANALYSE_DEPTH,
+    DEFAULT_ANALYSE_NODES,
+    DEFAULT_MATERIAL_THRESHOLD,
     DEFAULT_MAX_BYTES,
+    AnalyseDepthOption,
+    AnalyseFlag,
+    AnalyseMoreNodesOption,
     CacheOption,
     DelayOption,
     FenOption,
@@ -18,8 +24,10 @@ from gcadj.cli.options import (
     PocketFileOption,
     QuietOption,
     RetriesOption,
+    ThresholdOption,
     TimeoutOption,
     VerboseOption,
+    analysis_wanted,
     check_options,
     fetch_settings_of,
     report_problems,
@@ -30,11 +38,14 @@ CHECK_EPILOG = (
     f"A folder is searched recursively for {SOURCE_SUFFIXES_TEXT} files (hidden ones and "
     f"gcadj's own reports skipped); an audit's {AUDIT_SUFFIX} stands for the sources it "
     "lists; a PGN file of several games gives one verdict per game, named FILE#N. Verdicts "
-    "go to stdout, a source that cannot be read to stderr. " + exit_codes_help()
+    "go to stdout, a source that cannot be read to stderr. --analyse analyses each game as "
+    "gcadj analyse does: a line per finding after its verdict, an analysis in its JSON. "
+    + exit_codes_help()
 )
 
 
 def check(
+    ctx: typer.Context,
     sources: Annotated[
         list[str] | None,
         typer.Argument(
@@ -61,6 +72,10 @@ def check(
     retries: RetriesOption = None,
     max_kb: MaxSizeOption = None,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
+    analyse: AnalyseFlag = False,
+    analyse_depth: AnalyseDepthOption = DEFAULT_ANALYSE_DEPTH,
+    threshold: ThresholdOption = DEFAULT_MATERIAL_THRESHOLD,
+    analyse_nodes: AnalyseMoreNodesOption = DEFAULT_ANALYSE_NODES,
 ) -> None:
     """Replay each game: report its first illegal move, or how it ended."""
     from gcadj.app.check import CheckPlan, run_check
@@ -71,7 +86,11 @@ def check(
     plan = CheckPlan(
         sources=tuple(sources or ()),
         judge=JudgeOptions(
-            fen=fen, pocket_file=letter, all_findings=all_findings, max_bytes=max_bytes
+            fen=fen,
+            pocket_file=letter,
+            all_findings=all_findings,
+            max_bytes=max_bytes,
+            analyse=analysis_wanted("check", ctx),
         ),
         fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
     )

@@ -8,19 +8,26 @@ or shows its help, so other commands do not pay for it.
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
 
 from gcadj.app.exit_codes import EXIT_ILLEGAL, EXIT_OK, JUDGING_CODES, exit_codes_help
 from gcadj.cli.options import (
+    DEFAULT_ANALYSE_DEPTH,
+    DEFAULT_ANALYSE_NODES,
     DEFAULT_BUDGET,
     DEFAULT_EVIDENCE_MARGIN,
     DEFAULT_MATE_DEPTH,
+    DEFAULT_MATERIAL_THRESHOLD,
     DEFAULT_MAX_BYTES,
     DEFAULT_TABLE_MB,
     EXIT_USAGE,
     AdjudicateFlag,
+    AnalyseDepthOption,
+    AnalyseFlag,
+    AnalyseMoreNodesOption,
     BudgetOption,
     CacheOption,
     DelayOption,
@@ -35,13 +42,14 @@ from gcadj.cli.options import (
     QuietOption,
     RetriesOption,
     TableOption,
+    ThresholdOption,
     TimeoutOption,
     VerboseOption,
-    adjudication_wanted,
     check_options,
     fail,
     fetch_settings_of,
     number_option,
+    stages_wanted,
 )
 from gcadj.cli.streams import say
 from gcadj.sources.walk import AUDIT_SUFFIX
@@ -73,7 +81,12 @@ EXPORT_EPILOG_TAIL = (
     "on stderr); a game that stops being readable keeps the unreadable ply and everything "
     "after it as typed, after a note. --adjudicate adjudicates each game as gcadj adjudicate "
     "does: the html viewer shows the adjudication and its lines, the json document's verdict "
-    "carries it. --fix (with --to gc) replaces each illegal ply by its "
+    "carries it. --analyse analyses each game as gcadj analyse does: pgn marks each finding "
+    "with a NAG ($4 a mate missed or allowed, $2 material lost), an evaluation comment "
+    "([%eval #-1], [%eval 2.0] in class units) after every ply, the finding in a {gcadj: "
+    "...} note and a line from before the ply as a variation; the html viewer marks the "
+    "moves, steps each line and draws the balance; the json document carries it. "
+    "--fix (with --to gc) replaces each illegal ply by its "
     "one strong suggestion (same origin and destination; only a label, the en passant "
     "removal or a letter's case differ) with a '// gcadj: was ...' note, and stops at the "
     "first illegal ply that has none (said on stderr). Sources: files, folders, URLs, an "
@@ -181,27 +194,27 @@ def export(
     nodes: NodesOption = None,
     evidence_margin: EvidenceMarginOption = DEFAULT_EVIDENCE_MARGIN,
     table_mb: TableOption = DEFAULT_TABLE_MB,
+    analyse: AnalyseFlag = False,
+    analyse_depth: AnalyseDepthOption = DEFAULT_ANALYSE_DEPTH,
+    threshold: ThresholdOption = DEFAULT_MATERIAL_THRESHOLD,
+    analyse_nodes: AnalyseMoreNodesOption = DEFAULT_ANALYSE_NODES,
 ) -> None:
     """Convert games to another format (the formats are listed below)."""
-    import sys
-
     from gcadj.app.export import ExportJob, run_export
     from gcadj.app.fetching import fetch_settings
     from gcadj.app.pipeline import JudgeOptions
     from gcadj.outputs.registry import ExportOptions
 
     letter = check_options("export", pocket_file, fen)
-    target = _target_file(to_pocket_file)
-    adjudicated = adjudication_wanted("export", ctx)
     job = ExportJob(
         sources=tuple(sources or ()),  # the command line gives one at least (gcadj.cli.habits)
         to=to,
         output=output,
         force=force,
         judge=JudgeOptions(
-            fen=fen, pocket_file=letter, max_bytes=max_bytes, adjudicate=adjudicated
+            fen=fen, pocket_file=letter, max_bytes=max_bytes, **stages_wanted("export", ctx)
         ),
-        options=ExportOptions(ply=ply, to_pocket_file=target, fix=fix),
+        options=ExportOptions(ply=ply, to_pocket_file=_target_file(to_pocket_file), fix=fix),
         quiet=quiet,
         verbose=verbose,
     )

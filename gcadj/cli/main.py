@@ -14,7 +14,7 @@ import typer
 from typer.core import TyperArgument, TyperCommand
 
 from gcadj.about import __version__, build_flavour
-from gcadj.cli import adjudicate, audit, check, export, fen, fetch, perft, serve
+from gcadj.cli import adjudicate, analyse, audit, check, export, fen, fetch, perft, serve
 
 
 class Command(TyperCommand):
@@ -127,6 +127,17 @@ app.command(
     epilog=adjudicate.ADJUDICATE_EPILOG,
     short_help="Adjudicate unfinished games: a proved forced mate, a claimable draw, material.",
 )(adjudicate.adjudicate)
+app.command(
+    cls=Command,
+    epilog=analyse.ANALYSE_EPILOG,
+    short_help="Analyse every ply: a mate missed, a mate allowed, material lost (alias: analyze).",
+)(analyse.analyse)
+app.command(
+    cls=Command,
+    name="analyze",
+    epilog=analyse.ANALYSE_EPILOG,
+    hidden=True,
+)(analyse.analyse)
 app.command(cls=Command)(export.export)  # its line names the formats (LATE_SHORT_HELPS)
 app.command(
     cls=Command,

@@ -11,11 +11,15 @@ from typing import IO, TYPE_CHECKING, Annotated, Any
 import typer
 
 from gcadj.analysis.options import (  # light: no search is loaded
+    DEFAULT_ANALYSE_DEPTH,
+    DEFAULT_ANALYSE_NODES,
     DEFAULT_BUDGET,
     DEFAULT_EVIDENCE_MARGIN,
     DEFAULT_MATE_DEPTH,
+    DEFAULT_MATERIAL_THRESHOLD,
     DEFAULT_TABLE_MB,
     AdjudicateOptions,
+    AnalyseOptions,
 )
 from gcadj.app.exit_codes import (
     EXIT_CANNOT_WRITE,
@@ -282,7 +286,8 @@ def adjudication_wanted(command: str, ctx: typer.Context) -> AdjudicateOptions |
     error, in words, for an adjudication option given without it."""
     params = ctx.params
     if params.get("adjudicate"):
-        return adjudicate_options_of(*(params[name] for name in ADJUDICATION_PARAMETERS))
+        given = (params[name] for name in ADJUDICATION_PARAMETERS if name in params)
+        return adjudicate_options_of(*given)  # a command without --table-mb: its default
     for param in ctx.command.params:
         if param.name in ADJUDICATION_PARAMETERS and param.name is not None:
             source = ctx.get_parameter_source(param.name)
@@ -290,6 +295,107 @@ def adjudication_wanted(command: str, ctx: typer.Context) -> AdjudicateOptions |
                 option = max(param.opts, key=len)
                 raise fail(command, f"{option} needs --adjudicate", EXIT_USAGE)
     return None
+
+
+# How a whole game is analysed (gcadj analyse, and --analyse on check, export, audit and
+# serve): one wording. `gcadj analyse` names its depth and nodes as adjudicate does
+# (--mate-depth, --nodes); a command that also adjudicates (audit, export) names them
+# --analyse-depth and --analyse-nodes beside adjudicate's. The command turns them into one
+# `AnalyseOptions` (`analyse_options_of`).
+ANALYSE_DEPTH_HELP = (
+    "Longest forced mate looked for at each ply, in moves of the winning side: a mate "
+    "missed or allowed within it is a finding."
+)
+ANALYSE_NODES_HELP = (
+    "Positions each mate search of the analysis may visit: the same answer on every machine "
+    "(a position whose search is cut claims nothing)."
+)
+AnalyseMateDepthOption = Annotated[
+    int, number_option("--mate-depth", metavar="N", minimum=1, help=ANALYSE_DEPTH_HELP)
+]
+AnalyseNodesOption = Annotated[
+    int, number_option("--nodes", metavar="N", minimum=1, help=ANALYSE_NODES_HELP)
+]
+AnalyseDepthOption = Annotated[
+    int,
+    number_option(
+        "--analyse-depth", metavar="N", minimum=1, help=f"With --analyse: {ANALYSE_DEPTH_HELP}"
+    ),
+]
+AnalyseMoreNodesOption = Annotated[
+    int,
+    number_option(
+        "--analyse-nodes", metavar="N", minimum=1, help=f"With --analyse: {ANALYSE_NODES_HELP}"
+    ),
+]
+ThresholdOption = Annotated[
+    int,
+    number_option(
+        "--threshold",
+        metavar="N",
+        minimum=1,
+        help="Class units the balance after the exchanges must fall by, against the mover, "
+        "for a ply to lose material (2: a Bishop or a Knight; a Pawn is no finding).",
+    ),
+]
+AnalyseFlag = Annotated[
+    bool,
+    typer.Option(
+        "--analyse",
+        "--analyze",
+        help="Analyse each game as gcadj analyse does (at every ply: a mate missed, a mate "
+        "allowed, material lost, each with its line): every JSON line gains its analysis.",
+    ),
+]
+ANALYSIS_PARAMETERS = ("analyse_depth", "threshold", "analyse_nodes")
+ANALYSE_FLAGS = {"mate_depth": "--mate-depth", "node_limit": "--nodes", "threshold": "--threshold"}
+"""The command line's name of each option `AnalyseOptions` checks (gcadj analyse's)."""
+
+
+def analyse_options_of(
+    mate_depth: int,
+    threshold: int,
+    nodes: int,
+    flags: dict[str, str] | None = None,
+) -> AnalyseOptions:
+    """The analysis options of a command as one `AnalyseOptions`; a value out of its range
+    (checked once, by `AnalyseOptions`) is a usage error in its words, with the option's
+    name as `flags` gives it (default: gcadj analyse's)."""
+    from gcadj.errors import OptionError
+
+    try:
+        return AnalyseOptions(
+            mate_depth=int(mate_depth), threshold=int(threshold), node_limit=int(nodes)
+        )
+    except OptionError as error:
+        flag = (flags or ANALYSE_FLAGS).get(error.option, error.option)
+        say(f"gcadj: {flag} needs {error.needs}, not {error.value!r}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+
+
+def analysis_wanted(command: str, ctx: typer.Context) -> AnalyseOptions | None:
+    """A command whose games are analysed only when asked (``check --analyse``): the
+    options (`analyse_options_of` of what `ctx` parsed), None without the flag; a usage
+    error, in words, for an analysis option given without it."""
+    params = ctx.params
+    if params.get("analyse"):
+        flags = {"mate_depth": "--analyse-depth", "node_limit": "--analyse-nodes"}
+        depth, threshold, nodes = (params[name] for name in ANALYSIS_PARAMETERS)
+        return analyse_options_of(depth, threshold, nodes, flags={**ANALYSE_FLAGS, **flags})
+    for param in ctx.command.params:
+        if param.name in ANALYSIS_PARAMETERS and param.name is not None:
+            source = ctx.get_parameter_source(param.name)
+            if source is not None and source.name != "DEFAULT":
+                option = max(param.opts, key=len)
+                raise fail(command, f"{option} needs --analyse", EXIT_USAGE)
+    return None
+
+
+def stages_wanted(command: str, ctx: typer.Context) -> dict[str, Any]:
+    """The stages a command runs only when asked (``--adjudicate``, ``--analyse``), as the
+    keywords of its `JudgeOptions`: `adjudication_wanted`'s and `analysis_wanted`'s."""
+    adjudicate = adjudication_wanted(command, ctx) if "adjudicate" in ctx.params else None
+    return {"adjudicate": adjudicate, "analyse": analysis_wanted(command, ctx)}
 
 
 # The fetch options of every command that reads URLs (check, export, audit, fetch): the
@@ -479,8 +585,13 @@ def write_output(
 
 
 __all__ = [
+    "ANALYSE_FLAGS",
+    "ANALYSIS_PARAMETERS",
+    "DEFAULT_ANALYSE_DEPTH",
+    "DEFAULT_ANALYSE_NODES",
     "DEFAULT_BUDGET",
     "DEFAULT_EVIDENCE_MARGIN",
+    "DEFAULT_MATERIAL_THRESHOLD",
     "DEFAULT_MATE_DEPTH",
     "DEFAULT_TABLE_MB",
     "EXIT_CANNOT_WRITE",
@@ -494,14 +605,22 @@ __all__ = [
     "INTERNAL_ERROR_HINT",
     "STATUS_EXIT",
     "AdjudicateFlag",
+    "AnalyseDepthOption",
+    "AnalyseFlag",
+    "AnalyseMateDepthOption",
+    "AnalyseMoreNodesOption",
+    "AnalyseNodesOption",
     "BudgetOption",
     "EvidenceMarginOption",
     "JobsOption",
     "MateDepthOption",
     "NodesOption",
     "TableOption",
+    "ThresholdOption",
     "adjudicate_options_of",
     "adjudication_wanted",
+    "analyse_options_of",
+    "analysis_wanted",
     "check_options",
     "fail",
     "fetch_settings_of",
@@ -512,5 +631,6 @@ __all__ = [
     "refuse_folder",
     "report_problems",
     "source_timeout_option",
+    "stages_wanted",
     "write_output",
 ]

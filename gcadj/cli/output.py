@@ -7,7 +7,10 @@ the same way, on the same stream:
 - ``-q``: one line per game that is not legal (`failing`), on stdout, except that a
   source that could not be read is a diagnostic, on stderr;
 - otherwise a block per game (`gcadj.outputs.report.render_verdict`; ``-v`` adds the
-  tags and the final position), an unreadable source's on stderr.
+  tags and the final position), an unreadable source's on stderr;
+- a game analysed (``check --analyse``) adds a line per finding and the analysis's
+  summary (`gcadj.outputs.analysis`); with ``-q``, only its findings' lines (and its
+  check ``-q`` line if it is not legal).
 
 Notes (``gcadj CMD: ...``) always go to stderr. Every line for a person goes through
 `gcadj.cli.streams.say`, which makes what the input put in it (a log's bytes, a page's
@@ -60,9 +63,15 @@ def verdict(command: str, judged: Verdict, style: VerdictStyle) -> None:
     """One game's verdict, as ``gcadj check`` shows it."""
     from gcadj.outputs.report import render_verdict, verdict_line
 
-    if style.quiet and judged.status == Status.LEGAL:
+    if judged.analysis is not None and not style.json:  # check --analyse: its findings too
+        from gcadj.outputs.analysis import analysed_text
+
+        text = analysed_text(judged, quiet=style.quiet, verbose=style.verbose)
+        if text:
+            say(text, err=judged.status == Status.ERROR)
+    elif style.quiet and judged.status == Status.LEGAL:
         return
-    if style.json:
+    elif style.json:
         data(judged.json_line() + "\n")
     elif style.quiet:
         failing(judged.status, verdict_line(judged))

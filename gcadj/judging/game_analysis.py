@@ -132,6 +132,9 @@ class GameAnalysis:
     its mate searches (`mate_depth`, the winner's moves), the material `threshold` (class
     units), what is known of the `start` position, and one `PlyAnalysis` per legal ply.
     `nodes` and `seconds`: the work done (the mate searches' and the counts' nodes).
+    `error`: gcadj's own failure analysing the game (a bug: ``internal error: <type>:
+    <message>``; the game's outcome is then an internal error, exit 5), with no plies;
+    None otherwise.
 
     Examples:
         >>> import gcadj
@@ -152,6 +155,7 @@ follow; the balance after the exchanges goes from level to White +5'
     plies: tuple[PlyAnalysis, ...]
     nodes: int = 0
     seconds: float = 0.0
+    error: str | None = None
 
     @property
     def mistakes(self) -> tuple[Mistake, ...]:
@@ -181,6 +185,7 @@ follow; the balance after the exchanges goes from level to White +5'
             "plies": [ply.to_json() for ply in self.plies],
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
+            "error": self.error,
         }
 
 

@@ -241,8 +241,13 @@ class Verdict:
     @property
     def outcome(self) -> VerdictKind:
         """`status`, or "internal-error" when gcadj itself failed on the game: judging it
-        (`internal`) or in a stage after (its `adjudication` is then `internal`)."""
-        failed = self.internal or (self.adjudication is not None and self.adjudication.internal)
+        (`internal`) or in a stage after (its `adjudication` is then `internal`, or its
+        `analysis` has an `error`)."""
+        failed = (
+            self.internal
+            or (self.adjudication is not None and self.adjudication.internal)
+            or (self.analysis is not None and self.analysis.error is not None)
+        )
         return VerdictKind.INTERNAL_ERROR if failed else VerdictKind(self.status)
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -37,7 +37,7 @@ from gcadj.outputs.files import atomic_text_file
 from gcadj.outputs.html_text import breakable
 from gcadj.outputs.plain_words import category_sentence, move_words, term
 from gcadj.outputs.report import failing_line
-from gcadj.vocabulary import Result, Status, VerdictKind
+from gcadj.vocabulary import MistakeKind, Result, Status, VerdictKind
 from gcadj.words import plural
 
 log = logging.getLogger(__name__)
@@ -69,6 +69,15 @@ ADJUDICATION_COLUMNS: Final = (
 the class, the proposed result, the length of the forced mate (moves of the winner) and
 who mates (``white``, ``black``), and the adjudication's reason (the JSON's words; the
 first illegal ply's own reason is the ``reason`` column)."""
+ANALYSIS_COLUMNS: Final = ("missed_mates", "mates_allowed", "material_lost")
+"""The CSV's last columns when the audit analysed its games (``audit --analyse``): how many
+findings of each kind (missed-mate, allows-mate, loses-material) the game's analysis has
+(empty: a game not analysed, having no legal ply)."""
+ANALYSIS_KEYS: Final = dict(zip(ANALYSIS_COLUMNS, MistakeKind, strict=True))
+"""Each analysis column's kind of finding."""
+MISTAKES_TOKEN: Final = "has-mistakes"
+"""The report's filter token of an analysed game with at least one finding."""
+MISTAKE_WORDS: Final = {MISTAKES_TOKEN: "has mistakes"}
 STATUS_ORDER: Final = ("legal", "illegal", "syntax-error", "error")
 MATE_TOKENS: Final = {"white": "mate-white", "black": "mate-black"}
 """The report's filter token of a game with a proved forced mate, by the side that mates
@@ -112,6 +121,10 @@ class Summary:
     # by the side that mates
     by_adjudication: Counter[str] = field(default_factory=Counter)
     mates_by_winner: Counter[str] = field(default_factory=Counter)
+    # the analysed games (``audit --analyse``), and how many have a finding of each kind
+    # (`MISTAKES_TOKEN`: any finding)
+    analysed: int = 0
+    games_by_mistake: Counter[str] = field(default_factory=Counter)
 
     @property
     def forced_mates(self) -> int:
@@ -143,6 +156,13 @@ def summarize(path: Path, *, failing: int | None = 10) -> Summary:
                 summary.mates_by_winner[str(mate.get("winner"))] += 1
             if str(adjudication.get("reason", "")).startswith(INTERNAL_REASON):
                 outcome = VerdictKind.INTERNAL_ERROR  # gcadj failed adjudicating it: a bug
+        analysis = analysis_of(record)
+        if analysis:
+            summary.analysed += 1
+            for token in analysis_tokens(analysis):
+                summary.games_by_mistake[token] += 1
+            if analysis.get("error"):
+                outcome = VerdictKind.INTERNAL_ERROR  # gcadj failed analysing it: a bug
         summary.by_outcome[outcome] += 1
         if record.get("termination"):
             summary.by_termination[str(record["termination"])] += 1
@@ -156,6 +176,39 @@ def adjudication_of(record: dict[str, Any]) -> dict[str, Any]:
     """A JSON line's ``adjudication`` (``audit --adjudicate``), or {} when it has none."""
     adjudication = record.get("adjudication")
     return adjudication if isinstance(adjudication, dict) else {}
+
+
+def analysis_of(record: dict[str, Any]) -> dict[str, Any]:
+    """A JSON line's ``analysis`` (``audit --analyse``), or {} when it has none."""
+    analysis = record.get("analysis")
+    return analysis if isinstance(analysis, dict) else {}
+
+
+def analysis_counts(analysis: dict[str, Any]) -> dict[str, int]:
+    """The findings of an analysis by kind (every kind listed), from its ``counts``."""
+    counts = analysis.get("counts")
+    counts = counts if isinstance(counts, dict) else {}
+    return {
+        kind.value: int(counts[kind.value]) if isinstance(counts.get(kind.value), int) else 0
+        for kind in MistakeKind
+    }
+
+
+def analysis_tokens(analysis: dict[str, Any]) -> list[str]:
+    """The report's filter tokens of an analysed game (`data-m`): `MISTAKES_TOKEN` when it
+    has a finding, and each kind it has."""
+    kinds = [kind for kind, count in analysis_counts(analysis).items() if count]
+    return [MISTAKES_TOKEN, *kinds] if kinds else []
+
+
+def analysis_cells(record: dict[str, Any]) -> list[object]:
+    """The counts of the game's findings, as the CSV's `ANALYSIS_COLUMNS` hold them (empty
+    cells: the game was not analysed)."""
+    analysis = analysis_of(record)
+    if not analysis:
+        return [None] * len(ANALYSIS_COLUMNS)
+    counts = analysis_counts(analysis)
+    return [counts[kind.value] for kind in ANALYSIS_KEYS.values()]
 
 
 def adjudication_cells(record: dict[str, Any]) -> list[object]:
@@ -199,8 +252,11 @@ def csv_cell(value: object) -> str:
     return _CONTROL.sub(lambda m: _visible(m.group()), text)
 
 
-def csv_row(record: dict[str, Any], *, adjudicated: bool = False) -> list[str]:
-    """One game's CSV cells (`CSV_COLUMNS`, then `ADJUDICATION_COLUMNS` when `adjudicated`)."""
+def csv_row(
+    record: dict[str, Any], *, adjudicated: bool = False, analysed: bool = False
+) -> list[str]:
+    """One game's CSV cells (`CSV_COLUMNS`, then `ADJUDICATION_COLUMNS` when `adjudicated`,
+    then `ANALYSIS_COLUMNS` when `analysed`)."""
     first = record.get("first_illegal") or {}
     values: list[object] = [
         record.get("source"),
@@ -220,6 +276,8 @@ def csv_row(record: dict[str, Any], *, adjudicated: bool = False) -> list[str]:
     ]
     if adjudicated:
         values += adjudication_cells(record)
+    if analysed:
+        values += analysis_cells(record)
     return [csv_cell(value) for value in values]
 
 
@@ -227,13 +285,33 @@ CSV_HEADER: Final = ",".join(CSV_COLUMNS)  # the first line of every CSV gcadj w
 ADJUDICATED_CSV_HEADER: Final = ",".join(CSV_COLUMNS + ADJUDICATION_COLUMNS)
 
 
+def csv_columns(*, adjudicated: bool = False, analysed: bool = False) -> tuple[str, ...]:
+    """The columns of an audit's CSV: `CSV_COLUMNS`, then the adjudication's and the
+    analysis's when the audit made them."""
+    return (
+        CSV_COLUMNS
+        + (ADJUDICATION_COLUMNS if adjudicated else ())
+        + (ANALYSIS_COLUMNS if analysed else ())
+    )
+
+
+CSV_HEADERS: Final = frozenset(
+    ",".join(csv_columns(adjudicated=adjudicated, analysed=analysed))
+    for adjudicated in (False, True)
+    for analysed in (False, True)
+)
+"""The first line of every CSV gcadj writes, whichever stages the audit ran."""
+
+
 def is_audit_csv(head: str) -> bool:
-    """Is this the start of a CSV gcadj wrote? Its first line is exactly `CSV_HEADER`
-    (or `ADJUDICATED_CSV_HEADER`, of an audit that adjudicated)."""
-    return head.split("\n", 1)[0].rstrip("\r") in (CSV_HEADER, ADJUDICATED_CSV_HEADER)
+    """Is this the start of a CSV gcadj wrote? Its first line is exactly one of
+    `CSV_HEADERS` (`CSV_HEADER`, and its columns of an audit that adjudicated or analysed)."""
+    return head.split("\n", 1)[0].rstrip("\r") in CSV_HEADERS
 
 
-def write_csv(jsonl: Path, target: Path, *, adjudicated: bool = False) -> int:
+def write_csv(
+    jsonl: Path, target: Path, *, adjudicated: bool = False, analysed: bool = False
+) -> int:
     """One row per game, values as in the JSON (control characters made visible by
     `csv_cell`), with the csv module's quoting and nothing more.
 
@@ -241,14 +319,15 @@ def write_csv(jsonl: Path, target: Path, *, adjudicated: bool = False) -> int:
     ``-d4`` (or any text starting with ``=``, ``+``, ``-``, ``@``) is written as typed,
     because it is the data. A spreadsheet that evaluates such cells on import may read
     them as formulas; import the file with text columns. When the audit `adjudicated` its
-    games, three columns follow (`ADJUDICATION_COLUMNS`; empty for a game without one).
+    games, five columns follow (`ADJUDICATION_COLUMNS`; empty for a game without one); when
+    it `analysed` them, three more (`ANALYSIS_COLUMNS`: the counts of its findings).
     """
     rows = 0
     with atomic_text_file(target, newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(CSV_COLUMNS + ADJUDICATION_COLUMNS if adjudicated else CSV_COLUMNS)
+        writer.writerow(csv_columns(adjudicated=adjudicated, analysed=analysed))
         for record in iter_records(jsonl):
-            writer.writerow(csv_row(record, adjudicated=adjudicated))
+            writer.writerow(csv_row(record, adjudicated=adjudicated, analysed=analysed))
             rows += 1
     return rows
 
@@ -377,6 +456,7 @@ details.summary-box>summary{cursor:pointer;margin:.2em 0}
 #games tr[hidden]{display:none}
 .c-n{width:2.9em}.c-src{width:13%}.c-st{width:6.2em}.c-pl{width:3.3em}.c-lp{width:3.7em}
 .c-res{width:5.6em}.c-term{width:7.2em}.c-ply{width:9em}.c-cat{width:12.5em}.c-adj{width:16em}
+.c-ana{width:17em}.finding{font-size:.92em}.finding b{color:#9c1b1b}
 .why,.adj-note{font-size:.92em;color:#333}.adj-note{color:#5a4300}
 .note+.note::before{content:" · ";color:#888}
 .view{white-space:nowrap}
@@ -409,7 +489,7 @@ SCRIPT: Final = r"""
   }
   var text = rows.map(words);
   var box = document.getElementById('filter'), shown = document.getElementById('shown');
-  var chips = document.querySelectorAll('.chip'), want = {s: '', c: '', a: ''};
+  var chips = document.querySelectorAll('.chip'), want = {s: '', c: '', a: '', m: ''};
   function has(r, kind) {  // a row's data-KIND holds tokens separated by spaces
     var tokens = ' ' + (r.getAttribute('data-' + kind) || '') + ' ';
     return !want[kind] || tokens.indexOf(' ' + want[kind] + ' ') >= 0;
@@ -417,7 +497,8 @@ SCRIPT: Final = r"""
   function apply() {
     var q = box.value.trim().toLowerCase(), n = 0;
     rows.forEach(function (r, i) {
-      var ok = (!q || text[i].indexOf(q) >= 0) && has(r, 's') && has(r, 'c') && has(r, 'a');
+      var ok = (!q || text[i].indexOf(q) >= 0) && has(r, 's') && has(r, 'c') && has(r, 'a')
+        && has(r, 'm');
       r.hidden = !ok;
       if (ok) { n++; }
     });
@@ -481,6 +562,8 @@ GAME_COLUMNS: Final = (
     ("Notes", "text", "c-notes"),
 )
 ADJUDICATION_COLUMN: Final = ("Adjudication", "text", "c-adj")  # after Category, if any
+ANALYSIS_COLUMN: Final = ("Analysis", "num", "c-ana")  # after them, if any: its findings
+FINDINGS_SHOWN: Final = 6  # findings listed in a row's Analysis cell (the viewer has all)
 NOTE_LIMIT: Final = 400  # characters of one note (an error, a warning) in a row
 
 
@@ -578,6 +661,47 @@ def _adjudication_cell(record: dict[str, Any]) -> tuple[str, str]:
     return cell, tokens
 
 
+def _analysis_chips(summary: Summary) -> str:
+    """The report's filters by the analysis's findings: the games with any ("has
+    mistakes"), and those with a finding of each kind."""
+    return f" Analysis: {_chips('m', summary.games_by_mistake, MISTAKE_WORDS)}"
+
+
+def _analysis_cell(record: dict[str, Any], viewer: str | None) -> tuple[str, str]:
+    """The report's Analysis cell of a game, and its filter tokens (`data-m`,
+    `analysis_tokens`): the number of findings (what the column sorts by), then the first
+    `FINDINGS_SHOWN`, each its ply (a link to it in the game's viewer), the move, the
+    kind's term and its line in SAN."""
+    analysis = analysis_of(record)
+    if not analysis:
+        return "<td></td>", ""
+    if analysis.get("error"):
+        error = _e(_clip(str(analysis["error"])))
+        return f'<td data-label="Analysis" data-v="">{error}</td>', ""
+    findings = [
+        (ply, mistake)
+        for ply in analysis.get("plies") or []
+        if isinstance(ply, dict)
+        for mistake in ply.get("mistakes") or []
+        if isinstance(mistake, dict)
+    ]
+    lines = []
+    for ply, mistake in findings[:FINDINGS_SHOWN]:
+        at = f"ply {_e(ply.get('ply'))}"
+        if viewer is not None:
+            at = f'<a href="{_e(viewer)}#ply={_e(ply.get("ply"))}">{at}</a>'
+        san = " ".join(str(move) for move in mistake.get("san") or [])
+        lines.append(
+            f'<div class="finding">{at} <code>{_e(ply.get("move"))}</code> '
+            f"<b>{_e(mistake.get('kind'))}</b> {_e(san)}</div>"
+        )
+    if len(findings) > FINDINGS_SHOWN:
+        lines.append(f'<div class="finding">and {len(findings) - FINDINGS_SHOWN} more</div>')
+    head = "no mistake" if not findings else plural(len(findings), "finding")
+    cell = f'<td data-label="Analysis" data-v="{len(findings)}">{head}{"".join(lines)}</td>'
+    return cell, " ".join(analysis_tokens(analysis))
+
+
 def _cap(words: str) -> str:
     return words[:1].upper() + words[1:]
 
@@ -649,6 +773,7 @@ def _game_row(
     facts: GameFacts | None = None,
     *,
     adjudicated: bool = False,
+    analysed: bool = False,
 ) -> str:
     first = record.get("first_illegal") or {}
     status = str(record.get("status"))
@@ -692,6 +817,10 @@ def _game_row(
         cell, tokens = _adjudication_cell(record)
         cells.insert(-1, cell)
         filters += f' data-a="{_e(tokens)}"'
+    if analysed:
+        cell, tokens = _analysis_cell(record, viewer)
+        cells.insert(-1, cell)
+        filters += f' data-m="{_e(tokens)}"'
     return f"<tr {filters}>{''.join(cells)}</tr>\n"
 
 
@@ -711,6 +840,49 @@ def _viewer_href(source: str, viewers: Path | None, report_dir: Path) -> str | N
     return quote(Path(relative).as_posix())
 
 
+def _page_top(
+    summary: Summary, name: str, made: str, where: str, columns: tuple[tuple[str, str, str], ...]
+) -> str:
+    """The report's page up to its first row: the title, the summary and its charts, the
+    filter box and chips, and the table's head."""
+    adjudicated, analysed = summary.adjudicated, bool(summary.analysed)
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+        f"{GENERATOR_META}\n"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{_e(name)} — gcadj report</title>\n<style>{STYLE}</style></head>\n"
+        f'<body>\n<div class="intro"><h1>{_e(name)}</h1><p>{summary.total} '
+        f"games judged by gcadj, made {made}.</p></div>\n"
+        '<details class="summary-box"><summary><b>Summary</b>: '
+        + _e(", ".join(f"{n} {status}" for status, n in summary.by_status.most_common()))
+        + " (charts by category and termination)</summary>\n"
+        '<div class="summary">'
+        + _counts_table("Status", summary.by_status)
+        + bar_chart("First illegal move, by category", summary.by_category)
+        + bar_chart("Games by termination", summary.by_termination)
+        + "</div>\n<details><summary>The counts as tables</summary>"
+        '<div class="summary">'
+        + _counts_table("Termination", summary.by_termination)
+        + _counts_table("First illegal move", summary.by_category)
+        + "</div></details></details>\n"
+        + '<div id="tools"><h2>Games</h2>'
+        '<input id="filter" type="search" placeholder="Filter: any text" '
+        'aria-label="Filter the games"> <span><span id="shown">'
+        f"{summary.total}</span> of {summary.total} games shown</span></div>\n"
+        f'<div id="tools-chips">Status: {_chips("s", summary.by_status)}'
+        + (f" Category: {_chips('c', summary.by_category)}" if summary.by_category else "")
+        + (_adjudication_chips(summary) if adjudicated else "")
+        + (_analysis_chips(summary) if analysed else "")
+        + f'</div>\n<p class="hint">{where}Click a heading to sort (again to reverse; '
+        "blanks last), a source to step through its game.</p>\n"
+        '<div id="scroller"><table id="games"><colgroup>'
+        + "".join(f'<col class="{css}">' for _, _, css in columns)
+        + "</colgroup><thead><tr>"
+        + "".join(f'<th data-type="{kind}">{_e(name)}</th>' for name, kind, _ in columns)
+        + "</tr></thead>\n<tbody>\n"
+    )
+
+
 def write_report(
     jsonl: Path,
     target: Path,
@@ -726,7 +898,9 @@ def write_report(
     order of its source (`order`, as `AuditRun.order` gives it; without it, file order),
     sortable by any column, with a filter box and one-click filters by status and
     category; when the games were adjudicated (``audit --adjudicate``), a column says how
-    and filters pick a class, or the games with a forced mate. A game whose viewer is in
+    and filters pick a class, or the games with a forced mate; when they were analysed
+    (``audit --analyse``), a column lists each game's findings (sorted by their number)
+    and filters pick the games with mistakes, or with a kind of them. A game whose viewer is in
     `viewers` links to it (its first illegal ply to that ply); `links` gives each source's
     link instead (``gcadj serve``'s addresses). Rows carry no diagram: the viewers have
     them. `name` is what the games are called in the title (the upload's name; default:
@@ -738,8 +912,13 @@ def write_report(
     reads a source again (``gcadj serve``'s sources are uploads, never files to open).
     """
     summary = summary or summarize(jsonl)
-    adjudicated = summary.adjudicated
-    columns = GAME_COLUMNS[:-1] + (ADJUDICATION_COLUMN,) * adjudicated + GAME_COLUMNS[-1:]
+    adjudicated, analysed = summary.adjudicated, bool(summary.analysed)
+    columns = (
+        GAME_COLUMNS[:-1]
+        + (ADJUDICATION_COLUMN,) * adjudicated
+        + (ANALYSIS_COLUMN,) * analysed
+        + GAME_COLUMNS[-1:]
+    )
     made = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     name = name or jsonl.name
     report_dir = target.resolve().parent
@@ -750,40 +929,7 @@ def write_report(
             f"Every source is in <code>{breakable(rows.common)}</code>; the rows name the rest. "
         )
     with atomic_text_file(target) as out:
-        out.write(
-            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
-            f"{GENERATOR_META}\n"
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{_e(name)} — gcadj report</title>\n<style>{STYLE}</style></head>\n"
-            f'<body>\n<div class="intro"><h1>{_e(name)}</h1><p>{summary.total} '
-            f"games judged by gcadj, made {made}.</p></div>\n"
-            '<details class="summary-box"><summary><b>Summary</b>: '
-            + _e(", ".join(f"{n} {status}" for status, n in summary.by_status.most_common()))
-            + " (charts by category and termination)</summary>\n"
-            '<div class="summary">'
-            + _counts_table("Status", summary.by_status)
-            + bar_chart("First illegal move, by category", summary.by_category)
-            + bar_chart("Games by termination", summary.by_termination)
-            + "</div>\n<details><summary>The counts as tables</summary>"
-            '<div class="summary">'
-            + _counts_table("Termination", summary.by_termination)
-            + _counts_table("First illegal move", summary.by_category)
-            + "</div></details></details>\n"
-            + '<div id="tools"><h2>Games</h2>'
-            '<input id="filter" type="search" placeholder="Filter: any text" '
-            'aria-label="Filter the games"> <span><span id="shown">'
-            f"{summary.total}</span> of {summary.total} games shown</span></div>\n"
-            f'<div id="tools-chips">Status: {_chips("s", summary.by_status)}'
-            + (f" Category: {_chips('c', summary.by_category)}" if summary.by_category else "")
-            + (_adjudication_chips(summary) if adjudicated else "")
-            + f'</div>\n<p class="hint">{where}Click a heading to sort (again to reverse; '
-            "blanks last), a source to step through its game.</p>\n"
-            '<div id="scroller"><table id="games"><colgroup>'
-            + "".join(f'<col class="{css}">' for _, _, css in columns)
-            + "</colgroup><thead><tr>"
-            + "".join(f'<th data-type="{kind}">{_e(name)}</th>' for name, kind, _ in columns)
-            + "</tr></thead>\n<tbody>\n"
-        )
+        out.write(_page_top(summary, name, made, where, columns))
         for number, record in enumerate(_records_at(jsonl, rows.offsets), 1):
             source = str(record.get("source"))
             if links is not None:
@@ -792,7 +938,15 @@ def write_report(
                 viewer = _viewer_href(source, viewers, report_dir)
             known = facts(source) if facts is not None else None
             out.write(
-                _game_row(number, record, viewer, rows.common, known, adjudicated=adjudicated)
+                _game_row(
+                    number,
+                    record,
+                    viewer,
+                    rows.common,
+                    known,
+                    adjudicated=adjudicated,
+                    analysed=analysed,
+                )
             )
         out.write(
             "</tbody></table></div>\n"
@@ -805,8 +959,11 @@ def write_report(
 __all__ = [
     "ADJUDICATED_CSV_HEADER",
     "ADJUDICATION_COLUMNS",
+    "ANALYSIS_COLUMNS",
     "CSV_HEADER",
+    "CSV_HEADERS",
     "MATE_TOKENS",
+    "MISTAKES_TOKEN",
     "FactsLookup",
     "Failing",
     "GameFacts",
@@ -814,8 +971,13 @@ __all__ = [
     "Summary",
     "adjudication_cells",
     "adjudication_of",
+    "analysis_cells",
+    "analysis_counts",
+    "analysis_of",
+    "analysis_tokens",
     "bar_chart",
     "csv_cell",
+    "csv_columns",
     "csv_row",
     "is_audit_csv",
     "iter_records",

@@ -39,6 +39,13 @@ along it, and ▶ at the end of the game's boards never jumps back in time into 
 positions are those the prover recorded for the proof the checker accepted
 (`ForcedMate.steps`, `ForcedMate.drawn`): the viewer plays no move.
 
+A game may carry its analysis (`Verdict.analysis`: ``export --to html --analyse``, ``audit
+--analyse``, a ``gcadj serve`` check with ``analyse=1``): each ply with a finding is
+marked in the move list (``??``, ``?``), its line steps on the board as a side line
+branching from the position it starts from, and a box under the verdict has the counts,
+the findings and a small graph of the balance after the exchanges
+(`gcadj.outputs.viewer_analysis`).
+
 A game's part of a page is data (`GameView`, made by `game_view`), and `viewer_page`
 makes a page from such data alone: ``gcadj serve`` keeps the data and makes the page
 whenever it is asked for.
@@ -73,6 +80,7 @@ from gcadj.engine.position import Position
 from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
 from gcadj.errors import ExportError
 from gcadj.judging.adjudication import Adjudication, ForcedMate, ProofMove
+from gcadj.judging.game_analysis import GameAnalysis, PlyAnalysis
 from gcadj.judging.plies import JudgedGame, JudgedPly, ShownBoard
 from gcadj.judging.verdict import Finding, Verdict
 from gcadj.notation.records import GameLog, UnreadText
@@ -87,6 +95,7 @@ from gcadj.outputs.plain_words import (
     term,
 )
 from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, sides_marks
+from gcadj.outputs.viewer_analysis import analysis_box, line_html, move_mark
 from gcadj.outputs.viewer_code import VIEWER_SCRIPT, VIEWER_STYLE
 from gcadj.outputs.writers.gc import write_gc
 from gcadj.urls import is_url
@@ -267,6 +276,8 @@ def game_view(verdict: Verdict, *, size: int = 48) -> GameView:
     shown = ""
     if adjudication is not None:
         shown = _Adjudicated(verdict, adjudication, walk).html()
+    if verdict.analysis is not None:
+        shown += _analysed(verdict.analysis, walk)
     unread = game.unread
     nxt = walk.next_words
     if unread is not None:
@@ -346,13 +357,28 @@ class _Walker:
         order = sorted(self.repeated)
         return f"this position, {_ordinal(order.index(step) + 1)} of {len(order)} times"
 
+    def analysed(self, index: int) -> PlyAnalysis | None:
+        """The analysis of the game's legal ply `index` (0-based), if the game has one."""
+        analysis = self.game.verdict.analysis
+        if analysis is None or index >= len(analysis.plies):
+            return None
+        return analysis.plies[index]
+
+    def add_step(self, fen: str, label: str, parent: int, move: Move) -> int:
+        """A step of a line that is not the game's (`gcadj.outputs.viewer_analysis`),
+        branching from step `parent`: its index."""
+        self.steps.append(self.step(Position(fen), label, parent, last_move=move))
+        return len(self.steps) - 1
+
     def visit(self, ply: JudgedPly) -> None:
         words = move_words(ply.move_number, ply.side)
         self.last_words = words
         self.next_number = ply.move_number + (0 if ply.white else 1)
         self.next_white = not ply.white
         if ply.move is not None:
-            self.items.append(_move_item(ply, len(self.steps), self.repeats(len(self.steps))))
+            marked = move_mark(self.analysed(ply.index))
+            item = _move_item(ply, len(self.steps), self.repeats(len(self.steps)), marked)
+            self.items.append(item)
             with ply.after() as after:
                 self.steps.append(self.step(after, f"{_cap(words)}: {ply.san}", last_move=ply.move))
             self.previous = None
@@ -566,6 +592,20 @@ class _Adjudicated:
         return f'<a data-ply="{here}" href="#ply={here}">{_e(numbered)}</a>'
 
 
+def _analysed(analysis: GameAnalysis, walk: _Walker) -> str:
+    """The game's analysis on its page (`gcadj.outputs.viewer_analysis`): each finding's
+    line under its move item, as steps branching from the game's; the box under the
+    verdict (counts, the graph of the balance, the findings)."""
+    for analysed in analysis.plies:
+        step = analysed.ply  # a legal ply's step and item are numbered by the ply
+        if not analysed.mistakes or step >= len(walk.items):
+            continue
+        lines = line_html(analysed, step, walk.steps[step].fen, walk.add_step)
+        if lines:
+            walk.items[step] = walk.items[step].removesuffix("</li>") + lines + "</li>"
+    return analysis_box(analysis)
+
+
 def _material_html(adjudication: Adjudication) -> str:
     material = adjudication.material
     if material is None:
@@ -614,15 +654,20 @@ def _repeat_mark(repeats: str | None) -> str:
     return f' <span class="repeat" title="{_e(repeats)}">↻ {_e(repeats)}</span>'
 
 
-def _move_item(ply: JudgedPly, step: int, repeats: str | None = None) -> str:
+def _move_item(
+    ply: JudgedPly, step: int, repeats: str | None = None, marked: tuple[str, str] = ("", "")
+) -> str:
+    """A legal ply's item; `marked`: the mark of its analysis's findings and their classes
+    (`gcadj.outputs.viewer_analysis.move_mark`)."""
     typed, canonical = ply.text, ply.gc or ply.text
     title = f' title="Game Courier, canonical: {_e(canonical)}"' if canonical != typed else ""
     side = "w" if ply.white else "b"
+    mark, classes = marked
     return (
-        f'<li data-ply="{step}" class="{side}{" repeated" if repeats else ""}">'
+        f'<li data-ply="{step}" class="{side}{" repeated" if repeats else ""}{classes}">'
         f'<a href="#ply={step}">'
         f'<span class="num">{ply.move_number}{_dots(ply.white)}</span> '
-        f'<span class="san">{_e(ply.san)}</span> '
+        f'<span class="san">{_e(ply.san)}</span>{mark} '
         f'<code class="gc"{title}>{_e(typed)}</code>{_repeat_mark(repeats)}</a>'
         f"{_comment_html(ply.comments)}</li>"
     )

@@ -100,6 +100,19 @@ li.unjudged{color:#767676}
 #legend td.letter{font-weight:bold;text-align:center}
 #games ol{margin:.3em 0;padding-left:1.6em}
 .made{color:#595959;font-size:.8em}
+.analysis{margin:-.4em 0 .8em;padding:.4em .6em;border-radius:4px;background:#fdf4e7;
+  border-left:4px solid #b35c00}
+.analysis p{margin:.2em 0}
+.analysis .findings{margin:.2em 0;padding-left:1.4em;font-size:.9em}
+.analysis .findings li.current{background:#fff3b0}
+.balance-graph{display:block;max-width:100%;height:auto;margin:.3em 0}
+.mark{color:#b00020;font-weight:bold;margin-right:.3em}
+#moves li.mistake{border-left:3px solid #b00020}
+#moves li.loses-material:not(.missed-mate):not(.allows-mate){border-left-color:#b35c00}
+.analysis-line{margin:.1em 0 .1em 3.2em;font-size:.9em}
+.analysis-line ol{display:inline;padding:0;margin:0;list-style:none}
+#moves .analysis-line li{display:inline-block;margin:0 .3em;padding:0;border:0}
+#moves .analysis-line a{display:inline;color:#1b4f9c}
 """
 
 VIEWER_SCRIPT: Final = """
@@ -110,7 +123,7 @@ VIEWER_SCRIPT: Final = """
   var g = 0, steps = games[0].steps, last = steps.length - 1, cur = -1, flip = false;
   var after = [];  // the step ▶ goes to from each step: the first that says it follows it
   var $ = function (id) { return document.getElementById(id); };
-  var ITEMS = '#moves [data-ply], #adjudication [data-ply]';
+  var ITEMS = '#moves [data-ply], #adjudication [data-ply], #analysis [data-ply]';
   var items = document.querySelectorAll(ITEMS);
   var parts = document.querySelectorAll('template.game-parts');
   function part(n, name) {

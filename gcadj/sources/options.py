@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gcadj.analysis.options import AdjudicateOptions
+from gcadj.analysis.options import AdjudicateOptions, AnalyseOptions
 from gcadj.sources.read import DEFAULT_MAX_BYTES
 from gcadj.vocabulary import PocketFile
 
@@ -20,7 +20,9 @@ class JudgeOptions:
     The stages after the judging, each run on every judged game when its option is set
     (`gcadj.app.stages`): `adjudicate`, how each game is adjudicated (the verdict then
     carries its `Verdict.adjudication`; None: not adjudicated, and its JSON is exactly
-    ``gcadj check --json``'s). `stage_seconds` is the most the stages of one source's games
+    ``gcadj check --json``'s); `analyse`, how the whole game is analysed (the verdict then
+    carries its `Verdict.analysis`, a game with legal plies; None: not analysed).
+    `stage_seconds` is the most the stages of one source's games
     may take together, wall clock (None: no bound): each game's search gets what is left,
     at most its own budget, so a source's stages never cost it its deadline.
 
@@ -48,6 +50,7 @@ class JudgeOptions:
     all_findings: bool = False
     max_bytes: int = DEFAULT_MAX_BYTES  # the most a file or stdin may hold (--max-bytes)
     adjudicate: AdjudicateOptions | None = None
+    analyse: AnalyseOptions | None = None
     stage_seconds: float | None = None
 
 

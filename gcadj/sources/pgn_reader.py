@@ -452,7 +452,7 @@ class _GameReader:
         if kind == OPEN_VAR:
             if self.depth == 0:
                 self.variation = token.start
-                self.variations += 1
+                self.variations += 0 if _OWN_VARIATION.match(self.text, token.end) else 1
                 if self.variations == 1:
                     self.first_variation_line = self.where(token.start)[0]
             self.depth += 1
@@ -502,7 +502,9 @@ class _GameReader:
         if stripped.startswith(NOTE_MARK):
             return
         if not stripped.startswith(GC_MARK):
-            self.log.add_note(stripped.replace("\n", " "))
+            said = _COMMANDS.sub("", stripped).strip()  # [%eval 2.0], [%clk 0:10]: data
+            if said:
+                self.log.add_note(said.replace("\n", " "))
             return
         body_start = inner.index(GC_MARK) + len(GC_MARK)
         body = inner[body_start:]
@@ -659,6 +661,14 @@ _POCKET_USES: Final = re.compile(
     r"|(?<![^\s.])(?P<san>[A-Z]?(?:[a-h][1-8])?@)"
 )
 _POCKET_SQUARE: Final = re.compile(r"(?<![A-Za-z0-9])([i-z])[18](?![0-9])")
+
+
+_OWN_VARIATION: Final = re.compile(r"\s*\{\s*" + re.escape(NOTE_MARK))
+"""After a '(': a variation gcadj wrote itself (``export --analyse``'s line of a finding,
+led by its note), passed over without a warning, as gcadj's notes are dropped."""
+_COMMANDS: Final = re.compile(r"\[%[^\]]*\]")
+"""A comment's commands (``[%eval 2.0]``, ``[%clk 0:10]``): an engine's or a clock's data
+that tools write inside comments (gcadj's export --analyse too), not the player's words."""
 
 
 def gc_plies_pocket_file(text: str) -> PocketFile | None:

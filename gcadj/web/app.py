@@ -14,13 +14,16 @@ Routes:
   deletes it (its owner only). An id that cannot be a result's, or a game number out of
   range, is answered 404 before the store is asked;
 - ``POST /api/check``: JSON lines, one per game, as ``gcadj check --json`` prints them
-  (with ``adjudicate=1``, as ``gcadj adjudicate --json`` does); the result's address is
+  (with ``adjudicate=1``, as ``gcadj adjudicate --json`` does; with ``analyse=1``, as
+  ``gcadj analyse --json`` does); the result's address is
   in the answer's ``Link`` header (``rel="alternate"``). A client that hangs up before
   the last line stops its check, whose result is deleted (`JobLines`).
 
 A page's check adjudicates every game (``--adjudicate-budget``: `gcadj.web.judging.check_job`),
 in the workers: every game's page shows what the adjudicator proposes, its mating
-line stepped on the board.
+line stepped on the board. A check with ``analyse=1`` (the form's box) analyses every
+game's plies too, within the same share of its deadlines: its pages mark the findings,
+step their lines and draw the balance; its report has their column and filters.
 
 The endpoints share what the app holds (`ServerState`, in ``request.app.state``): the
 settings, the store of results (`gcadj.web.store.ResultStore`, opened before the server
@@ -123,8 +126,8 @@ def state_of(request: Request) -> ServerState:
 
 
 def judge_options(fields: dict[str, str]) -> JudgeOptions:
-    """The options a form or query gives (pocket_file, all, fen), checked as the CLI
-    checks them; `BadInput` says what is wrong."""
+    """The options a form or query gives (pocket_file, all, fen, analyse), checked as the
+    CLI checks them; `BadInput` says what is wrong."""
     from gcadj.errors import FenError
     from gcadj.judging.verdict import start_position
     from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, not_a_pocket_file
@@ -139,7 +142,17 @@ def judge_options(fields: dict[str, str]) -> JudgeOptions:
             start_position(fen, pocket_file or DEFAULT_POCKET_FILE)
         except FenError as err:
             raise BadInput(f"fen: {err}") from None
-    return JudgeOptions(fen=fen, pocket_file=pocket_file, all_findings=is_yes(fields.get("all")))
+    analyse = None
+    if is_yes(fields.get("analyse")):  # within the check's stage time (`check_job`)
+        from gcadj.analysis.options import AnalyseOptions
+
+        analyse = AnalyseOptions()
+    return JudgeOptions(
+        fen=fen,
+        pocket_file=pocket_file,
+        all_findings=is_yes(fields.get("all")),
+        analyse=analyse,
+    )
 
 
 def is_yes(value: str | None) -> bool:

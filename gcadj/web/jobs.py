@@ -115,17 +115,25 @@ def editor_text(uploads: Sequence[Upload], urls: Sequence[str]) -> str | None:
 
 
 def adjudication_seconds(line: str) -> float:
-    """The seconds a game's adjudication took, from its JSON line (0: none)."""
-    if '"adjudication"' not in line:
+    """The seconds a game's stages took, its adjudication and its analysis, from its JSON
+    line (0: none): what the server's budget of adjudication time is charged."""
+    if '"adjudication"' not in line and '"analysis"' not in line:
         return 0.0
-    found = json.loads(line).get("adjudication")
-    seconds = found.get("seconds") if isinstance(found, dict) else None
-    return float(seconds) if isinstance(seconds, (int, float)) else 0.0
+    record = json.loads(line)
+    total = 0.0
+    for key in ("adjudication", "analysis"):
+        found = record.get(key)
+        seconds = found.get("seconds") if isinstance(found, dict) else None
+        total += float(seconds) if isinstance(seconds, (int, float)) else 0.0
+    return total
 
 
 def form_options(options: JudgeOptions) -> dict[str, str]:
-    """A check's options as the form's fields (pocket_file, all, fen), to show them again."""
+    """A check's options as the form's fields (pocket_file, all, fen, analyse), to show
+    them again."""
     out = {"pocket_file": options.pocket_file or "", "all": "1" if options.all_findings else ""}
+    if options.analyse is not None:
+        out["analyse"] = "1"
     if options.fen:
         out["fen"] = options.fen
     return out

@@ -145,16 +145,19 @@ def check_job(
     60 s is far more), 300 sources share a tenth of 900 s (0.3 s each), 10,000 get 9 ms
     each (a search out of time still answers with what it proved before it first looked
     at the clock, every 1,024 positions; a source with no time left at all is adjudicated
-    without a search).
+    without a search). A check that asks for the analysis (`JudgeOptions.analyse`) has it
+    within the same share: each game's searches get what is left of it, and a position
+    with no time left claims nothing (its search cut by the budget).
     """
-    if budget is not None:
+    if budget is not None or options.analyse is not None:
         shares = [SOURCE_SHARE * source_seconds] if source_seconds > 0 else []
         if check_seconds > 0:
             shares.append(CHECK_SHARE * check_seconds / max(1, sources))
+        adjudicate = None
+        if budget is not None:
+            adjudicate = AdjudicateOptions(mate_depth=ADJUDICATE_DEPTH, budget=budget)
         options = dataclasses.replace(
-            options,
-            adjudicate=AdjudicateOptions(mate_depth=ADJUDICATE_DEPTH, budget=budget),
-            stage_seconds=min(shares) if shares else None,
+            options, adjudicate=adjudicate, stage_seconds=min(shares) if shares else None
         )
     return JudgeJob(
         options,

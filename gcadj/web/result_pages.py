@@ -102,6 +102,7 @@ def editor(result: StoredResult) -> str:
         text=result.text,
         pocket=options.get("pocket_file", ""),
         every=bool(options.get("all")),
+        analyse=bool(options.get("analyse")),
         fen=options.get("fen"),
     )
 

@@ -277,7 +277,9 @@ def test_the_json_of_a_plain_check_does_not_change() -> None:
         "plies",
         "nodes",
         "seconds",
+        "error",
     }
+    assert analysis["error"] is None
     assert with_it == verdict  # not part of a verdict's equality
 
 

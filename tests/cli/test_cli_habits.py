@@ -352,6 +352,7 @@ def test_help_lists_the_commands_in_order_with_whole_descriptions() -> None:
     assert [name for name, _ in commands] == [
         "check",
         "adjudicate",
+        "analyse",
         "export",
         "audit",
         "fetch",

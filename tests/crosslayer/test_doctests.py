@@ -28,6 +28,7 @@ MODULES = (
     "gcadj.app.check",
     "gcadj.app.pipeline",
     "gcadj.app.adjudicate",
+    "gcadj.app.analyse",
     "gcadj.analysis.adjudicate",
     "gcadj.analysis.analyse",
     "gcadj.analysis.exchanges",

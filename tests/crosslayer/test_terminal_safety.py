@@ -83,6 +83,9 @@ def invocations(folder: Path, legal: Path, dirty: str, url: str) -> Iterator[lis
     yield ["adjudicate", "-v", "--mate-depth", "1", str(folder / "illegal.txt")]
     yield ["adjudicate", "-q", "--mate-depth", "1", where]
     yield ["adjudicate", "--fen", f"8/8{dirty}"]
+    yield ["analyse", "--mate-depth", "1", where]
+    yield ["analyze", "-q", "-v", "--mate-depth", "1", where]
+    yield ["check", "--analyse", "--analyse-depth", "1", "-q", where]
     for to in writers():  # every format the registry has
         yield ["export", str(legal), "--to", to, "-v"]
     yield ["export", where, "--to", "pgn"]

@@ -14,6 +14,10 @@ the reader could not read follows gcadj's note too: its first line as ``{gc: ...
 (which the reader cannot read either, so the game reads back cut at the same ply), the
 other lines as ``;`` comments, each exactly as typed.
 Several games make a database: each with its tags, a blank line between games.
+
+A game analysed (``export --analyse``) is annotated as lichess annotates its games: a NAG
+on each ply with a finding, ``{[%eval ...]}`` after every analysed ply, the finding in
+gcadj's note and its line as a variation when it starts before the ply (`_annotate`).
 """
 
 from __future__ import annotations
@@ -22,10 +26,13 @@ from collections.abc import Sequence
 from typing import IO
 
 from gcadj.engine.fen import STARTING_FEN
+from gcadj.judging.game_analysis import PlyAnalysis
 from gcadj.judging.plies import JudgedGame
 from gcadj.judging.verdict import Verdict
 from gcadj.notation.pgn import GC_MARK, NOTE_MARK, ROSTER_UNKNOWN, VARIANT, escape_tag_value
 from gcadj.notation.records import UnreadText
+from gcadj.notation.san import numbered_moves
+from gcadj.outputs.analysis import eval_command, nag_of
 from gcadj.outputs.notes import finding_note, names_other_pockets, unread_note
 from gcadj.outputs.registry import ExportGame, ExportOptions, Writer, WriteTo
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, Status, Termination
@@ -110,6 +117,20 @@ class _Movetext:
         words[-1] += "}"
         self.atoms += words
 
+    def nag(self, number: int) -> None:
+        """A Numeric Annotation Glyph after the move (``$4``)."""
+        self.atoms.append(f"${number}")
+
+    def variation(self, moves: str) -> None:
+        """A variation of gcadj's, ``({gcadj: line} 30. Ra8#)``: numbered moves from the
+        position before the last move played, instead of it
+        (`gcadj.notation.san.numbered_moves`'s text), led by gcadj's note so that the reader
+        knows it for its own and passes over it without a warning."""
+        words = [f"({{{NOTE_MARK}", "line}", *moves.replace("  ", " ").split(" ")]
+        words[-1] += ")"
+        self.atoms += words
+        self.after_comment = True
+
     def gc_ply(self, text: str) -> None:
         """A ply in Game Courier notation: one unbreakable atom."""
         body = f" {text}" if text else ""
@@ -171,8 +192,15 @@ def write_pgn(verdict: Verdict, *, width: int = WIDTH) -> str:
             text.move(ply.text)  # typed as PGN writes moves: read again on the same board
         else:
             text.gc_ply(ply.text)
+        analysed = _analysed(verdict, ply.index)
+        if analysed is not None:
+            nag = nag_of(analysed.mistakes)
+            if nag is not None:
+                text.nag(nag)  # right after its move, before any comment
         for line in ply.comments:
             text.comment(line)
+        if analysed is not None:
+            _annotate(text, analysed, ply.fen_after)
     unread = game.unread
     if unread is not None:
         text.note(unread_note(len(game.log.records) + 1, unread))
@@ -180,6 +208,37 @@ def write_pgn(verdict: Verdict, *, width: int = WIDTH) -> str:
     text.move(verdict.result)
     head = [f'[{name} "{escape_tag_value(value)}"]' for name, value in pgn_tags(game)]
     return "\n".join([*head, "", *text.wrap(width)]) + "\n"
+
+
+def _analysed(verdict: Verdict, index: int) -> PlyAnalysis | None:
+    """The analysis of the game's ply `index` (0-based), if the game was analysed and the
+    ply is one of its legal plies."""
+    analysis = verdict.analysis
+    if analysis is None or index >= len(analysis.plies):
+        return None
+    return analysis.plies[index]
+
+
+def _annotate(text: _Movetext, analysed: PlyAnalysis, fen_after: str | None) -> None:
+    """A ply's analysis (``export --analyse``), as lichess annotates a game (its NAG,
+    `nag_of`: ``$4`` a mate missed or allowed, ``$2`` material lost, is written right after
+    the move), then the evaluation after it (``{[%eval #-1]}``, ``{[%eval 2.0]}``:
+    `eval_command`), each finding in gcadj's note (``{gcadj: analysis: allows-mate:
+    ...}``, the finding's line in SAN in its words) and, for a line from the position
+    before the ply (a mate missed, the exchanges left unmade), that line as a variation.
+    The reader passes over NAGs and variations, drops gcadj's notes and the comment
+    commands: the game reads back the same."""
+    command = eval_command(analysed.after)
+    if command is not None:
+        text.note(command)
+    for mistake in analysed.mistakes:
+        text.note(f"{NOTE_MARK} analysis: {mistake.kind.value}: {_no_brace(mistake.reason)}")
+        if mistake.san and mistake.position != fen_after:
+            text.variation(numbered_moves(mistake.san, mistake.position))
+
+
+def _no_brace(words: str) -> str:
+    return words.replace("}", ")")
 
 
 def _prepare(games: Sequence[ExportGame], options: ExportOptions) -> WriteTo:
