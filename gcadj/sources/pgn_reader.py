@@ -503,7 +503,7 @@ class _GameReader:
             return
         if not stripped.startswith(GC_MARK):
             said = _COMMANDS.sub("", stripped).strip()  # [%eval 2.0], [%clk 0:10]: data
-            if said:
+            if said or said == stripped:  # an empty comment {} stays one
                 self.log.add_note(said.replace("\n", " "))
             return
         body_start = inner.index(GC_MARK) + len(GC_MARK)

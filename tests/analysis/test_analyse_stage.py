@@ -388,3 +388,10 @@ def test_ctrl_c_during_the_analysis_ends_the_run_with_130() -> None:
     assert process.returncode == 130
     assert err == "gcadj analyse: interrupted\n"
     assert "Traceback" not in out + err
+
+
+def test_an_empty_comment_stays_and_a_comment_of_commands_only_goes() -> None:
+    pgn = '[Event "x"]\n\n1. e4 {} 1... e5 {[%eval 0.2]} 2. Nf3 {[%clk 0:01:00] ok} *\n'
+    (verdict,) = judge_source("l.pgn", text=pgn)
+    assert verdict.log is not None
+    assert [r.comment for r in verdict.log.records] == ["", None, "ok"]
