@@ -185,7 +185,10 @@ def _notes(verdict: Verdict, job: ExportJob) -> list[str]:
 
 def _fixed(verdicts: Sequence[Verdict], job: ExportJob, say: Say) -> list[ExportGame]:
     """``--fix``: each game corrected (`gcadj.judging.fix`); what was replaced, and
-    where fixing stopped, said on stderr."""
+    where fixing stopped, said on stderr. The corrected game is a new judged game: the
+    stages its options ask for (adjudication, analysis) are made of it, not of the game
+    as typed."""
+    from gcadj.app.stages import with_stages
     from gcadj.judging.fix import fix_log
     from gcadj.outputs.writers.gc import fix_notes
 
@@ -217,7 +220,7 @@ def _fixed(verdicts: Sequence[Verdict], job: ExportJob, say: Say) -> list[Export
                 f"{PREFIX}{verdict.source}: stopped at ply {stop.ply} ({stop.text!r}, "
                 f"[{stop.category}]): {why}; it and the plies after it are kept as typed"
             )
-        games.append(ExportGame(fixed.verdict, fix_notes(fixed)))
+        games.append(ExportGame(with_stages(fixed.verdict, job.judge), fix_notes(fixed)))
     return games
 
 
