@@ -37,6 +37,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,8 +60,10 @@ from program import cpu_name  # noqa: E402
 # Run by the reference interpreter: one question a line on stdin, one answer a line out.
 CHILD = """
 import json, sys, time
+import gcadj.analysis.search
 from gcadj.analysis.search import search_mate
 from gcadj.engine.position import Position
+print(json.dumps({"module": gcadj.analysis.search.__file__}), flush=True)
 for line in sys.stdin:
     ask = json.loads(line)
     position = Position(ask["fen"])
@@ -159,12 +162,25 @@ def main() -> None:
     args = parser.parse_args()
     cases = load(args.only, args.skip)
     child = None
+    module = ""
     if args.reference:
+        # Run from elsewhere: `python -c` puts its working directory first on the path,
+        # and from this checkout it would import this gcadj, not the reference's.
         child = subprocess.Popen(
-            [args.reference, "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            [args.reference, "-c", CHILD],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=tempfile.gettempdir(),
         )
+        assert child.stdout is not None
+        module = json.loads(child.stdout.readline())["module"]
+        if Path(module).resolve().is_relative_to(BENCH.parent):
+            raise SystemExit(f"the reference imports this checkout's prover: {module}")
     load_average = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    old_name = f"old: {args.reference}" if args.reference else "old: tests/reference_mate.py"
+    old_name = (
+        f"old: {args.reference} ({module})" if args.reference else "old: tests/reference_mate.py"
+    )
     print(
         f"{platform.python_implementation()} {platform.python_version()}, {cpu_name()}, "
         f"{os.cpu_count()} cores (load {load_average:.1f}), gcadj {build_flavour()}, "
