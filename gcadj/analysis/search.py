@@ -11,7 +11,20 @@ How it searches (docs/adjudicate.md, "How the prover works", says it for users):
   n" (an OR node at the root: one move must work), then "the side to move is mated in n
   whatever it plays" (an AND node: every move must fail), so the first proof found is the
   shortest, and "no mate within k" is said only once the search to k was complete.
-* **Depth-first AND/OR search** (`_attack`, `_defend`). At the winner's last move only
+* **Depth-first AND/OR search** (`_attack`, `_defend`) for iterations below `DFPN_FROM`
+  moves (where an analysis of every ply calls it, and where it is fastest), and **df-pn**
+  from there (`_or_node`, `_and_node`): depth-bounded depth-first proof-number search
+  (Nagai 2002). Each node's children are looked at once, their proof and disproof numbers
+  counted from their legal moves (`_estimate`: 1 for the side to move, its legal moves
+  for the other side), and the child of the smallest proof number (at the winner's node)
+  or disproof number (at the loser's) is searched until its numbers pass thresholds a
+  little past its best sibling's (`_widened`, the 1+epsilon trick of Pawlewicz and Lew).
+  So the winner's moves that leave the fewest answers and the defences that leave the
+  winner the fewest moves (checks, captures of its piece) go first. The numbers are kept
+  in the table per position, attacker and depth (the depth bound makes the graph without
+  cycles), never read as a proof; nodes with 2 moves or fewer left are settled by the
+  depth-first search. Settled nodes store proven bounds, as the depth-first search does.
+  At the winner's last move only
   checks can mate, so only `Position.checking_moves()` are tried there, each with
   `Position.gives_mate`. Every defence is searched: board moves, en passant, each
   pocketing choice, each drop (`Position.legal_moves()`).
@@ -21,7 +34,8 @@ How it searches (docs/adjudicate.md, "How the prover works", says it for users):
   that leave the fewest answers first (a proof-number search's choice); the defender's
   last two refutations at that ply (its killers).
 * **A transposition table** (`gcadj.analysis.table`), bounded in memory, holds proven
-  bounds per position and attacker: "mates within d" and "no mate within d".
+  bounds per position and attacker: "mates within d" and "no mate within d"; and df-pn's
+  numbers under a key salted with the depth (`DEPTH_SALT`).
 * **Draws that depend on the path.** A line ends in a draw at stalemate, a dead position,
   a hundred plies without capture or promotion, and a position's third occurrence (the
   defender claims it). A position that already stands on the search's own path is a
@@ -48,12 +62,13 @@ How it searches (docs/adjudicate.md, "How the prover works", says it for users):
   rebuilding, and its checking (each position of the proof as it will be written counts
   as a node). A cut ends the search with what was proved so far.
 
-The proof is rebuilt after it is found (`_build_attack`): at each winner's node the
-shortest mate from there, at each defender's node every legal move. A position met again
-on another line shares its node, so the proof is a graph (`ProofNode`, whose children may
-be shared); it is written out as a tree when that is small (`TREE_LIMIT` moves) and as a
-graph of positions when it is not (`gcadj.analysis.proof`). A proof of more than
-`PROOF_LIMIT` positions is not written out (the mate is then `unwritten`).
+The proof is rebuilt after it is found (`_build_attack`): at each winner's node a mate
+within the moves it has left (found by df-pn from 3 moves, `_solve_attack`), at each
+defender's node every legal move. A position met again on another line shares its node,
+so the proof is a graph (`ProofNode`, whose children may be shared); it is written out as
+a tree when that is small (`TREE_LIMIT` moves) and as a graph of positions when it is not
+(`gcadj.analysis.proof`). A proof of more than `PROOF_LIMIT` positions is not written out
+(the mate is then `unwritten`).
 """
 
 from __future__ import annotations
