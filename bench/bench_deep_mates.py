@@ -2,6 +2,7 @@
 
     python bench/bench_deep_mates.py [--reference PYTHON] [--only NAME] [--skip NAME]
                                      [--old-seconds 300]
+    python bench/bench_deep_mates.py --endings [--count 8] [--depth 8] [--old-seconds 300]
 
 The positions are bench/data/adjudicate/deep.tsv: mates in 4 to 6 (endings of a King and
 a Queen or a Rook against a bare King, random endgames of few pieces) and middlegames of
@@ -20,6 +21,12 @@ this script:
   is: the fair comparison), in a child process whose own CPU time is measured. It is
   given ``--old-seconds`` of wall clock per position; one cut there counts in no ratio.
 
+With ``--endings``, the endings of a King and one piece (on the board or in the pocket)
+against a bare King, from ``--count`` random positions each (a fixed seed, the weaker side's
+King not in check, White to move): the adjudication with the default options (depth,
+budget), and the shortest mate within ``--depth``, cut after ``--old-seconds``; CPU
+seconds.
+
 Targets (issue 38, compiled build, CPU time, 2 cores): at least 10x the old prover on the
 same "no mate within 5" questions; a mate in 5 in a median of 0.3 s or less; "no mate
 within 5" on a middlegame in 30 s or less; K+R vs K and K+Q vs K proved in 30 s or less.
@@ -33,10 +40,12 @@ import argparse
 import json
 import os
 import platform
+import random
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,10 +53,14 @@ from pathlib import Path
 from gcadj.about import build_flavour
 from gcadj.analysis.adjudicate import AdjudicateOptions, adjudicate_position
 from gcadj.analysis.options import DEFAULT_TABLE_MB
-from gcadj.analysis.proof import graph_json, tree_json
+from gcadj.analysis.proof import graph_json, proof_json, tree_json
 from gcadj.analysis.proof_check import check_proof
 from gcadj.analysis.search import search_mate
+from gcadj.engine.fen import format_fen
+from gcadj.engine.pieces import PIECE, Piece
 from gcadj.engine.position import Position
+from gcadj.errors import FenError
+from gcadj.vocabulary import AdjudicationClass
 
 BENCH = Path(__file__).resolve().parent
 POSITIONS = BENCH / "data" / "adjudicate" / "deep.tsv"
@@ -59,8 +72,10 @@ from program import cpu_name  # noqa: E402
 # Run by the reference interpreter: one question a line on stdin, one answer a line out.
 CHILD = """
 import json, sys, time
+import gcadj.analysis.search
 from gcadj.analysis.search import search_mate
 from gcadj.engine.position import Position
+print(json.dumps({"module": gcadj.analysis.search.__file__}), flush=True)
 for line in sys.stdin:
     ask = json.loads(line)
     position = Position(ask["fen"])
@@ -150,21 +165,106 @@ def adjudication_cpu(case: Case) -> float:
     return time.process_time() - start
 
 
+ENDING_PIECES = ("Q", "R", "@Q", "@R")
+"""The endings measured: a piece on the board, or (after @) in White's pocket."""
+
+
+def ending_positions(piece: str, count: int, seed: int = 38) -> list[Position]:
+    """`count` random positions of White's King and `piece` against Black's bare King,
+    White to move, Black not in check and the game going on."""
+    rng = random.Random(f"{seed}{piece}")
+    found: list[Position] = []
+    while len(found) < count:
+        board: list[Piece | None] = [None] * 64
+        king, enemy, square = rng.sample(range(64), 3)
+        board[king], board[enemy] = PIECE["K"], PIECE["k"]
+        held = PIECE[piece[-1]] if piece.startswith("@") else None
+        if held is None:
+            board[square] = PIECE[piece]
+        try:
+            position = Position(format_fen(board, [held, None], 0, None, 0, 40))
+        except FenError:
+            continue
+        if position.outcome() is None and not position.is_check():
+            found.append(position)
+    return found
+
+
+def endings(count: int, depth: int, cap: float) -> None:
+    """The endings table: per ending, how many random positions the defaults prove and
+    how long the adjudication took, and the shortest mates within `depth` (each search
+    cut after `cap` seconds of wall clock)."""
+    print(
+        f"{platform.python_implementation()} {platform.python_version()}, {cpu_name()}, "
+        f"{os.cpu_count()} cores (load {os.getloadavg()[0]:.1f}), gcadj {build_flavour()}, "
+        f"CPU seconds; {count} random positions an ending; defaults: {AdjudicateOptions()}"
+    )
+    for piece in ENDING_PIECES:
+        proven = 0
+        times: list[float] = []
+        lengths: list[str] = []
+        for position in ending_positions(piece, count):
+            start = time.process_time()
+            adjudication = adjudicate_position(position.copy())
+            times.append(time.process_time() - start)
+            proven += adjudication.kind is AdjudicationClass.PROVEN
+            start = time.process_time()
+            result = search_mate(position, depth, seconds=cap)
+            cpu = time.process_time() - start
+            proof = result.proof
+            moves = "none" if proof is None else str(proof.moves)
+            if result.cut is not None:
+                moves = f"none within {result.no_mate_within}, cut"
+            lengths.append(f"{moves} in {cpu:.2f} s")
+            if proof is not None:
+                winner = ("white", "black")[proof.winner]
+                checked = check_proof(
+                    position, proof_json(position, proof), winner=winner, moves=proof.moves
+                )
+                if not checked.accepted:
+                    raise SystemExit(f"{position.fen()}: the checker rejects: {checked.reason}")
+        print(
+            f"K+{piece} vs K: defaults proved {proven} of {count}, adjudication median "
+            f"{statistics.median(times):.2f} s, max {max(times):.2f} s; within {depth}: "
+            + ", ".join(lengths),
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reference", help="a Python with the previous release installed")
     parser.add_argument("--only", help="only the positions whose name starts with this")
     parser.add_argument("--skip", help="leave out the positions whose name starts with this")
     parser.add_argument("--old-seconds", type=float, default=300.0, help="the old one's cap")
+    parser.add_argument("--endings", action="store_true", help="the endings' table instead")
+    parser.add_argument("--count", type=int, default=8, help="random positions an ending")
+    parser.add_argument("--depth", type=int, default=8, help="the endings' deeper search")
     args = parser.parse_args()
+    if args.endings:
+        endings(args.count, args.depth, args.old_seconds)
+        return
     cases = load(args.only, args.skip)
     child = None
+    module = ""
     if args.reference:
+        # Run from elsewhere: `python -c` puts its working directory first on the path,
+        # and from this checkout it would import this gcadj, not the reference's.
         child = subprocess.Popen(
-            [args.reference, "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            [args.reference, "-c", CHILD],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=tempfile.gettempdir(),
         )
+        assert child.stdout is not None
+        module = json.loads(child.stdout.readline())["module"]
+        if Path(module).resolve().is_relative_to(BENCH.parent):
+            raise SystemExit(f"the reference imports this checkout's prover: {module}")
     load_average = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    old_name = f"old: {args.reference}" if args.reference else "old: tests/reference_mate.py"
+    old_name = (
+        f"old: {args.reference} ({module})" if args.reference else "old: tests/reference_mate.py"
+    )
     print(
         f"{platform.python_implementation()} {platform.python_version()}, {cpu_name()}, "
         f"{os.cpu_count()} cores (load {load_average:.1f}), gcadj {build_flavour()}, "

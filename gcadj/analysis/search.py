@@ -11,7 +11,20 @@ How it searches (docs/adjudicate.md, "How the prover works", says it for users):
   n" (an OR node at the root: one move must work), then "the side to move is mated in n
   whatever it plays" (an AND node: every move must fail), so the first proof found is the
   shortest, and "no mate within k" is said only once the search to k was complete.
-* **Depth-first AND/OR search** (`_attack`, `_defend`). At the winner's last move only
+* **Depth-first AND/OR search** (`_attack`, `_defend`) for iterations below `DFPN_FROM`
+  moves (where an analysis of every ply calls it, and where it is fastest), and **df-pn**
+  from there (`_or_node`, `_and_node`): depth-bounded depth-first proof-number search
+  (Nagai 2002). Each node's children are looked at once, their proof and disproof numbers
+  counted from their legal moves (`_estimate`: 1 for the side to move, its legal moves
+  for the other side), and the child of the smallest proof number (at the winner's node)
+  or disproof number (at the loser's) is searched until its numbers pass thresholds a
+  little past its best sibling's (`_widened`, the 1+epsilon trick of Pawlewicz and Lew).
+  So the winner's moves that leave the fewest answers and the defences that leave the
+  winner the fewest moves (checks, captures of its piece) go first. The numbers are kept
+  in the table per position, attacker and depth (the depth bound makes the graph without
+  cycles), never read as a proof; nodes with 2 moves or fewer left are settled by the
+  depth-first search. Settled nodes store proven bounds, as the depth-first search does.
+  At the winner's last move only
   checks can mate, so only `Position.checking_moves()` are tried there, each with
   `Position.gives_mate`. Every defence is searched: board moves, en passant, each
   pocketing choice, each drop (`Position.legal_moves()`).
@@ -21,7 +34,8 @@ How it searches (docs/adjudicate.md, "How the prover works", says it for users):
   that leave the fewest answers first (a proof-number search's choice); the defender's
   last two refutations at that ply (its killers).
 * **A transposition table** (`gcadj.analysis.table`), bounded in memory, holds proven
-  bounds per position and attacker: "mates within d" and "no mate within d".
+  bounds per position and attacker: "mates within d" and "no mate within d"; and df-pn's
+  numbers under a key salted with the depth (`DEPTH_SALT`).
 * **Draws that depend on the path.** A line ends in a draw at stalemate, a dead position,
   a hundred plies without capture or promotion, and a position's third occurrence (the
   defender claims it). A position that already stands on the search's own path is a
@@ -48,12 +62,13 @@ How it searches (docs/adjudicate.md, "How the prover works", says it for users):
   rebuilding, and its checking (each position of the proof as it will be written counts
   as a node). A cut ends the search with what was proved so far.
 
-The proof is rebuilt after it is found (`_build_attack`): at each winner's node the
-shortest mate from there, at each defender's node every legal move. A position met again
-on another line shares its node, so the proof is a graph (`ProofNode`, whose children may
-be shared); it is written out as a tree when that is small (`TREE_LIMIT` moves) and as a
-graph of positions when it is not (`gcadj.analysis.proof`). A proof of more than
-`PROOF_LIMIT` positions is not written out (the mate is then `unwritten`).
+The proof is rebuilt after it is found (`_build_attack`): at each winner's node a mate
+within the moves it has left (found by df-pn from 3 moves, `_solve_attack`), at each
+defender's node every legal move. A position met again on another line shares its node,
+so the proof is a graph (`ProofNode`, whose children may be shared); it is written out as
+a tree when that is small (`TREE_LIMIT` moves) and as a graph of positions when it is not
+(`gcadj.analysis.proof`). A proof of more than `PROOF_LIMIT` positions is not written out
+(the mate is then `unwritten`).
 """
 
 from __future__ import annotations
@@ -63,7 +78,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from gcadj.analysis.options import DEFAULT_TABLE_MB, check_search_limits
+from gcadj.analysis.options import DEFAULT_TABLE_MB, MAX_MATE_DEPTH, check_search_limits
 from gcadj.analysis.pause import breathe
 from gcadj.analysis.table import (
     EMPTY,
@@ -107,6 +122,39 @@ ORDER_DEPTH = 4
 TREE_LIMIT = 2_000
 """Moves a proof written as a tree may have; a larger proof is written as a graph of its
 positions, each once (docs/adjudicate.md, "The proof")."""
+DFPN_FROM = 4
+"""From this many moves, an iteration is searched by df-pn; below, by the depth-first
+search alone (which also solves df-pn's nodes near the leaves)."""
+LEAF_DEPTH = 2
+"""df-pn hands a node of the attacker with this many moves or fewer in hand to the
+depth-first search, which settles it exactly."""
+DEFENCE_LEAF_DEPTH = 2
+"""Likewise for a node of the defender, the attacker this many moves or fewer in hand."""
+CHECKS_FROM = 2
+"""From this many moves in hand for the attacker, the depth-first search tries the
+defender's checks before its other moves."""
+
+INFINITE: Final = (1 << 24) - 1
+"""A proof or disproof number that stands for infinity: the node is settled."""
+_PN_MASK: Final = (1 << 24) - 1
+
+
+def _salts(count: int, seed: int) -> tuple[int, ...]:
+    """`count` 64-bit numbers from a fixed seed (splitmix64): the same on every run."""
+    out: list[int] = []
+    x = seed
+    mask = (1 << 64) - 1
+    for _ in range(count):
+        x = (x + 0x9E3779B97F4A7C15) & mask
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        out.append(z ^ (z >> 31))
+    return tuple(out)
+
+
+DEPTH_SALT: Final = _salts(MAX_MATE_DEPTH + 2, 38)
+"""Xored into a position's key with the moves in hand: df-pn's proof and disproof
+numbers hold for one depth, where the proven bounds hold for all."""
 
 
 class ProofNode:
@@ -297,6 +345,9 @@ class MateSearch:
         self.ply = 0
         self.revisit = 0  # the ply of the position a REVISIT status met again
         self.loop = NO_LOOP  # of the last result (see the module docstring)
+        self.rpn = 0  # df-pn: the proof and disproof numbers of the last node searched
+        self.rdn = 0
+        self.rlen = 0  # the attacker's moves of the last node's proof
         self.killers: list[Move | None] = []
         self.found: Move | None = None
         self.memo: dict[int, tuple[ProofNode, int]] | None = None  # key -> (node, its clock)
@@ -354,7 +405,16 @@ class MateSearch:
         return self._written(Proof(attacker, n, tree), attacker)
 
     def _root(self, n: int, mated: bool) -> bool:
-        return self._defend(n) if mated else self._attack(n)
+        """Does the attacker mate within `n` (the side to move unless `mated`)? Short
+        searches depth-first, longer ones by df-pn while the table's proofs are trusted
+        (the depth-first search alone does without them)."""
+        if n < DFPN_FROM or not self.trust_proofs:
+            return self._defend(n) if mated else self._attack(n)
+        if mated:
+            self._and_node(n, INFINITE, INFINITE)
+        else:
+            self._or_node(n, INFINITE, INFINITE)
+        return self.rpn == 0
 
     def _written(self, proof: Proof, winner: int) -> Proof:
         """The proof in the form it is written in, its positions counted as nodes (the
@@ -461,6 +521,7 @@ class MateSearch:
                 return False
             if d >= mate_of(entry) and self.trust_proofs:
                 self.found = MOVE_OF_CODE[code_of(entry)]
+                self.rlen = mate_of(entry)
                 return True
         if d == 1:
             move = self._mate_in_one()
@@ -477,6 +538,7 @@ class MateSearch:
             self.table.put(key, pack(refuted, mate, code))
         self.found = move
         self.loop = loop
+        self.rlen = d
         return move is not None
 
     def _mate_in_one(self) -> Move | None:
@@ -588,25 +650,52 @@ class MateSearch:
 
     def _refutation(self, d: int, hint: int) -> tuple[Move | None, int]:
         """The defender's first move after which the attacker does not mate within `d`,
-        and the lowest ply of the path that rests on; None when every move is mated."""
+        and the lowest ply of the path that rests on; None when every move is mated.
+        The likeliest refutations are tried before the moves are generated: the table's,
+        with two moves or more to go the defender's checks (after which the attacker has
+        few moves to try), and the killers of this ply."""
+        pos = self.pos
         ply = self.ply
-        for move in self._defending_moves(hint):
-            self._play(move)
-            status = self._status()
-            if status == GOES_ON:
-                self._enter()
-                held = self._attack(d)
-                self._leave()
-                below = self.loop
-            else:  # the defender mated the attacker, or drew, or went back on the path
-                held = False
-                below = self.revisit if status == REVISIT else NO_LOOP
-            self._unplay()
-            if not held:
-                if status != REVISIT:  # a way back is no refutation elsewhere
-                    self._killer(ply, move)
-                return move, below
+        first: list[Move] = []
+        hinted = MOVE_OF_CODE[hint]
+        if hinted is not None and pos.is_legal(hinted):
+            first.append(hinted)
+        if d >= CHECKS_FROM:
+            for move in pos.checking_moves():
+                if move not in first:
+                    first.append(move)
+        killers = self.killers
+        for killer in (killers[2 * ply], killers[2 * ply + 1]):
+            if killer is not None and killer not in first and pos.is_legal(killer):
+                first.append(killer)
+        for move in first:
+            if not self._holds_after(move, d):
+                return move, self.loop
+        for move in pos.legal_moves():
+            if move not in first and not self._holds_after(move, d):
+                return move, self.loop
         return None, NO_LOOP
+
+    def _holds_after(self, move: Move, d: int) -> bool:
+        """After the defender's `move`, the attacker mates within `d`; if not, the move
+        is a killer of this ply (unless it went back on the path) and `loop` says what
+        the refutation rests on."""
+        ply = self.ply
+        self._play(move)
+        status = self._status()
+        if status == GOES_ON:
+            self._enter()
+            held = self._attack(d)
+            self._leave()
+            below = self.loop
+        else:  # the defender mated the attacker, or drew, or went back on the path
+            held = False
+            below = self.revisit if status == REVISIT else NO_LOOP
+        self._unplay()
+        if not held and status != REVISIT:  # a way back is no refutation elsewhere
+            self._killer(ply, move)
+        self.loop = below
+        return held
 
     def _killer(self, ply: int, move: Move) -> None:
         """Two killers a ply: the last refutation, and the one before it (tried when the
@@ -626,6 +715,227 @@ class MateSearch:
         _to_front(moves, MOVE_OF_CODE[hint])
         return moves
 
+    # -- df-pn -----------------------------------------------------------------------
+
+    def _probe(self, d: int, attacking: bool, thpn: int, thdn: int) -> int:
+        """The table's bounds of this df-pn node (the attacker `d` moves in hand, to move
+        when `attacking`), or -1 when they cannot be used (the fifty-move count could
+        reach 100 below). When they settle the node, or its stored numbers pass a
+        threshold, `rpn`/`rdn` say so and -2 is returned: nothing to search."""
+        pos = self.pos
+        if pos.halfmove_clock + (2 * d - 1 if attacking else 2 * d) >= 100:
+            return -1
+        entry = self.table.get(pos.key ^ self.salt)
+        if d <= refuted_of(entry):
+            self._disproved(NO_LOOP)
+            return -2
+        if mate_of(entry) <= d:
+            self._proved(mate_of(entry), MOVE_OF_CODE[code_of(entry)] if attacking else None)
+            return -2
+        known = self.table.find(pos.key ^ self.salt ^ DEPTH_SALT[d])
+        if known >= 0 and ((known & _PN_MASK) >= thpn or (known >> 24) >= thdn):
+            self.rpn = known & _PN_MASK
+            self.rdn = known >> 24
+            return -2
+        return entry
+
+    def _or_node(self, d: int, thpn: int, thdn: int) -> None:
+        """df-pn at a node of the attacker, to move in a game that goes on with `d` >= 2
+        moves in hand, until it is settled or its proof number
+        reaches `thpn` or its disproof number `thdn`: `rpn`, `rdn` (and `found`, `rlen`
+        when proven, `loop` when disproven) say where it stands. The attacker's moves
+        are each looked at once (a mate found there ends it), then the one of the
+        smallest proof number is searched deeper, with thresholds a little past the
+        second smallest's (`_widened`), until the node passes its own."""
+        pos = self.pos
+        if _bare(pos, pos.turn):
+            self._disproved(NO_LOOP)
+            return
+        entry = self._probe(d, True, thpn, thdn)
+        if entry == -2:
+            return
+        usable = entry >= 0
+        if not usable:
+            entry = EMPTY
+        bkey = pos.key ^ self.salt
+        moves = self._attacking_moves(code_of(entry), 0)
+        n = len(moves)
+        cpn = [0] * n
+        cdn = [0] * n
+        clen = [0] * n
+        cloop = [NO_LOOP] * n
+        for i in range(n):
+            self._play(moves[i])
+            status = self._status()
+            if status == GOES_ON:
+                self._estimate(d - 1, False)
+            elif status == MATED:
+                self._proved(0, None)
+            else:
+                self._disproved(self.revisit if status == REVISIT else NO_LOOP)
+            self._unplay()
+            cpn[i], cdn[i], clen[i], cloop[i] = self.rpn, self.rdn, self.rlen, self.loop
+            if cpn[i] == 0:
+                break
+        ply = self.ply
+        while True:
+            pn, pn2, best = _two_smallest(cpn)
+            dn = min(sum(cdn), INFINITE - 1)
+            if pn == 0:
+                if usable and clen[best] + 1 < mate_of(entry):
+                    self.table.put(
+                        bkey, pack(refuted_of(entry), clen[best] + 1, move_code(moves[best]))
+                    )
+                self._proved(clen[best] + 1, moves[best])
+                return
+            if pn >= INFINITE:  # every move fails
+                loop = min(cloop)
+                if usable and loop >= ply:
+                    self.table.put(bkey, pack(d, mate_of(entry), code_of(entry)))
+                self._disproved(loop)
+                return
+            if pn >= thpn or dn >= thdn:
+                self._unsettled(usable, d, pn, dn)
+                return
+            self._play(moves[best])
+            self._enter()
+            if d - 1 <= DEFENCE_LEAF_DEPTH:
+                if self._defend(d - 1):
+                    self._proved(d - 1, None)
+                else:
+                    self._disproved(self.loop)
+            else:
+                self._and_node(
+                    d - 1, min(thpn, _widened(pn2)), min(INFINITE, thdn - dn + cdn[best])
+                )
+            self._leave()
+            self._unplay()
+            cpn[best], cdn[best], clen[best], cloop[best] = self.rpn, self.rdn, self.rlen, self.loop
+
+    def _and_node(self, d: int, thpn: int, thdn: int) -> None:
+        """df-pn at a node of the defender, to move in a game that goes on, the attacker
+        with `d` > `LEAF_DEPTH` moves in hand (see `_or_node`; here the defence of the
+        smallest disproof number is searched deeper)."""
+        pos = self.pos
+        if _bare(pos, pos.turn ^ 1):
+            self._disproved(NO_LOOP)
+            return
+        entry = self._probe(d, False, thpn, thdn)
+        if entry == -2:
+            return
+        usable = entry >= 0
+        if not usable:
+            entry = EMPTY
+        moves = self._defending_moves(code_of(entry))
+        n = len(moves)
+        cpn = [0] * n
+        cdn = [0] * n
+        clen = [0] * n
+        cloop = [NO_LOOP] * n
+        for i in range(n):
+            self._play(moves[i])
+            status = self._status()
+            if status == GOES_ON:
+                self._estimate(d, True)
+            else:
+                self._disproved(self.revisit if status == REVISIT else NO_LOOP)
+            self._unplay()
+            cpn[i], cdn[i], clen[i], cloop[i] = self.rpn, self.rdn, self.rlen, self.loop
+            if cdn[i] == 0:
+                self._refuted(d, usable, entry, moves[i], cloop[i], status != REVISIT)
+                return
+        while True:
+            dn, dn2, best = _two_smallest(cdn)
+            pn = min(sum(cpn), INFINITE - 1)
+            if dn == 0:
+                self._refuted(d, usable, entry, moves[best], cloop[best], True)
+                return
+            if dn >= INFINITE:  # every defence is mated
+                length = max(clen)
+                if usable and length < mate_of(entry):
+                    key = pos.key ^ self.salt
+                    self.table.put(key, pack(refuted_of(entry), length, code_of(entry)))
+                self._proved(length, None)
+                return
+            if pn >= thpn or dn >= thdn:
+                self._unsettled(usable, d, pn, dn)
+                return
+            self._play(moves[best])
+            self._enter()
+            if d <= LEAF_DEPTH:
+                if self._attack(d):
+                    self._proved(self.rlen, None)
+                else:
+                    self._disproved(self.loop)
+            else:
+                self._or_node(d, min(INFINITE, thpn - pn + cpn[best]), min(thdn, _widened(dn2)))
+            self._leave()
+            self._unplay()
+            cpn[best], cdn[best], clen[best], cloop[best] = self.rpn, self.rdn, self.rlen, self.loop
+
+    def _unsettled(self, usable: bool, d: int, pn: int, dn: int) -> None:
+        """A df-pn node leaves with its numbers past a threshold: they are stored (for this
+        depth: a position's numbers at another depth say little) and returned."""
+        if usable:
+            self.table.put(self.pos.key ^ self.salt ^ DEPTH_SALT[d], pn | (dn << 24))
+        self.rpn = pn
+        self.rdn = dn
+
+    def _refuted(
+        self, d: int, usable: bool, entry: int, move: Move, loop: int, killer: bool
+    ) -> None:
+        """The defender to move refutes "mate within `d`" with `move`, resting on `loop`."""
+        if killer:
+            self._killer(self.ply, move)
+        if usable and loop >= self.ply and d > refuted_of(entry):
+            self.table.put(self.pos.key ^ self.salt, pack(d, mate_of(entry), move_code(move)))
+        self._disproved(loop)
+
+    def _proved(self, length: int, move: Move | None) -> None:
+        self.rpn = 0
+        self.rdn = INFINITE
+        self.rlen = length
+        self.found = move
+
+    def _disproved(self, loop: int) -> None:
+        self.rpn = INFINITE
+        self.rdn = 0
+        self.loop = loop
+
+    def _estimate(self, d: int, attacking: bool) -> None:
+        """The proof and disproof numbers of a position just reached in a game that goes
+        on, the attacker `d` moves in hand and to move when `attacking`: the table's when
+        it has them, else what the position's legal moves say. One move of the side to
+        move is enough for it, and each of them must fail for the other side: 1 for its
+        number, its legal moves for the other's (the defender in check has few moves, so
+        a check is tried first; a defence after which the attacker has few moves, a
+        check or a capture of the attacker's piece, is tried first)."""
+        pos = self.pos
+        self.rlen = 0
+        self.loop = NO_LOOP
+        attacker = pos.turn if attacking else pos.turn ^ 1
+        if _bare(pos, attacker):
+            self._disproved(NO_LOOP)
+            return
+        plies = 2 * d - 1 if attacking else 2 * d
+        if pos.halfmove_clock + plies < 100:
+            bkey = pos.key ^ self.salt
+            entry = self.table.get(bkey)
+            if d <= refuted_of(entry):
+                self._disproved(NO_LOOP)
+                return
+            if mate_of(entry) <= d:
+                self._proved(mate_of(entry), MOVE_OF_CODE[code_of(entry)])
+                return
+            known = self.table.find(bkey ^ DEPTH_SALT[d])
+            if known >= 0:
+                self.rpn = known & _PN_MASK
+                self.rdn = known >> 24
+                return
+        count = len(pos.legal_moves())
+        self.rpn = 1 if attacking else count
+        self.rdn = count if attacking else 1
+
     # -- the proof -------------------------------------------------------------------
 
     def _rebuilt(self, n: int, mated: bool, winner: int, *, share: bool) -> ProofNode | None:
@@ -641,9 +951,9 @@ class MateSearch:
         try:
             if mated:
                 return self._counted(ProofNode(None, self._build_answers(n)))
-            if not self._attack(n):
+            if not self._solve_attack(n):
                 return None
-            return self._build_after(self._found_move(), n)
+            return self._build_after(self._found_move(), self.rlen)
         except UnheldProof:
             return None
         except (SearchCut, KeyboardInterrupt):
@@ -677,13 +987,20 @@ class MateSearch:
             if node.depth <= d and clock_fits:
                 return node
             self.unique = False
-        for k in range(1, d + 1):
-            if self._attack(k):
-                node = self._build_after(self._found_move(), k)
-                if memo is not None and known is None:
-                    memo[key] = (node, pos.halfmove_clock)
-                return node
-        raise UnheldProof
+        if not self._solve_attack(d):
+            raise UnheldProof
+        node = self._build_after(self._found_move(), self.rlen)
+        if memo is not None and known is None:
+            memo[key] = (node, pos.halfmove_clock)
+        return node
+
+    def _solve_attack(self, d: int) -> bool:
+        """Does the attacker, to move in a game that goes on, mate within `d`? Settled by
+        the table when it knows, else searched; `found` and `rlen` say how."""
+        if d <= LEAF_DEPTH or not self.trust_proofs:
+            return self._attack(d)
+        self._or_node(d, INFINITE, INFINITE)
+        return self.rpn == 0
 
     def _build_after(self, move: Move, k: int) -> ProofNode:
         """The node of the attacker's `move`, which mates within `k`, and its answers."""
@@ -731,6 +1048,29 @@ def _bare(pos: Position, color: int) -> bool:
     """Has `color` nothing but its King, and an empty pocket? Then it never mates: a King
     gives no check, and nothing it captures comes to it (a captured piece leaves the game)."""
     return len(pos.occupied[color]) == 1 and pos.pockets[color] is None
+
+
+def _two_smallest(numbers: list[int]) -> tuple[int, int, int]:
+    """The smallest of `numbers` (not empty), the second smallest (`INFINITE` when there
+    is none) and the index of the first smallest."""
+    first = second = INFINITE
+    best = 0
+    for i in range(len(numbers)):
+        x = numbers[i]
+        if x < first:
+            second = first
+            first = x
+            best = i
+        elif x < second:
+            second = x
+    return first, second, best
+
+
+def _widened(x: int) -> int:
+    """A second-best number raised by a quarter and one (the 1 + epsilon trick of
+    Pawlewicz and Lew): a child's threshold a little past its sibling's, so that df-pn
+    does not switch between two close children at every step."""
+    return min(INFINITE, x + 1 + (x >> 2))
 
 
 def _to_front(moves: list[Move], move: Move | None) -> None:

@@ -124,6 +124,20 @@ class Table:
         self.put(key, entry)
         return entry
 
+    def find(self, key: int) -> int:
+        """The entry of `key`, or -1 when the table holds none (entries are never
+        negative): for entries of another packing than the bounds'."""
+        entry = self.young.get(key)
+        if entry is not None:
+            return entry
+        if not self.old:
+            return -1
+        entry = self.old.get(key)
+        if entry is None:
+            return -1
+        self.put(key, entry)
+        return entry
+
     def put(self, key: int, entry: int) -> None:
         young = self.young
         if len(young) * 2 >= self.limit and key not in young:

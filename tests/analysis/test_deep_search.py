@@ -86,6 +86,37 @@ def test_the_same_answers_as_the_old_prover_to_depth_4(seed: int, pieces: int) -
         assert_as_the_reference(position, 4)
 
 
+@settings(max_examples=budget(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.integers(0, 4))
+def test_df_pn_from_three_moves_gives_the_old_provers_answers(seed: int, pieces: int) -> None:
+    """df-pn searches the iterations of 3 moves too (it starts at 4 by default, where a
+    depth-4 test can afford few examples): the same shortest mate, the same "no mate
+    within", the proof (rebuilt by df-pn below its root too) accepted in both forms."""
+    position = some_position(seed, pieces)
+    if position is not None:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(search, "DFPN_FROM", 3)
+            assert_as_the_reference(position, 3)
+
+
+@settings(max_examples=budget(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.integers(0, 4), st.integers(94, 98))
+def test_df_pn_near_the_fifty_move_limit_gives_the_old_provers_answers(
+    seed: int, pieces: int, clock: int
+) -> None:
+    """As above, the fifty-move count at 94 to 98: the draw at 100 falls inside the search,
+    where the table is neither read nor written."""
+    position = some_position(seed, pieces)
+    if position is not None:
+        fields = position.fen().split(" ")
+        fields[4] = str(clock)
+        position = Position(" ".join(fields))
+        if position.outcome() is None:
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(search, "DFPN_FROM", 3)
+                assert_as_the_reference(position, 3)
+
+
 # Endings of a King and one piece against a bare King, with their shortest mates: found by
 # the new prover, and (to depth 4) confirmed by the old one in the same test.
 ENDINGS = [

@@ -168,7 +168,9 @@ def test_ctrl_c_in_a_search_gives_what_was_proved(monkeypatch: pytest.MonkeyPatc
 
 def test_a_full_table_forgets_its_old_half_and_the_answers_stay() -> None:
     """A table of 1 MB holds 6,250 entries: the search of a middlegame to depth 3 fills it,
-    drops its older half, and proves what a roomy table proves, with more nodes."""
+    drops its older half, and proves what a roomy table proves. (Not necessarily with more
+    nodes: what it forgot also held the moves tried first, and another first refutation
+    can cost less.)"""
     position = Position("rnbqkbr1/1p1pppp1/2p5/pB6/4P2p/8/1PPP1PPP/RNBQKBNR[] w - - 3 7")
     roomy = search_mate(position, 3)
     cramped = search_mate(position, 3, table_mb=1)
@@ -176,7 +178,6 @@ def test_a_full_table_forgets_its_old_half_and_the_answers_stay() -> None:
     assert cramped.table_entries <= entries_for(1)
     assert (cramped.no_mate_within, cramped.not_mated_within) == (3, 3)
     assert (roomy.no_mate_within, roomy.not_mated_within) == (3, 3)
-    assert cramped.nodes > roomy.nodes  # it had to search again what it forgot
 
 
 def test_a_game_already_over_is_not_searched() -> None:
