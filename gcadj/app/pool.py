@@ -29,6 +29,9 @@ Workers start by ``fork`` while the parent has no other thread (cheap, and the f
 workers of an audit start before its progress thread), else by a ``forkserver`` that has
 imported `PoolSettings.preload` (a forked copy of a threaded parent could inherit a lock
 held by another thread; the server always starts its workers this way), else ``spawn``.
+A forkserver listens on a Unix socket in multiprocessing's temporary folder (under
+TMPDIR); where that path would be too long for a socket (a deep TMPDIR), workers start by
+``spawn`` instead, which needs no socket, rather than the server failing to start.
 
 `KILL_ENV` and `HANG_ENV` are test hooks in the spirit of `gcadj.app.pipeline.FAULT_ENV`:
 a worker judging a task whose name contains the variable's text kills itself with SIGKILL,
@@ -57,6 +60,8 @@ KILL_ENV: Final = "GCADJ_INJECT_WORKER_KILL"
 HANG_ENV: Final = "GCADJ_INJECT_WORKER_HANG"
 HOOK_ENVS: Final = ("GCADJ_INJECT_FAULT", KILL_ENV, HANG_ENV)  # passed on to every worker
 HANG_SECONDS: Final = 120.0
+SOCKET_PATH_MAX: Final = 104  # the bytes of a Unix socket's path: 108 on Linux, 104 on BSDs
+FORKSERVER_SOCKET: Final = "/listener-XXXXXXXX"  # its name in the temporary folder
 
 
 # ---------------------------------------------------------------------------------------
@@ -311,6 +316,15 @@ class PoolSettings:
     method: str | None = None  # "forkserver" always (a server), None: see `_context`
 
 
+def _socket_fits() -> bool:
+    """Whether a forkserver's socket, in multiprocessing's temporary folder, has a path a
+    Unix socket can be bound to (see the module docstring)."""
+    import multiprocessing.util
+
+    folder = multiprocessing.util.get_temp_dir()
+    return len(os.fsencode(folder)) + len(FORKSERVER_SOCKET) < SOCKET_PATH_MAX
+
+
 class WorkerPool:
     """`settings.jobs` worker processes; a dead worker is replaced when there is work for
     it. Use it as a context manager, or `close` it."""
@@ -339,7 +353,7 @@ class WorkerPool:
         wanted = self.settings.method
         if wanted is None and "fork" in methods and threading.active_count() == 1:
             return multiprocessing.get_context("fork")
-        if "forkserver" in methods and wanted in (None, "forkserver"):
+        if "forkserver" in methods and wanted in (None, "forkserver") and _socket_fits():
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload([__name__, *self.settings.preload])
             return context

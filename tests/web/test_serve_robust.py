@@ -11,6 +11,7 @@ fails with EFBIG, as on a full disk). Expected verdicts come from the library.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import resource
 import signal
@@ -78,6 +79,22 @@ def hang_up_after_first_line(server: Server, body: bytes, content_type: str) -> 
     link = re.search(rb"(?i)\r\nlink: <([^>]+)>", received)
     assert link is not None, received
     return result_id(link[1].decode())
+
+
+def test_a_temporary_folder_too_deep_for_a_socket_still_serves_and_judges(tmp_path: Path) -> None:
+    """A forkserver's socket lives under TMPDIR, and a Unix socket's path is at most 108
+    bytes: under a deep TMPDIR the workers start another way and the server judges as
+    ever (it failed to start its workers, after printing its address, and refused every
+    connection)."""
+    deep = tmp_path / ("d" * 50) / ("e" * 50)
+    assert len(str(deep)) > 108
+    with running_server(deep, "--jobs", "1") as server:
+        answer = requests.post(
+            server.url + "api/check", files=[("file", ("g.txt", LEGAL.read_bytes()))], timeout=WAIT
+        )
+        assert answer.status_code == 200
+        expected = judge_source("g.txt", text=LEGAL.read_text("utf-8"))[0].status
+        assert json.loads(answer.text.splitlines()[0])["status"] == expected
 
 
 def test_an_api_client_that_hangs_up_leaves_no_result_behind(tmp_path: Path) -> None:
