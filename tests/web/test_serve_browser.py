@@ -41,8 +41,11 @@ REGEN = os.environ.get("GCADJ_REGEN") == "1"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The pages' server, with no mate searched (``--adjudicate-budget 0``): no test here
+    looks at an adjudication, and a zip of 300 games is judged in seconds, not a minute."""
     tmp = tmp_path_factory.mktemp("serve-browser")
-    with running_server(tmp, "--public-urls-only", "--max-upload", "1", "--jobs", "2") as s:
+    flags = ("--public-urls-only", "--max-upload", "1", "--jobs", "2", "--adjudicate-budget", "0")
+    with running_server(tmp, *flags) as s:
         yield s
 
 
