@@ -18,6 +18,7 @@ from gcadj.cli.options import (
     DEFAULT_EVIDENCE_MARGIN,
     DEFAULT_MATE_DEPTH,
     DEFAULT_MAX_BYTES,
+    DEFAULT_TABLE_MB,
     EXIT_USAGE,
     AdjudicateFlag,
     BudgetOption,
@@ -33,6 +34,7 @@ from gcadj.cli.options import (
     PocketFileOption,
     QuietOption,
     RetriesOption,
+    TableOption,
     TimeoutOption,
     VerboseOption,
     adjudication_wanted,
@@ -178,6 +180,7 @@ def export(
     budget: BudgetOption = DEFAULT_BUDGET,
     nodes: NodesOption = None,
     evidence_margin: EvidenceMarginOption = DEFAULT_EVIDENCE_MARGIN,
+    table_mb: TableOption = DEFAULT_TABLE_MB,
 ) -> None:
     """Convert games to another format (the formats are listed below)."""
     import sys
