@@ -14,6 +14,7 @@ import typer
 
 from gcadj.app.exit_codes import EXIT_OK, exit_codes_help
 from gcadj.cli.options import (
+    DEFAULT_MATE_DEPTH,
     EXIT_CANNOT_WRITE,
     EXIT_USAGE,
     JobsOption,
@@ -120,7 +121,8 @@ AdjudicateBudgetOption = Annotated[
         metavar="SECONDS",
         minimum=0,
         whole=False,
-        help="Time to adjudicate each game of a check (a mate searched up to 3 moves; "
+        help="Time to adjudicate each game of a check (a mate searched up to "
+        f"{DEFAULT_MATE_DEPTH} moves; "
         "0: no mate searched, as gcadj adjudicate --budget 0). A source spends at most a "
         "quarter of its deadline adjudicating, a check a tenth of its own.",
     ),

@@ -17,14 +17,13 @@ import html
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, run_gcadj
 
+from gcadj.analysis.options import DEFAULT_MATE_DEPTH
 from gcadj.outputs.plain_words import ADJUDICATION_WORDS, PROPOSED_WORDS
 from gcadj.outputs.viewer import viewer_filename
 from gcadj.vocabulary import AdjudicationClass, Result
@@ -34,18 +33,7 @@ if TYPE_CHECKING:
 
 GAMES = sorted((FIXTURES / "adjudicate").glob("*.txt"))
 # Searches that finish: the served page searches to 3 moves within its budget, so all do.
-SEARCH = ("--mate-depth", "3", "--budget", "600")
-
-
-def gcadj(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gcadj", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=900,
-        check=False,
-    )
+SEARCH = ("--mate-depth", str(DEFAULT_MATE_DEPTH), "--budget", "600")  # the server's depth
 
 
 def board_reason(adjudication: dict[str, Any]) -> str:
@@ -69,12 +57,12 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     found["json"] = {
         r["source"]: r
         for r in map(
-            json.loads, gcadj("adjudicate", "--json", *SEARCH, *sources).stdout.splitlines()
+            json.loads, run_gcadj("adjudicate", "--json", *SEARCH, *sources).stdout.splitlines()
         )
     }
-    found["text"] = gcadj("adjudicate", *SEARCH, *sources).stdout
-    found["quiet"] = gcadj("adjudicate", "-q", *SEARCH, *sources).stdout.splitlines()
-    done = gcadj(
+    found["text"] = run_gcadj("adjudicate", *SEARCH, *sources).stdout
+    found["quiet"] = run_gcadj("adjudicate", "-q", *SEARCH, *sources).stdout.splitlines()
+    done = run_gcadj(
         "audit", str(games), "--adjudicate", *SEARCH, "-q", "-o", str(folder / "a.jsonl"),
         "--csv", str(folder / "a.csv"), "--report", str(folder / "a.html"),
         "--viewer-dir", str(folder / "viewers"), "--viewers", "all",
@@ -87,7 +75,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     with (folder / "a.csv").open(encoding="utf-8", newline="") as handle:
         found["csv"] = {row["source"]: row for row in csv.DictReader(handle)}
     found["export"] = {
-        source: gcadj("export", "--to", "html", "--adjudicate", *SEARCH, source).stdout
+        source: run_gcadj("export", "--to", "html", "--adjudicate", *SEARCH, source).stdout
         for source in sources
     }
     return found
