@@ -13,14 +13,13 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from html import escape
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, GCADJ, ROOT
 from httpserver import (
     Behaviour,
     FixtureServer,
@@ -47,7 +46,6 @@ from gcadj.sources.fetch import Fetcher, FetchOptions, set_default_fetcher
 
 PAGES = FIXTURES / "pages"
 INDEX = "/play/pbm/logs.php?status=finished"
-GCADJ = [sys.executable, "-m", "gcadj"]
 
 # log name -> (behaviour, expected status, words expected in the error or None)
 FAULTS: dict[str, tuple[Behaviour, str, str | None]] = {

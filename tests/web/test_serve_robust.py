@@ -18,13 +18,12 @@ import signal
 import socket
 import sqlite3
 import subprocess
-import sys
 import threading
 from pathlib import Path
 from urllib.parse import unquote
 
 import requests
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, GCADJ, ROOT
 from serving import (
     Server,
     connect_from,
@@ -52,6 +51,12 @@ def states(data: Path) -> dict[str, str]:
     one left open would keep the server from recovering the store after a failed write)."""
     with contextlib.closing(sqlite3.connect(data / "results.sqlite3")) as db:
         return dict(db.execute("SELECT id, state FROM results").fetchall())
+
+
+def stored_games(data: Path) -> int:
+    """How many games the store holds, of every result."""
+    with contextlib.closing(sqlite3.connect(data / "results.sqlite3")) as db:
+        return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
 
 
 def result_id(location: str) -> str:
@@ -267,7 +272,7 @@ def test_path_parameters_out_of_range_are_404(tmp_path: Path) -> None:
 
 def serve_once(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "gcadj", "serve", "--port", "0", *args],
+        [*GCADJ, "serve", "--port", "0", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -331,7 +336,8 @@ def test_a_result_left_running_by_a_killed_server_says_it_was_interrupted(tmp_pa
         sock.sendall(head.encode() + body)
         wait_for(lambda: "stalls on stall.txt" in server.log_text(), WAIT)
         (rid,) = wait_for(lambda: list(states(data)))
-        server.process.send_signal(signal.SIGKILL)
+        wait_for(lambda: stored_games(data) == 1, WAIT)  # first.txt kept (a loaded machine
+        server.process.send_signal(signal.SIGKILL)  # may take a moment after the stall)
         server.process.wait(WAIT)
         sock.close()
         stop(server)
