@@ -65,8 +65,8 @@ from gcadj.words import plural
 
 if TYPE_CHECKING:
     from gcadj.app.audit import AuditPlan, AuditRun
-    from gcadj.app.judging import Judged
     from gcadj.app.products import ViewerChoice
+    from gcadj.app.worker_judging import Judged
     from gcadj.outputs.audit_report import Summary
 
 

@@ -58,9 +58,9 @@ from typing import Any, Final
 
 from gcadj.app.batch import Limits
 from gcadj.app.jsonl import JsonlWriter
-from gcadj.app.judging import Judged, failed_result
 from gcadj.app.pipeline import JudgeOptions
 from gcadj.app.pool import WorkerPool
+from gcadj.app.worker_judging import Judged, failed_result
 from gcadj.errors import CannotWrite, StoreError
 from gcadj.errors import ServerBusy as Busy
 from gcadj.outputs.audit_report import GameFacts

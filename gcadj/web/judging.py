@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Final
 
 from gcadj.analysis.options import DEFAULT_MATE_DEPTH, AdjudicateOptions
 from gcadj.app.batch import Limits, Work, run_batch
-from gcadj.app.judging import Judged, JudgeJob, failed_result, judge_text, lost_result
 from gcadj.app.pipeline import JudgeOptions
+from gcadj.app.worker_judging import Judged, JudgeJob, failed_result, judge_text, lost_result
 from gcadj.sources.decode import decode_text
 from gcadj.web.store import pack, unpack
 from gcadj.web.uploads import (

@@ -38,7 +38,7 @@ from gcadj.app.audit import AuditPlan, run_audit
 from gcadj.app.batch import Limits
 from gcadj.app.check import check_text
 from gcadj.app.jsonl import read_done
-from gcadj.app.judging import JudgeJob, game_result
+from gcadj.app.worker_judging import JudgeJob, game_result
 from gcadj.cli.main import app
 from gcadj.errors import AuditError
 from gcadj.outputs.audit_report import summarize

@@ -10,8 +10,8 @@ from typing import Any
 
 import gcadj
 from gcadj.analysis.options import AdjudicateOptions
-from gcadj.app.judging import JudgeJob, game_result, judge_text
 from gcadj.app.pipeline import JudgeOptions, judge_source
+from gcadj.app.worker_judging import JudgeJob, game_result, judge_text
 from gcadj.judging.adjudication import Adjudication
 from gcadj.judging.verdict import Verdict
 
@@ -67,8 +67,8 @@ def test_an_adjudicating_job_travels_to_the_workers() -> None:
 
 
 def test_a_lost_source_is_adjudicated_as_any_game_with_no_position() -> None:
-    from gcadj.app.judging import lost_result
     from gcadj.app.pool import Lost
+    from gcadj.app.worker_judging import lost_result
 
     (result,) = lost_result("x.txt", Lost("the worker judging it died: signal 9"), ADJUDICATING)
     record = json.loads(result.line)
