@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 
 ViewData = Callable[["Verdict"], "bytes | None"]
 """What a client keeps of a game's viewer instead of a page file (``gcadj serve``'s
-stored data, `gcadj.web.judging.stored_view`): made in the worker from the judged game
+stored data, `gcadj.web.check_work.stored_view`): made in the worker from the judged game
 (its adjudication included), sent back with the game's result (`Judged.view`). A
 picklable function: it travels too."""
 

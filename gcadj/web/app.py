@@ -18,7 +18,7 @@ Routes:
   in the answer's ``Link`` header (``rel="alternate"``). A client that hangs up before
   the last line stops its check, whose result is deleted (`JobLines`).
 
-A page's check adjudicates every game (``--adjudicate-budget``: `gcadj.web.judging.check_job`),
+A page's check adjudicates every game (``--adjudicate-budget``: `gcadj.web.check_work.check_job`),
 in the workers: every game's page shows what the adjudicator proposes, its mating
 line stepped on the board.
 
@@ -541,7 +541,7 @@ def sample_pages() -> list[str]:
     from gcadj.analysis.options import AdjudicateOptions
     from gcadj.app.pipeline import JudgeOptions, judge_source
     from gcadj.outputs.audit_report import write_report
-    from gcadj.web.judging import stored_view
+    from gcadj.web.check_work import stored_view
     from gcadj.web.store import StoredGame
 
     text = "P e2-e4\np f7-f6\nP d2-d4\np g7-g5\n"  # a mate in 1: the adjudication's line

@@ -13,7 +13,7 @@ one worker each, started once and reused), lent fairly (`gcadj.web.schedule.Fair
 a check judges in time slices, giving its pool up between two sources when another
 client's check waits, and its games are adjudicated within the server's budget of
 adjudication seconds (`gcadj.web.schedule.AdjudicationBudget`). With its pool, it runs
-the app's batch runner (`gcadj.web.judging`): the server starts no process of its own.
+the app's batch runner (`gcadj.web.check_work`): the server starts no process of its own.
 The runner's limits hold for every check:
 
 - a source that takes longer than `source_timeout` gets an "error" verdict saying so; its
@@ -64,7 +64,7 @@ from gcadj.app.worker_judging import Judged, failed_result
 from gcadj.errors import CannotWrite, StoreError
 from gcadj.errors import ServerBusy as Busy
 from gcadj.outputs.audit_report import GameFacts
-from gcadj.web.judging import (
+from gcadj.web.check_work import (
     CheckRun,
     SourceTask,
     check_job,
@@ -261,7 +261,7 @@ class JobRunner:
             memory=settings.worker_memory,
             total_seconds=settings.job_timeout,
         )
-        made = self.run_limits.pool(preload=("gcadj.web.judging",), method="forkserver")
+        made = self.run_limits.pool(preload=("gcadj.web.check_work",), method="forkserver")
         pools = [WorkerPool(made) for _ in range(settings.pool_size)]
         for pool in pools:  # a worker each, ready for the first check
             pool.start()
@@ -531,7 +531,7 @@ class JobRunner:
         job.lines.put(None)
 
     def _judge(self, job: Job, uploads: list[Upload], options: JudgeOptions) -> bool:
-        """List the check's sources and judge them (`gcadj.web.judging`), a slice at a
+        """List the check's sources and judge them (`gcadj.web.check_work`), a slice at a
         time, each on a pool lent by `FairPools`; False when it was cancelled."""
         tasks: list[SourceTask] | None = None
         index = 0

@@ -29,7 +29,7 @@ from urllib.parse import quote
 from gcadj.outputs.html_text import message_html
 from gcadj.outputs.viewer import viewer_page
 from gcadj.vocabulary import Status
-from gcadj.web.judging import read_view
+from gcadj.web.check_work import read_view
 from gcadj.web.pages import BAR_STYLE, add_bar, e, page, preset_options
 from gcadj.web.store import StoredGame, StoredResult
 

@@ -77,7 +77,7 @@ def test_a_lost_source_is_adjudicated_as_any_game_with_no_position() -> None:
 
 
 def test_a_servers_check_shares_its_deadlines_between_its_sources() -> None:
-    from gcadj.web.judging import CHECK_SHARE, SOURCE_SHARE, check_job
+    from gcadj.web.check_work import CHECK_SHARE, SOURCE_SHARE, check_job
 
     one = check_job(JudgeOptions(), budget=1.0, source_seconds=60, check_seconds=900).options
     assert one.adjudicate is not None and one.adjudicate.budget == 1.0

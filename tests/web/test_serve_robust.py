@@ -38,8 +38,8 @@ from serving import (
 from gcadj.app.exit_codes import EXIT_CANNOT_WRITE
 from gcadj.app.pipeline import judge_source
 from gcadj.app.pool import HANG_ENV
+from gcadj.web.check_work import file_stem
 from gcadj.web.jobs import check_name
-from gcadj.web.judging import file_stem
 
 LEGAL = FIXTURES / "logs" / "legal" / "checkmate.txt"
 EX1 = FIXTURES / "examples" / "ex1_pocket_mutation_drops.txt"

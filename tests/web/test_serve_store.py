@@ -18,7 +18,7 @@ from conftest import FIXTURES, GCADJ, ROOT
 from gcadj.app.exit_codes import EXIT_CANNOT_WRITE
 from gcadj.app.pipeline import judge_source
 from gcadj.errors import StoreError
-from gcadj.web.judging import read_view, stored_view
+from gcadj.web.check_work import read_view, stored_view
 from gcadj.web.store import DONE, INTERRUPTED, ResultStore, StoredGame
 
 EX5 = FIXTURES / "examples" / "ex5_syntax_variants.txt"
