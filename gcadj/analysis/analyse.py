@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gcadj.analysis.adjudicate import checked_mate
+from gcadj.analysis.adjudicator import checked_mate
 from gcadj.analysis.exchange_lines import after_exchanges, exchange_words
 from gcadj.analysis.exchanges import ExchangeCount
 from gcadj.analysis.options import AnalyseOptions

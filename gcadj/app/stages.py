@@ -6,7 +6,7 @@ The one way in (`gcadj.app.pipeline.iter_judge_source`) gives each verdict to
 carrying what they made, so that every writer reads it from the judged game and nothing
 makes it twice:
 
-- **adjudication** (`JudgeOptions.adjudicate`): `gcadj.analysis.adjudicate`'s answer,
+- **adjudication** (`JudgeOptions.adjudicate`): `gcadj.analysis.adjudicator`'s answer,
   carried as `Verdict.adjudication` (its JSON the ``"adjudication"`` key of the verdict's
   line). ``gcadj adjudicate`` is a check with this option; ``audit --adjudicate``,
   ``export --adjudicate`` and ``gcadj serve`` set it too.
@@ -67,7 +67,7 @@ def guarded_adjudication(
     """`adjudicate_verdict`, with gcadj's own failure on the game (a bug) made its answer:
     class undetermined, the error in the reason, `internal` set (exit 5), as the pipeline
     does for a verdict."""
-    from gcadj.analysis.adjudicate import adjudicate_verdict
+    from gcadj.analysis.adjudicator import adjudicate_verdict
     from gcadj.analysis.options import INTERNAL_REASON
     from gcadj.judging.adjudication import Adjudication
     from gcadj.vocabulary import AdjudicationClass, Result

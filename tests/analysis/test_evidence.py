@@ -16,7 +16,7 @@ from conftest import FIXTURES
 
 import gcadj
 from gcadj.analysis import exchanges
-from gcadj.analysis.adjudicate import AdjudicateOptions, null_move, threat_of
+from gcadj.analysis.adjudicator import AdjudicateOptions, null_move, threat_of
 from gcadj.analysis.proof_check import check_proof
 from gcadj.engine.position import Position
 from gcadj.judging.verdict import Verdict

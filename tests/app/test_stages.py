@@ -18,8 +18,8 @@ import pytest
 from conftest import FIXTURES, run_gcadj
 
 import gcadj
-from gcadj.analysis import adjudicate as adjudicate_module
-from gcadj.analysis.adjudicate import adjudicate_verdict
+from gcadj.analysis import adjudicator as adjudicate_module
+from gcadj.analysis.adjudicator import adjudicate_verdict
 from gcadj.analysis.options import AdjudicateOptions
 from gcadj.app.pipeline import JudgeOptions, judge_source
 from gcadj.vocabulary import AdjudicationClass, VerdictKind

@@ -28,7 +28,7 @@ MODULES = (
     "gcadj.app.check",
     "gcadj.app.pipeline",
     "gcadj.app.adjudicate",
-    "gcadj.analysis.adjudicate",
+    "gcadj.analysis.adjudicator",
     "gcadj.analysis.analyse",
     "gcadj.analysis.exchanges",
     "gcadj.analysis.exchange_lines",
