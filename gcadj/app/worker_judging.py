@@ -42,7 +42,7 @@ picklable function: it travels too."""
 
 GameText = Callable[["Verdict"], str]
 """What a command prints of a game (``gcadj adjudicate``'s block, its ``-q`` line or its
-JSON line: `gcadj.outputs.adjudication.game_text`), made in the worker from the judged
+JSON line: `gcadj.outputs.adjudication_text.game_text`), made in the worker from the judged
 game and sent back with its result (`Judged.text`). A picklable function."""
 
 

@@ -144,7 +144,7 @@ def adjudicate(
     from gcadj.app.adjudicate import AdjudicatePlan, run_adjudicate
     from gcadj.app.pipeline import JudgeOptions
     from gcadj.errors import AuditInterrupted, CannotWrite
-    from gcadj.outputs.adjudication import game_text
+    from gcadj.outputs.adjudication_text import game_text
 
     letter = check_options("adjudicate", pocket_file, fen)
     plan = AdjudicatePlan(
