@@ -62,7 +62,7 @@ def downloads(verdict: Verdict, fen: str | None) -> list[tuple[str, str, str]]:
     """The game as PGN and as a Game Courier log, and (for an illegal game with typing
     slips) the fixed log: (label, file name, text). A format the game cannot give is
     left out."""
-    from gcadj.outputs.export import export_game
+    from gcadj.outputs.game_export import export_game
 
     stem = file_stem(verdict.source)
     out: list[tuple[str, str, str]] = []

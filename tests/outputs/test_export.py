@@ -24,7 +24,7 @@ from gcadj.app.check import check_text
 from gcadj.errors import ExportError
 from gcadj.judging.verdict import Verdict
 from gcadj.notation.records import MoveSub, PlaceSub
-from gcadj.outputs.export import export_game
+from gcadj.outputs.game_export import export_game
 from gcadj.outputs.svg import diagram_size
 from gcadj.outputs.writers.pgn import write_pgn
 from gcadj.outputs.writers.svg import write_svg

@@ -24,7 +24,7 @@ from serving import Server, running_server, wait_for, zip_of
 
 from gcadj.app.pipeline import judge_source
 from gcadj.judging.fix import fix_log
-from gcadj.outputs.export import export_game
+from gcadj.outputs.game_export import export_game
 from gcadj.outputs.plain_words import CATEGORY_SENTENCES
 from gcadj.outputs.writers.gc import write_fixed_gc
 
