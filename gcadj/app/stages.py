@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from gcadj.analysis.search import Progress, ProgressCallback
     from gcadj.judging.adjudication import Adjudication
     from gcadj.judging.verdict import Verdict
-    from gcadj.sources.options import JudgeOptions
+    from gcadj.sources.judge_options import JudgeOptions
 
 SourceProgress = Callable[[str, "Progress"], None]
 """Hears of a long search: the game's source, and where the search is."""

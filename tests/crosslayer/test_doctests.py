@@ -34,7 +34,7 @@ MODULES = (
     "gcadj.analysis.exchange_lines",
     "gcadj.analysis.options",
     "gcadj.app.exit_codes",
-    "gcadj.sources.options",
+    "gcadj.sources.judge_options",
     "gcadj.judging.verdict",
     "gcadj.judging.adjudication",
     "gcadj.judging.game_analysis",
