@@ -17,7 +17,7 @@ import typer
 
 from gcadj.app.exit_codes import JUDGING_CODES, exit_codes_help
 from gcadj.cli import output
-from gcadj.cli.options import (
+from gcadj.cli.common_options import (
     DEFAULT_BUDGET,
     DEFAULT_EVIDENCE_MARGIN,
     DEFAULT_MATE_DEPTH,

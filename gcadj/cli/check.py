@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from gcadj.app.exit_codes import exit_codes_help
-from gcadj.cli.options import (
+from gcadj.cli.common_options import (
     DEFAULT_MAX_BYTES,
     CacheOption,
     DelayOption,

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from gcadj.app.exit_codes import EXIT_ILLEGAL, EXIT_OK, JUDGING_CODES, exit_codes_help
-from gcadj.cli.options import (
+from gcadj.cli.common_options import (
     DEFAULT_BUDGET,
     DEFAULT_EVIDENCE_MARGIN,
     DEFAULT_MATE_DEPTH,

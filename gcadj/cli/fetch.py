@@ -14,7 +14,7 @@ from gcadj.app.exit_codes import (
     JUDGING_CODES,
     exit_codes_help,
 )
-from gcadj.cli.options import (
+from gcadj.cli.common_options import (
     EXIT_USAGE,
     INTERNAL_ERROR_HINT,
     CacheOption,

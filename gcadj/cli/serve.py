@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gcadj.app.exit_codes import EXIT_OK, exit_codes_help
-from gcadj.cli.options import (
+from gcadj.cli.common_options import (
     DEFAULT_MATE_DEPTH,
     EXIT_CANNOT_WRITE,
     EXIT_USAGE,

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, GCADJ, ROOT, run_gcadj
 
-from gcadj.cli.options import parse_bytes
+from gcadj.cli.common_options import parse_bytes
 from gcadj.sources.read import (
     DEFAULT_MAX_BYTES,
     PIPE_TIMEOUT,
