@@ -76,8 +76,8 @@ from gcadj.app.worker_judging import (
 )
 from gcadj.errors import AuditError, AuditInterrupted
 from gcadj.outputs.audit_report import FactsLookup, GameFacts, Summary, summarize
-from gcadj.sources.urls import is_url
 from gcadj.sources.walk import DEFAULT_GAME, SourceWalker
+from gcadj.urls import is_url
 
 if TYPE_CHECKING:
     from gcadj.sources.fetch import Fetcher

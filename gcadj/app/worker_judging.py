@@ -24,7 +24,7 @@ from gcadj.app.pipeline import JudgeOptions, judge_source, source_name
 from gcadj.app.products import ViewerPages, write_game_page
 from gcadj.app.stages import with_stages
 from gcadj.outputs.audit_report import GameFacts
-from gcadj.sources.urls import is_url
+from gcadj.urls import is_url
 from gcadj.vocabulary import Status, VerdictKind
 
 if TYPE_CHECKING:

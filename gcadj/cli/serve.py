@@ -316,16 +316,15 @@ def serve(
             err=True,
         )
         raise typer.Exit(EXIT_USAGE)
-    from gcadj.errors import StoreError
-    from gcadj.web.serve import ServeError
-    from gcadj.web.serve import serve as run
+    from gcadj.errors import ServeError, StoreError
+    from gcadj.web.serve import run_server
 
     settings = settings_of(ctx.params)
     if settings.port > 65535:
         say(f"gcadj serve: --port must be at most 65535, not {settings.port}", err=True)
         raise typer.Exit(EXIT_USAGE)
     try:
-        run(settings, open_browser=open_browser)
+        run_server(settings, open_browser=open_browser)
     except ServeError as err:
         say(f"gcadj serve: {err}", err=True)
         raise typer.Exit(EXIT_USAGE) from None

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, BinaryIO, Final
 
 from gcadj.errors import SourceError
 from gcadj.sources.decode import decode_text
-from gcadj.sources.urls import is_url, url_scheme
+from gcadj.urls import is_url, url_scheme
 
 if TYPE_CHECKING:
     from gcadj.sources.fetch import Fetcher

@@ -61,15 +61,14 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from gcadj.app.pipeline import JudgeOptions
-from gcadj.errors import BadRequest as BadInput
-from gcadj.errors import StoreError
+from gcadj.errors import BadRequest, BodyTooLarge, ServerBusy, StoreError
 from gcadj.web import pages, result_pages
 from gcadj.web.clients import CLIENT_SCOPE
 from gcadj.web.forms import FormError, Part, media_type
 from gcadj.web.guard import Guard
-from gcadj.web.jobs import Busy, Job, JobRunner
+from gcadj.web.jobs import Job, JobRunner
 from gcadj.web.limits import ServeSettings, size_text
-from gcadj.web.receive import Receipt, Receiver, TooLarge
+from gcadj.web.receive import Receipt, Receiver
 from gcadj.web.store import (
     DAY,
     INTERRUPTED,
@@ -124,7 +123,7 @@ def state_of(request: Request) -> ServerState:
 
 def judge_options(fields: dict[str, str]) -> JudgeOptions:
     """The options a form or query gives (pocket_file, all, fen), checked as the CLI
-    checks them; `BadInput` says what is wrong."""
+    checks them; `BadRequest` says what is wrong."""
     from gcadj.errors import FenError
     from gcadj.judging.verdict import start_position
     from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, not_a_pocket_file
@@ -132,13 +131,13 @@ def judge_options(fields: dict[str, str]) -> JudgeOptions:
     typed = (fields.get("pocket_file") or "").strip()  # none: the file the log uses
     pocket_file = PocketFile.read(typed) if typed else None
     if typed and pocket_file is None:
-        raise BadInput(not_a_pocket_file("pocket_file", typed))
+        raise BadRequest(not_a_pocket_file("pocket_file", typed))
     fen = (fields.get("fen") or "").strip() or None
     if fen is not None:
         try:
             start_position(fen, pocket_file or DEFAULT_POCKET_FILE)
         except FenError as err:
-            raise BadInput(f"fen: {err}") from None
+            raise BadRequest(f"fen: {err}") from None
     return JudgeOptions(fen=fen, pocket_file=pocket_file, all_findings=is_yes(fields.get("all")))
 
 
@@ -210,14 +209,14 @@ async def receive(request: Request, state: ServerState) -> tuple[list[Part], Rec
     large, 503 over the budget, or (a client that hung up) an answer nobody reads."""
     try:
         return await state.receiver.read(request, client=client_of(request), whole=is_api(request))
-    except TooLarge:
+    except BodyTooLarge:
         limit = size_text(state.settings.max_body)
         message = (
             f"refused: the upload is larger than this server's limit of {limit} per check; "
             "send fewer files at once, or zip them"
         )
         return refusal(request, 413, message)
-    except Busy as err:
+    except ServerBusy as err:
         return refusal(request, 503, f"busy: {err}")
     except FormError as err:
         return refusal(request, 400, str(err))
@@ -260,7 +259,7 @@ async def start_check(request: Request) -> tuple[Job, str] | Response:
         uploads, urls, fields = request_sources(request, parts)
         options = judge_options(fields)
         if not uploads and not urls:
-            raise BadInput(NOTHING_API if api else NOTHING)
+            raise BadRequest(NOTHING_API if api else NOTHING)
         adjudicate = not api or is_yes(fields.get("adjudicate"))  # the API's lines: check's
         job, token = await asyncio.to_thread(
             state.runner.submit,
@@ -271,10 +270,10 @@ async def start_check(request: Request) -> tuple[Job, str] | Response:
             adjudicate=adjudicate,
             client=client_of(request),
         )
-    except (FormError, BadInput) as err:
+    except (FormError, BadRequest) as err:
         receipt.close()
         return refusal(request, 400, str(err))
-    except Busy as err:
+    except ServerBusy as err:
         receipt.close()
         return refusal(request, 503, f"busy: {err}")
     except StoreError as err:
@@ -591,7 +590,6 @@ def create_app(settings: ServeSettings, store: ResultStore) -> Guard:
 
 __all__ = [
     "OWNER_COOKIE",
-    "BadInput",
     "JobLines",
     "ServerState",
     "attachment",

@@ -61,11 +61,10 @@ from gcadj.app.jsonl import JsonlWriter
 from gcadj.app.pipeline import JudgeOptions
 from gcadj.app.pool import WorkerPool
 from gcadj.app.worker_judging import Judged, failed_result
-from gcadj.errors import CannotWrite, StoreError
-from gcadj.errors import ServerBusy as Busy
+from gcadj.errors import CannotWrite, ServerBusy, StoreError
 from gcadj.outputs.audit_report import GameFacts
 from gcadj.web.check_work import (
-    CheckRun,
+    CheckResources,
     SourceTask,
     check_job,
     file_stem,
@@ -291,7 +290,7 @@ class JobRunner:
         client: str = "",
     ) -> tuple[Job, str]:
         """Start a check of `client`'s in the background (its games adjudicated unless told
-        not to): the job and its owner's token. Raises `Busy` when too many wait already
+        not to): the job and its owner's token. Raises `ServerBusy` when too many wait already
         (the client's share, or the server's), `StoreError` when its result cannot be
         kept."""
         self._admit(client)
@@ -310,7 +309,7 @@ class JobRunner:
         return job, token
 
     def _admit(self, client: str) -> None:
-        """Count a new check of `client`'s in, or raise `Busy` (see `submit`). A client
+        """Count a new check of `client`'s in, or raise `ServerBusy` (see `submit`). A client
         with no check running or waiting is taken even when the queue is full, up to
         twice its length: clients that fill the queue between them cannot keep a new
         one out."""
@@ -320,12 +319,12 @@ class JobRunner:
             active = sum(self._admitted.values())
             mine = self._admitted[client]
             if active >= room and (mine or active >= 2 * room):
-                raise Busy(
+                raise ServerBusy(
                     f"{active} checks are running or waiting, the most this server takes; "
                     "try again in a minute"
                 )
             if settings.client_checks and mine >= settings.client_checks:
-                raise Busy(
+                raise ServerBusy(
                     f"you have {mine} checks running or waiting, the most this server takes "
                     "from one client at once; try again when one has ended"
                 )
@@ -347,7 +346,7 @@ class JobRunner:
         client: str,
     ) -> tuple[Job, str]:
         """A new check's result in the store, its folder, and the check, registered."""
-        from gcadj.sources.urls import redact_url
+        from gcadj.urls import redact_url
 
         names = [u.name for u in uploads] + [redact_url(url) for url in urls]
         name = check_name(names)
@@ -543,12 +542,12 @@ class JobRunner:
             began = time.monotonic()
             try:
                 if tasks is None:
-                    planned = plan_check(self._check_run(job, pool, began, options), uploads)
+                    planned = plan_check(self._check_resources(job, pool, began, options), uploads)
                     if planned is None:
                         return False
                     tasks, job.skipped = planned
                     job.names = [task.name for task in tasks]
-                run = self._check_run(job, pool, began, options, tasks=tasks)
+                run = self._check_resources(job, pool, began, options, tasks=tasks)
                 feed = Slice(tasks, index, self._slice_over(job, began), self._granted(job))
                 done = judge_check(run, feed, job.record)
                 index = feed.next
@@ -584,7 +583,7 @@ class JobRunner:
 
         return prepare
 
-    def _check_run(
+    def _check_resources(
         self,
         job: Job,
         pool: WorkerPool,
@@ -592,7 +591,7 @@ class JobRunner:
         options: JudgeOptions,
         *,
         tasks: Sequence[SourceTask] = (),
-    ) -> CheckRun:
+    ) -> CheckResources:
         """A slice's run: the pool lent to it, the check's deadline counting only the time
         it held workers, and how its games are adjudicated."""
         settings = self.settings
@@ -603,7 +602,7 @@ class JobRunner:
             source_seconds=settings.source_timeout,
             check_seconds=settings.job_timeout,
         )
-        return CheckRun(
+        return CheckResources(
             pool,
             self.run_limits,
             began - job.held,
@@ -618,7 +617,7 @@ class JobRunner:
         from urllib.parse import urlsplit
 
         from gcadj.sources.fetch import FetchError
-        from gcadj.sources.urls import redact_url
+        from gcadj.urls import redact_url
 
         try:
             host = (urlsplit(url).hostname or "").lower()
@@ -673,7 +672,6 @@ def first_record(store: ResultStore, result_id: str) -> dict[str, Any]:
 
 __all__ = [
     "EDITOR_MAX",
-    "Busy",
     "Job",
     "JobRunner",
     "check_name",

@@ -549,7 +549,7 @@ def test_one_rule_says_what_is_a_url_and_other_schemes_are_refused_by_name(
     from gcadj.sources import fetch
     from gcadj.sources import read as sources
     from gcadj.sources.pages import index as scrape
-    from gcadj.sources.urls import is_url, url_scheme
+    from gcadj.urls import is_url, url_scheme
 
     for module in (audit, audit_report, fetch, scrape, sources):
         assert getattr(module, "is_url", is_url) is is_url, module  # no copy of its own

@@ -20,7 +20,7 @@ from httpserver import FixtureServer, page, play_path, redirect, status
 from gcadj.app.pipeline import source_name
 from gcadj.outputs.registry import writers
 from gcadj.sources.fetch import Fetcher, FetchError, FetchOptions
-from gcadj.sources.urls import is_secret_key, redact_text, redact_url
+from gcadj.urls import is_secret_key, redact_text, redact_url
 
 PASSWORD = "s3cretPW"
 TOKEN = "T0kenXYZ"
