@@ -14,7 +14,6 @@ from __future__ import annotations
 
 WHITE = 0
 BLACK = 1
-COLOR_NAMES = ("White", "Black")
 
 POCKET = 64
 """Sentinel square for the side to move's pocket in `Move` values."""

@@ -39,11 +39,11 @@ from dataclasses import dataclass
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import Piece, PieceKind
 from gcadj.engine.position import Position
-from gcadj.engine.squares import COLOR_NAMES, POCKET, WHITE
+from gcadj.engine.squares import POCKET, WHITE
 from gcadj.judging.judge import POCKET_INDEX, SquareMap, square_map
 from gcadj.notation.records import CaptureSub, ClearSub, MoveRecord, MoveSub, PlaceSub
 from gcadj.notation.san import gc_text, move_san, submoves_text
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Side
 
 __all__ = ["Candidate", "edit_distance", "suggest"]
 
@@ -275,7 +275,7 @@ def edit_distance(a: str, b: str) -> int:
 
 
 def _a(piece: Piece) -> str:
-    return f"a {COLOR_NAMES[piece.color]} {piece.kind.name}"
+    return f"a {Side.of(piece.color).capitalized} {piece.kind.name}"
 
 
 def _kind_article(kind: PieceKind) -> str:
@@ -308,14 +308,16 @@ def _candidate(
         why.append(f"a drop takes the {piece.kind.name} out of the pocket {pocket}")
     elif not origin_ok:
         if f == POCKET:
-            why.append(f"the {piece.kind.name} to drop is in {COLOR_NAMES[us]}'s pocket {pocket}")
+            why.append(
+                f"the {piece.kind.name} to drop is in {Side.of(us).capitalized}'s pocket {pocket}"
+            )
         else:
             why.append(
                 f"the {piece.kind.name} moves from {name(s.origin)}, not {name(typed.origin)}"
             )
     if not dest_ok and not s.swapped:
         if t == POCKET:
-            why.append(f"{COLOR_NAMES[us]}'s pocket is {pocket}")
+            why.append(f"{Side.of(us).capitalized}'s pocket is {pocket}")
         else:
             why.append(f"to {name(s.dest)}, not {name(typed.dest)}")
     label_wrong = typed.label is not None and typed.label != piece.symbol
@@ -357,7 +359,7 @@ def _pocketing_why(piece: Piece, origin: int, kind: PieceKind, typed: _Typed, us
     if typed.became is not None and typed.became.upper() == kind.letter:
         if typed.became != letter:
             case = "upper" if us == WHITE else "lower"
-            return [f"{COLOR_NAMES[us]}'s pieces are written in {case} case ({letter})"]
+            return [f"{Side.of(us).capitalized}'s pieces are written in {case} case ({letter})"]
         return []
     if last_rank and kind is not piece.kind:
         if typed.became is None:

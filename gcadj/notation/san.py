@@ -29,7 +29,7 @@ from typing import NamedTuple
 from gcadj.engine.move import BOARD_MOVES, Move
 from gcadj.engine.pieces import KIND, PIECES, Piece, PieceKind
 from gcadj.engine.position import KING_REASONS, IllegalReason, Position
-from gcadj.engine.squares import COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square, square_name
+from gcadj.engine.squares import FILE_NAMES, POCKET, WHITE, parse_square, square_name
 from gcadj.errors import SanError
 from gcadj.notation.records import (
     CaptureSub,
@@ -39,7 +39,7 @@ from gcadj.notation.records import (
     RemoveSpaceSub,
     SubMove,
 )
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Side
 
 __all__ = [
     "LongMove",
@@ -225,7 +225,7 @@ def _pick(
             continue
         candidates.append(BOARD_MOVES[f][t])
     found = [m for m in candidates if position.is_legal(m)]
-    side = COLOR_NAMES[position.turn]
+    side = Side.of(position.turn).capitalized
     if not found:
         hint = ""
         if from_file or from_rank:
@@ -251,7 +251,7 @@ def _parse_drop(position: Position, text: str, letter: str, target: str) -> Move
     if why is None:
         return move
     held = position.pockets[position.turn]
-    side = COLOR_NAMES[position.turn]
+    side = Side.of(position.turn).capitalized
     if held is None:
         reason = f"{side}'s pocket is empty"
     elif why is IllegalReason.DROP_WRONG_PIECE:
@@ -271,7 +271,7 @@ def _parse_pocketing(
     f = parse_square(origin)
     piece = position.board[f]
     us = position.turn
-    side = COLOR_NAMES[us]
+    side = Side.of(us).capitalized
     if piece is None or piece.color != us:
         raise SanError(text, position.fen(), f"there is no {side} piece on {origin} to pocket")
     if letter is not None and _kind(position, text, letter) is not piece.kind:

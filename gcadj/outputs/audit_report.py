@@ -37,7 +37,7 @@ from gcadj.outputs.files import atomic_text_file
 from gcadj.outputs.html_text import breakable
 from gcadj.outputs.plain_words import category_sentence, move_words, term
 from gcadj.outputs.report import failing_line
-from gcadj.vocabulary import Result, Status, VerdictKind
+from gcadj.vocabulary import Result, Side, Status, VerdictKind
 from gcadj.words import plural
 
 log = logging.getLogger(__name__)
@@ -591,7 +591,7 @@ def _position_words(record: dict[str, Any]) -> str:
         return f"before {where}, the first illegal move"
     fields = str(record.get("final_fen") or "").split()
     if len(fields) > 5 and fields[5].isdigit():
-        side = "white" if fields[1] == "w" else "black"
+        side = Side.WHITE if fields[1] == "w" else Side.BLACK
         return f"where reading stopped, before {move_words(int(fields[5]), side)}"
     return "where reading stopped"
 

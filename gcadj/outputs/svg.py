@@ -28,7 +28,7 @@ from html import escape
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import PIECE, Piece
 from gcadj.engine.position import Position
-from gcadj.engine.squares import BLACK, COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square
+from gcadj.engine.squares import BLACK, FILE_NAMES, POCKET, WHITE, parse_square
 from gcadj.notation.records import (
     CaptureSub,
     ClearSub,
@@ -37,7 +37,7 @@ from gcadj.notation.records import (
     PlaceSub,
     RemoveSpaceSub,
 )
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Side
 
 __all__ = [
     "BLACK_POCKET_CELL",
@@ -182,10 +182,10 @@ def render_svg(
     canvas.add(_turn_markup(canvas, position.turn))
     state = ""
     if position.is_checkmate():
-        state = f"{COLOR_NAMES[position.turn]} is checkmated. "
+        state = f"{Side.of(position.turn).capitalized} is checkmated. "
     elif position.is_check():
-        state = f"{COLOR_NAMES[position.turn]} is in check. "
-    side = COLOR_NAMES[position.turn]
+        state = f"{Side.of(position.turn).capitalized} is in check. "
+    side = Side.of(position.turn).capitalized
     title = escape(f"{state}{side} to move. FEN {position.fen()}", quote=False)
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
