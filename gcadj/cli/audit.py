@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated, NamedTuple
 import typer
 
 from gcadj.app.exit_codes import EXIT_UNREADABLE, JUDGING_CODES, exit_codes_help
+from gcadj.app.fetching import FetchSettings
 from gcadj.cli import output
 from gcadj.cli.common_options import (
     DEFAULT_BUDGET,
@@ -31,27 +32,22 @@ from gcadj.cli.common_options import (
     EXIT_CANNOT_WRITE,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
+    GIVEN_NONE,
     INTERNAL_ERROR_HINT,
     AdjudicateFlag,
     BudgetOption,
-    CacheOption,
-    DelayOption,
     EvidenceMarginOption,
     FenOption,
     JobsOption,
     MateDepthOption,
     MaxBytesOption,
-    MaxSizeOption,
-    NoCacheOption,
     NodesOption,
     PocketFileOption,
-    RetriesOption,
     TableOption,
-    TimeoutOption,
     VerboseOption,
     adjudication_wanted,
     check_options,
-    fetch_settings_of,
+    fetch_options,
     limits_of,
     memory_option,
     refuse_folder,
@@ -370,6 +366,7 @@ def _files(
     )
 
 
+@fetch_options
 def audit(
     ctx: typer.Context,
     sources: SourcesArgument = None,
@@ -390,12 +387,7 @@ def audit(
     all_findings: AllOption = False,
     fen: FenOption = None,
     pocket_file: PocketFileOption = None,
-    cache: CacheOption = None,
-    no_cache: NoCacheOption = False,
-    delay: DelayOption = None,
-    timeout: TimeoutOption = None,
-    retries: RetriesOption = None,
-    max_kb: MaxSizeOption = None,
+    fetch: FetchSettings = GIVEN_NONE,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
     adjudicate: AdjudicateFlag = False,
     mate_depth: MateDepthOption = DEFAULT_MATE_DEPTH,
@@ -427,7 +419,7 @@ def audit(
             max_bytes=max_bytes,
             adjudicate=adjudication_wanted("audit", ctx),
         ),
-        fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
+        fetch=fetch,
         limits=limits_of(jobs, source_timeout, memory),
         resume=resume,
         force=force,

@@ -7,21 +7,17 @@ from typing import Annotated
 import typer
 
 from gcadj.app.exit_codes import exit_codes_help
+from gcadj.app.fetching import FetchSettings
 from gcadj.cli.common_options import (
     DEFAULT_MAX_BYTES,
-    CacheOption,
-    DelayOption,
+    GIVEN_NONE,
     FenOption,
     MaxBytesOption,
-    MaxSizeOption,
-    NoCacheOption,
     PocketFileOption,
     QuietOption,
-    RetriesOption,
-    TimeoutOption,
     VerboseOption,
     check_options,
-    fetch_settings_of,
+    fetch_options,
     report_problems,
 )
 from gcadj.sources.walk import AUDIT_SUFFIX, SOURCE_SUFFIXES_TEXT
@@ -34,6 +30,7 @@ CHECK_EPILOG = (
 )
 
 
+@fetch_options
 def check(
     sources: Annotated[
         list[str] | None,
@@ -54,12 +51,7 @@ def check(
     pocket_file: PocketFileOption = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
-    cache: CacheOption = None,
-    no_cache: NoCacheOption = False,
-    delay: DelayOption = None,
-    timeout: TimeoutOption = None,
-    retries: RetriesOption = None,
-    max_kb: MaxSizeOption = None,
+    fetch: FetchSettings = GIVEN_NONE,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Replay each game: report its first illegal move, or how it ended."""
@@ -73,7 +65,7 @@ def check(
         judge=JudgeOptions(
             fen=fen, pocket_file=letter, all_findings=all_findings, max_bytes=max_bytes
         ),
-        fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
+        fetch=fetch,
     )
     style = output.VerdictStyle(json=json_lines, quiet=quiet, verbose=verbose)
     run = run_check(plan)

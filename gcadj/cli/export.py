@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from gcadj.app.exit_codes import EXIT_ILLEGAL, EXIT_OK, JUDGING_CODES, exit_codes_help
+from gcadj.app.fetching import FetchSettings
 from gcadj.cli.common_options import (
     DEFAULT_BUDGET,
     DEFAULT_EVIDENCE_MARGIN,
@@ -20,27 +21,22 @@ from gcadj.cli.common_options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TABLE_MB,
     EXIT_USAGE,
+    GIVEN_NONE,
     AdjudicateFlag,
     BudgetOption,
-    CacheOption,
-    DelayOption,
     EvidenceMarginOption,
     FenOption,
     MateDepthOption,
     MaxBytesOption,
-    MaxSizeOption,
-    NoCacheOption,
     NodesOption,
     PocketFileOption,
     QuietOption,
-    RetriesOption,
     TableOption,
-    TimeoutOption,
     VerboseOption,
     adjudication_wanted,
     check_options,
     fail,
-    fetch_settings_of,
+    fetch_options,
     number_option,
 )
 from gcadj.cli.streams import say
@@ -108,6 +104,7 @@ def export_epilog() -> str:
     return f"Formats: {formats}. {EXPORT_EPILOG_TAIL}"
 
 
+@fetch_options
 def export(
     ctx: typer.Context,
     to: Annotated[
@@ -168,12 +165,7 @@ def export(
     ] = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
-    cache: CacheOption = None,
-    no_cache: NoCacheOption = False,
-    delay: DelayOption = None,
-    timeout: TimeoutOption = None,
-    retries: RetriesOption = None,
-    max_kb: MaxSizeOption = None,
+    fetch: FetchSettings = GIVEN_NONE,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
     adjudicate: AdjudicateFlag = False,
     mate_depth: MateDepthOption = DEFAULT_MATE_DEPTH,
@@ -205,8 +197,8 @@ def export(
         quiet=quiet,
         verbose=verbose,
     )
-    fetching = fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb)
-    with fetch_settings(fetching):  # applied when a URL source is first read
+
+    with fetch_settings(fetch):  # applied when a URL source is first read
         code = run_export(job, out=sys.stdout, say=lambda line: say(line, err=True))
     raise typer.Exit(code)
 
