@@ -178,6 +178,15 @@ class Result(Word):
         return {Result.WHITE_WINS: Side.WHITE, Result.BLACK_WINS: Side.BLACK}.get(self)
 
 
+class JobState(Word):
+    """Where a served check is (`gcadj.web.jobs.Job.state`): waiting for a worker, being
+    judged, or ended (its result then has its own final state in the store)."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+
+
 class AdjudicationClass(Word):
     """How strong an adjudication is (the ``class`` of ``gcadj adjudicate --json``), strongest
     first: docs/rules.md §7 says when each is given."""
@@ -329,6 +338,7 @@ __all__ = [
     "SIDES",
     "AdjudicationClass",
     "Category",
+    "JobState",
     "MistakeKind",
     "PocketFile",
     "Preset",

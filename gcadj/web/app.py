@@ -62,6 +62,7 @@ from starlette.types import Receive, Scope, Send
 
 from gcadj.app.pipeline import JudgeOptions
 from gcadj.errors import BadRequest, BodyTooLarge, ServerBusy, StoreError
+from gcadj.vocabulary import JobState
 from gcadj.web import pages, result_pages
 from gcadj.web.clients import CLIENT_SCOPE
 from gcadj.web.forms import FormError, Part, media_type
@@ -336,7 +337,7 @@ async def result_page(request: Request) -> Response:
     job = state.runner.get(str(request.path_params["id"]))
     if job is not None and not job.finished.is_set():
         names = job.names
-        waiting = state.runner.waiting if job.state == "queued" else 0
+        waiting = state.runner.waiting if job.state is JobState.QUEUED else 0
         total = None if names is None else len(names)
         return html(pages.progress_page(job.done, total, job.games, waiting=waiting))
     result = await stored(request)

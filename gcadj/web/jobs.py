@@ -63,6 +63,7 @@ from gcadj.app.pool import WorkerPool
 from gcadj.app.worker_judging import Judged, failed_result
 from gcadj.errors import CannotWrite, ServerBusy, StoreError
 from gcadj.outputs.audit_report import GameFacts
+from gcadj.vocabulary import JobState
 from gcadj.web.check_work import (
     CheckResources,
     SourceTask,
@@ -147,7 +148,7 @@ class Job:
     held: float = 0.0  # seconds it has held a worker so far (its deadline counts these)
     small: bool = False  # a few sources, no zip: served before large ones (`FairPools`)
     created: float = field(default_factory=time.monotonic)
-    state: str = "queued"  # then "running", then "done"
+    state: JobState = JobState.QUEUED  # then RUNNING, then DONE
     names: list[str] | None = None  # every source, once the zips are listed
     done: int = 0  # sources judged
     games: int = 0
@@ -520,7 +521,7 @@ class JobRunner:
             self._settle(job.id, ending)
         with self._lock:
             self._jobs.pop(job.id, None)
-            job.state = "done"
+            job.state = JobState.DONE
             job.ended = time.monotonic()
             abandoned = job.ending == DELETED and chosen != DELETED  # meanwhile (`abandon`)
         if abandoned:
@@ -538,7 +539,7 @@ class JobRunner:
             pool = self.pools.acquire(job.client, job.cancel.is_set, small=job.small)
             if pool is None:
                 return False
-            job.state = "running"
+            job.state = JobState.RUNNING
             began = time.monotonic()
             try:
                 if tasks is None:
