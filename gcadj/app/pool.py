@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as wait_for
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 if TYPE_CHECKING:
     from multiprocessing.context import ForkContext, ForkServerContext, SpawnContext
@@ -70,14 +70,24 @@ FORKSERVER_SOCKET: Final = "/listener-XXXXXXXX"  # its name in the temporary fol
 
 IDLE: Final = -1  # waiting for a unit: it holds nothing in hand
 TAKING: Final = -2  # reading the unit it took from its pipe (the first it has not answered)
-STEPS: Final = 1024  # a stage u * STEPS + 0 sends unit u's results; + 1 + i judges task i
+STEPS: Final = 1024  # the stages of one unit: sending its results, then judging each task
 MAX_UNIT: Final = STEPS - 2  # the most tasks in a unit
 
 
 @dataclass(frozen=True)
 class Stage:
-    """A worker's stage, decoded: `unit` and `index` (the task being judged; None while
-    the unit's results are being sent), or neither (`IDLE`, `TAKING`: `value` says)."""
+    """A worker's stage: `unit` and `index` (the task being judged; None while the unit's
+    results are being sent), or neither (`IDLE`, `TAKING`: `value` says).
+
+    A worker says its stage in one integer of the memory it shares with the parent
+    (`value`, read without a lock), so the stage is packed there, and only here: `IDLE`
+    and `TAKING` are negative, ``unit * STEPS`` sends unit's results, and
+    ``unit * STEPS + 1 + index`` judges its task `index`. `judging` and `sending` pack,
+    `of` unpacks.
+
+    >>> Stage.of(Stage.judging_task(3, 5).value)
+    Stage(value=3078, unit=3, index=5)
+    """
 
     value: int
     unit: int | None = None
@@ -90,6 +100,14 @@ class Stage:
         unit, step = divmod(value, STEPS)
         return cls(value, unit, None if step == 0 else step - 1)
 
+    @classmethod
+    def judging_task(cls, unit: int, index: int) -> Stage:
+        return cls(unit * STEPS + 1 + index, unit, index)
+
+    @classmethod
+    def sending_results(cls, unit: int) -> Stage:
+        return cls(unit * STEPS, unit)
+
     @property
     def judging(self) -> bool:
         return self.index is not None
@@ -97,10 +115,6 @@ class Stage:
     @property
     def sending(self) -> bool:
         return self.unit is not None and self.index is None
-
-
-def judging_stage(unit: int, index: int) -> int:
-    return unit * STEPS + 1 + index
 
 
 def death_words(exitcode: int | None) -> str:
@@ -239,11 +253,11 @@ def _work_units(tasks: Connection, results: Connection, slot: Any, start: _Start
         done = []
         for index, task in enumerate(batch):
             slot[1] = time.monotonic_ns()
-            slot[0] = judging_stage(number, index)
+            slot[0] = Stage.judging_task(number, index).value
             if start.hooks:
                 _hooks(name_of(task), start.hooks)
             done.append(_run_task(work, task))
-        slot[0] = number * STEPS  # sending
+        slot[0] = Stage.sending_results(number).value
         results.send((number, done, time.perf_counter() - began))
 
 
@@ -251,12 +265,20 @@ def _work_units(tasks: Connection, results: Connection, slot: Any, start: _Start
 # The pool, as the parent sees it
 
 
+class TaskKey(NamedTuple):
+    """How the caller knows a task it gave: the unit it made it part of (its own count,
+    in the order of the tasks) and its place there."""
+
+    unit: int
+    place: int
+
+
 @dataclass
 class Unit:
     """Work sent to one worker: tasks, and the keys the caller knows them by."""
 
     number: int
-    keys: list[int]
+    keys: list[TaskKey]
     tasks: list[Any]
 
 
@@ -400,7 +422,7 @@ class WorkerPool:
 
     def give(
         self,
-        keys: list[int],
+        keys: list[TaskKey],
         work: Callable[[Any], Any],
         name_of: Callable[[Any], str],
         tasks: list[Any],
@@ -544,6 +566,7 @@ __all__ = [
     "Lost",
     "PoolSettings",
     "Stage",
+    "TaskKey",
     "Unit",
     "WorkerPool",
     "death_words",
