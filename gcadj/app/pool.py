@@ -46,7 +46,7 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as wait_for
@@ -506,13 +506,6 @@ class WorkerPool:
         return Died(worker.units, stage, worker.process.exitcode, worker.killed_for)
 
     # -- deadlines -----------------------------------------------------------------------
-
-    def judging_since(self) -> Iterator[tuple[int, float]]:
-        """(stage, monotonic seconds it began) of each task being judged now."""
-        for worker in self.workers:
-            stage = worker.stage()
-            if stage.judging and worker.killed_for is None:
-                yield stage.value, int(worker.slot[1]) / 1e9
 
     def kill_overdue(self, seconds: float, now: float) -> None:
         """SIGKILL each worker judging one task for longer than `seconds`; its death is

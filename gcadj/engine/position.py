@@ -1613,9 +1613,6 @@ class Position:
             return Outcome(Termination.THREEFOLD_REPETITION, None)
         return None
 
-    def is_game_over(self) -> bool:
-        return self.outcome() is not None
-
     # -- perft -------------------------------------------------------------------------
 
     def perft(self, depth: int, *, pockets: bool = True) -> int:

@@ -26,7 +26,7 @@ from gcadj.engine.compiled import rebuild_args
 from gcadj.engine.move import BOARD_MOVES, DROP_MOVES, POCKET_MOVES, Move
 from gcadj.engine.pieces import PIECE, PIECES, Piece, mutation_choices, promotion_choices
 from gcadj.engine.position import KING_REASONS, IllegalReason, Position
-from gcadj.engine.squares import POCKET, WHITE, square_name
+from gcadj.engine.squares import POCKET, WHITE, relative_rank, square_file, square_name, square_rank
 from gcadj.errors import UnsupportedSquare
 from gcadj.notation.records import (
     CaptureSub,
@@ -338,11 +338,11 @@ class PlyJudge:
             if not isinstance(sub, MoveSub):
                 continue
             o, d = index(sub.origin), index(sub.target)
-            if o >= 64 or d >= 64 or o >> 3 != home or d >> 3 != home:
+            if o >= 64 or d >= 64 or square_rank(o) != home or square_rank(d) != home:
                 continue
             king = position.board[o]
             if (
-                abs((o & 7) - (d & 7)) == 2
+                abs(square_file(o) - square_file(d)) == 2
                 and king is not None
                 and king.kind.is_king
                 and king.color == us
@@ -640,7 +640,7 @@ class PlyJudge:
         if reason is IllegalReason.PAWN_BLOCKED:
             return f"a Pawn captures only diagonally, and {target} holds {_describe(occupant)}"
         if reason is IllegalReason.PAWN_DOUBLE_OFF_RANK_2:
-            rank = (o >> 3) + 1 if position.turn == WHITE else 8 - (o >> 3)
+            rank = relative_rank(o, position.turn) + 1
             return f"a Pawn double-steps only from its rank 2, and {origin} is its rank {rank}"
         if reason is IllegalReason.PAWN_DOUBLE_BLOCKED:
             between = (o + d) // 2

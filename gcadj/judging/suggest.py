@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import Piece, PieceKind
 from gcadj.engine.position import Position
-from gcadj.engine.squares import POCKET, WHITE
+from gcadj.engine.squares import POCKET, WHITE, relative_rank, square_file, square_rank
 from gcadj.judging.judge import POCKET_INDEX, SquareMap, square_map
 from gcadj.notation.records import CaptureSub, ClearSub, MoveRecord, MoveSub, PlaceSub
 from gcadj.notation.san import gc_text, move_san, submoves_text
@@ -174,8 +174,8 @@ def _castling_attempt(position: Position, record: MoveRecord, squares: SquareMap
             piece is not None
             and piece.king
             and piece.color == us
-            and o >> 3 == d >> 3 == first_rank
-            and abs((o & 7) - (d & 7)) == 2
+            and square_rank(o) == square_rank(d) == first_rank
+            and abs(square_file(o) - square_file(d)) == 2
         ):
             return True
     return False
@@ -287,7 +287,12 @@ def _en_passant_victim(position: Position, move: Move) -> int | None:
     if f >= 64 or t >= 64:
         return None
     piece = position.board[f]
-    if piece is None or not piece.pawn or position.board[t] is not None or (f & 7) == (t & 7):
+    if (
+        piece is None
+        or not piece.pawn
+        or position.board[t] is not None
+        or square_file(f) == square_file(t)
+    ):
         return None
     return t - 8 if position.turn == WHITE else t + 8
 
@@ -339,7 +344,7 @@ def _candidate(
     elif victim is None and typed.removed:
         why.append("nothing else is removed")
     if typed.extra:
-        arrives = piece.pawn and t < 64 and t >> 3 == (7 if us == WHITE else 0)
+        arrives = piece.pawn and t < 64 and relative_rank(t, us) == 7
         why.append("a Pawn reaching rank 8 stays a Pawn" if arrives else "nothing else changes")
     strong = (
         origin_ok
@@ -355,7 +360,7 @@ def _candidate(
 
 def _pocketing_why(piece: Piece, origin: int, kind: PieceKind, typed: _Typed, us: int) -> list[str]:
     letter = kind.letter if us == WHITE else kind.letter.lower()
-    last_rank = origin >> 3 == (7 if us == WHITE else 0)
+    last_rank = relative_rank(origin, us) == 7
     if typed.became is not None and typed.became.upper() == kind.letter:
         if typed.became != letter:
             case = "upper" if us == WHITE else "lower"

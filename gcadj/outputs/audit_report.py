@@ -69,7 +69,6 @@ ADJUDICATION_COLUMNS: Final = (
 the class, the proposed result, the length of the forced mate (moves of the winner) and
 who mates (``white``, ``black``), and the adjudication's reason (the JSON's words; the
 first illegal ply's own reason is the ``reason`` column)."""
-STATUS_ORDER: Final = ("legal", "illegal", "syntax-error", "error")
 MATE_TOKENS: Final = {"white": "mate-white", "black": "mate-black"}
 """The report's filter token of a game with a proved forced mate, by the side that mates
 (whatever the class: a game lost on time while holding a mate is recorded, and its mate

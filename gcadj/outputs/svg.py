@@ -28,7 +28,15 @@ from html import escape
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import PIECE, Piece
 from gcadj.engine.position import Position
-from gcadj.engine.squares import BLACK, FILE_NAMES, POCKET, WHITE, parse_square
+from gcadj.engine.squares import (
+    BLACK,
+    FILE_NAMES,
+    POCKET,
+    WHITE,
+    parse_square,
+    square_file,
+    square_rank,
+)
 from gcadj.notation.records import (
     CaptureSub,
     ClearSub,
@@ -131,8 +139,8 @@ class _Canvas:
         if not 0 <= square < 64:
             raise ValueError(f"not a cell of the diagram: {square!r}")
         if self.flipped:
-            return 7 - (square & 7), square >> 3
-        return square & 7, 7 - (square >> 3)
+            return 7 - square_file(square), square_rank(square)
+        return square_file(square), 7 - square_rank(square)
 
     def add(self, element: str) -> None:
         self.parts.append(element)
@@ -307,7 +315,7 @@ def board_kit(
 def _board(canvas: _Canvas) -> None:
     u = canvas.u
     for sq in range(64):
-        dark = ((sq & 7) + (sq >> 3)) % 2 == 0  # a1 is dark
+        dark = (square_file(sq) + square_rank(sq)) % 2 == 0  # a1 is dark
         canvas.rect(sq, DARK if dark else LIGHT)
     x, y = _LEFT * u, _TOP * u  # the board's top-left corner, whichever side is up
     canvas.add(
