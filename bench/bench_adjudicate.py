@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gcadj.about import build_flavour
-from gcadj.analysis.adjudicate import AdjudicateOptions, adjudicate_position
+from gcadj.analysis.adjudicator import AdjudicateOptions, adjudicate_position
 from gcadj.analysis.search import search_mate
 from gcadj.engine.position import Position
 

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gcadj.about import build_flavour
-from gcadj.analysis.adjudicate import AdjudicateOptions, adjudicate_position
+from gcadj.analysis.adjudicator import AdjudicateOptions, adjudicate_position
 from gcadj.analysis.options import DEFAULT_TABLE_MB
 from gcadj.analysis.proof import graph_json, proof_json, tree_json
 from gcadj.analysis.proof_check import check_proof

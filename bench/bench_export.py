@@ -58,7 +58,7 @@ def random_games(count: int, plies: int) -> list[str]:
 def measure(count: int, plies: int, rounds: int) -> dict[str, float]:
     """Best seconds per format for writing every game once, in this process's gcadj."""
     from gcadj.app.check import check_text
-    from gcadj.outputs.export import export_game
+    from gcadj.outputs.game_export import export_game
     from gcadj.outputs.viewer import write_viewer
 
     verdicts = [check_text(text) for text in random_games(count, plies)]

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from gcadj.about import __version__
 
 if TYPE_CHECKING:
-    from gcadj.analysis.adjudicate import adjudicate_position
+    from gcadj.analysis.adjudicator import adjudicate_position
     from gcadj.analysis.analyse import analyse_verdict
     from gcadj.analysis.options import AdjudicateOptions, AnalyseOptions
     from gcadj.app.adjudicate import adjudicate
@@ -63,7 +63,7 @@ _LAZY = {
     "replay": "gcadj.judging.verdict",
     "parse_log": "gcadj.notation.parse",
     "adjudicate": "gcadj.app.adjudicate",
-    "adjudicate_position": "gcadj.analysis.adjudicate",
+    "adjudicate_position": "gcadj.analysis.adjudicator",
     "Adjudication": "gcadj.judging.adjudication",
     "AdjudicateOptions": "gcadj.analysis.options",
     "AnalyseOptions": "gcadj.analysis.options",

@@ -113,10 +113,40 @@ board: a writer keeps them in its output so that the game reads back with its re
 
 
 class Side(Word):
-    """Who made a ply."""
+    """Who made a ply. The engine numbers the sides (`gcadj.engine.squares.WHITE` 0,
+    `BLACK` 1: its colours); a side converts to and from that number here, and nowhere
+    else: `Side.of(colour)`, `side.colour`.
+
+    >>> Side.of(1), Side.BLACK.colour, Side.WHITE.other, Side.BLACK.capitalized
+    (<Side.BLACK: 'black'>, 1, <Side.BLACK: 'black'>, 'Black')
+    """
 
     WHITE = "white"
     BLACK = "black"
+
+    @classmethod
+    def of(cls, colour: int) -> Side:
+        """The side of an engine colour (0 White, 1 Black)."""
+        return SIDES[colour]
+
+    @property
+    def colour(self) -> int:
+        """The engine's colour of this side (0 White, 1 Black)."""
+        return SIDES.index(self)
+
+    @property
+    def other(self) -> Side:
+        """The opponent."""
+        return SIDES[1 - SIDES.index(self)]
+
+    @property
+    def capitalized(self) -> str:
+        """The side as a sentence names it: "White", "Black"."""
+        return self.value.capitalize()
+
+
+SIDES: Final = (Side.WHITE, Side.BLACK)
+"""The sides in the engine's order of colours: `Side.of` and `Side.colour` read it."""
 
 
 class Result(Word):
@@ -132,6 +162,29 @@ class Result(Word):
         """The result a token or a Result tag names, as PGN writes it or as other programs
         do (`RESULT_SPELLINGS`: ``½-½``, ``1–0`` with an en dash); None if it names none."""
         return RESULT_SPELLINGS.get(text.strip())
+
+    @classmethod
+    def win_for(cls, side: Side) -> Result:
+        """The result of a game `side` won.
+
+        >>> Result.win_for(Side.BLACK)
+        <Result.BLACK_WINS: '0-1'>
+        """
+        return cls.WHITE_WINS if side is Side.WHITE else cls.BLACK_WINS
+
+    @property
+    def winner(self) -> Side | None:
+        """The side this result gives the game to; None for a draw or no result."""
+        return {Result.WHITE_WINS: Side.WHITE, Result.BLACK_WINS: Side.BLACK}.get(self)
+
+
+class JobState(Word):
+    """Where a served check is (`gcadj.web.jobs.Job.state`): waiting for a worker, being
+    judged, or ended (its result then has its own final state in the store)."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
 
 
 class AdjudicationClass(Word):
@@ -282,8 +335,10 @@ __all__ = [
     "PRESET_NEWER",
     "RECORDED_ENDINGS",
     "RESULT_SPELLINGS",
+    "SIDES",
     "AdjudicationClass",
     "Category",
+    "JobState",
     "MistakeKind",
     "PocketFile",
     "Preset",

@@ -11,7 +11,9 @@ seeds and many more examples, for developers hunting bugs rather than for CI.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,6 +37,46 @@ elif os.environ.get("GCADJ_HYPOTHESIS_PROFILE"):
     settings.load_profile(os.environ["GCADJ_HYPOTHESIS_PROFILE"])
 
 FUZZ_SCALE = max(1, int(os.environ.get("GCADJ_FUZZ_SCALE", "1") or "1"))
+
+
+GCADJ = (sys.executable, "-m", "gcadj")
+"""The `gcadj` command as a process, with this interpreter (the venv's: the gcadj under test)."""
+HANG_GUARD = 600.0
+"""Seconds a `gcadj` process may run here: far past any honest run, so reaching it is a hang
+(a test's failure, never a measure of speed)."""
+
+
+def run_gcadj(
+    *args: str,
+    stdin: str | bytes | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    timeout: float = HANG_GUARD,
+    stdout: int | None = subprocess.PIPE,
+    preexec: Callable[[], None] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """`gcadj ARGS` run as a process, from the repository's root (or `cwd`), to its end:
+    its exit code, and its stdout and stderr as UTF-8 text (stdout None when `stdout`
+    sends it elsewhere). `stdin` is its input (none: an empty one); `env`, variables
+    added to this process's environment; `preexec`, run in the child before it starts
+    (limits). Whatever it was given, it must not print a traceback (a bug is one line and
+    exit 5). For the tests about the process itself: exit codes, pipes, signals, streams,
+    the environment; a test about what a command computes may call the library."""
+    raw = subprocess.run(
+        [*GCADJ, *args],
+        input=stdin.encode("utf-8") if isinstance(stdin, str) else (stdin or b""),
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        cwd=cwd or ROOT,
+        env={**os.environ, **env} if env is not None else None,
+        timeout=timeout,
+        preexec_fn=preexec,
+        check=False,
+    )
+    out = raw.stdout.decode("utf-8") if raw.stdout is not None else None
+    err = raw.stderr.decode("utf-8")
+    assert "Traceback (most recent call last)" not in err, err
+    return subprocess.CompletedProcess(raw.args, raw.returncode, out, err)
 
 
 def budget(examples: int) -> int:

@@ -32,14 +32,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gcadj.analysis.adjudicate import checked_mate
+from gcadj.analysis.adjudicator import checked_mate
 from gcadj.analysis.exchange_lines import after_exchanges, exchange_words
 from gcadj.analysis.exchanges import ExchangeCount
 from gcadj.analysis.options import AnalyseOptions
 from gcadj.analysis.search import SearchResult, search_mate
 from gcadj.engine.move import Move
 from gcadj.engine.position import Outcome, Position
-from gcadj.engine.squares import COLOR_NAMES, WHITE
 from gcadj.judging.adjudication import AfterExchanges, ForcedMate
 from gcadj.judging.game_analysis import (
     GameAnalysis,
@@ -53,8 +52,6 @@ from gcadj.judging.verdict import Verdict
 from gcadj.notation.san import gc_text, move_san, numbered_moves
 from gcadj.vocabulary import MistakeKind, PocketFile, Side, Termination
 from gcadj.words import plural
-
-SIDES = (Side.WHITE, Side.BLACK)
 
 PlyProgress = Callable[[int, int], None]
 """Called after each ply is analysed: (plies done, plies in all)."""
@@ -142,10 +139,10 @@ def analyse_verdict(
         position = next(positions)
         after = _look(position, options, pocket_file, deadline)
         nodes += _nodes(after)
-        found = _mistakes(index + 1, SIDES[mover], played, before, after, options)
+        found = _mistakes(index + 1, Side.of(mover), played, before, after, options)
         plies.append(
             PlyAnalysis(
-                index + 1, number, SIDES[mover], played.gc, played.san, after.facts(), found
+                index + 1, number, Side.of(mover), played.gc, played.san, after.facts(), found
             )
         )
         before = after
@@ -204,7 +201,7 @@ def _mistakes(
     ply: int, mover: Side, played: _Played, before: Look, after: Look, options: AnalyseOptions
 ) -> tuple[Mistake, ...]:
     """The mistakes of one ply, from the positions before and after it."""
-    other = SIDES[1 - SIDES.index(mover)]
+    other = mover.other
     found = []
     had = before.mate_for(mover)
     if had is not None and _lost_it(mover, after):
@@ -241,8 +238,7 @@ def _lost_it(mover: Side, after: Look) -> bool:
     than by its mate, or a finished search finds none for it?"""
     if after.over is not None:
         return not (
-            after.over.termination is Termination.CHECKMATE
-            and after.over.winner == SIDES.index(mover)
+            after.over.termination is Termination.CHECKMATE and after.over.winner == mover.colour
         )
     return after.complete and after.mate_for(mover) is None
 
@@ -322,7 +318,7 @@ def balance_words(balance: int) -> str:
     """White's lead as a player says it: ``level``, ``White +5``, ``Black +3``."""
     if balance == 0:
         return "level"
-    return f"{COLOR_NAMES[WHITE if balance > 0 else 1]} +{abs(balance)}"
+    return f"{(Side.WHITE if balance > 0 else Side.BLACK).capitalized} +{abs(balance)}"
 
 
 __all__ = ["Look", "PlyProgress", "analyse_verdict", "balance_words"]

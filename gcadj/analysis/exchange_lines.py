@@ -13,12 +13,10 @@ from gcadj.analysis.exchanges import ExchangeCount, count_exchanges
 from gcadj.analysis.proof import line_text
 from gcadj.engine.move import Move
 from gcadj.engine.position import Position
-from gcadj.engine.squares import BLACK, COLOR_NAMES, POCKET, WHITE
+from gcadj.engine.squares import BLACK, POCKET, WHITE
 from gcadj.judging.adjudication import AfterExchanges
 from gcadj.notation.san import numbered_moves
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Side
-
-SIDES = (Side.WHITE, Side.BLACK)
 
 
 def after_exchanges(
@@ -36,7 +34,7 @@ def after_exchanges(
     """
     count = count_exchanges(position)
     line = line_text(position, list(count.line), pocket_file)
-    mate = None if count.mated is None else SIDES[count.mated ^ 1]
+    mate = None if count.mated is None else Side.of(count.mated).other
     found = AfterExchanges(count.white, count.black, line.gc, line.san, mate, count.cut, line.steps)
     return found, count
 
@@ -83,11 +81,11 @@ def what_changes(position: Position, moves: tuple[Move, ...], mate: Side | None 
     parts = []
     for color in (WHITE, BLACK):
         if lost[color]:
-            parts.append(f"{COLOR_NAMES[color]} loses {_pieces(lost[color])}")
+            parts.append(f"{Side.of(color).capitalized} loses {_pieces(lost[color])}")
         if promoted[color]:
-            parts.append(f"{COLOR_NAMES[color]} promotes {_pieces(promoted[color])}")
+            parts.append(f"{Side.of(color).capitalized} promotes {_pieces(promoted[color])}")
     if mate is not None:
-        parts.append(f"{COLOR_NAMES[SIDES.index(mate) ^ 1]} is mated")
+        parts.append(f"{mate.other.capitalized} is mated")
     return "; ".join(parts) or "nothing changes hands"
 
 

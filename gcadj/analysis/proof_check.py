@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from gcadj.engine.position import Position
-from gcadj.engine.squares import COLOR_NAMES
 from gcadj.errors import LogSyntaxError, ProofFault, SearchCut
 from gcadj.judging.judge import IllegalPly, PlyJudge
 from gcadj.notation.parse import parse_log
@@ -46,7 +45,6 @@ from gcadj.notation.records import MoveRecord
 from gcadj.notation.san import gc_text
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Side, Termination
 
-SIDES = {Side.WHITE.value: 0, Side.BLACK.value: 1}
 CLOCK_EVERY = 256
 """Nodes checked between two looks at the deadline."""
 
@@ -117,7 +115,7 @@ class _Checker:
         return ProofFault(where + what)
 
     def check_root(self, tree: Any, winner: str, moves: int) -> None:
-        if winner not in SIDES:
+        if winner not in {side.value for side in Side}:
             raise self.reject(f"the winner must be 'white' or 'black', not {winner!r}")
         if not isinstance(moves, int) or isinstance(moves, bool) or moves < 1:
             raise self.reject(f"the number of moves must be a whole number ≥ 1, not {moves!r}")
@@ -131,7 +129,7 @@ class _Checker:
         move, replies = self.node(tree)
         if graph and move is not None:
             self.owner[position.key] = self.root
-        if SIDES[winner] == position.turn:
+        if Side(winner).colour == position.turn:
             if move is None:
                 raise self.reject(f"{winner} is to move, so the root needs {winner}'s move")
             self.winner_move(move, replies, moves)
@@ -269,7 +267,7 @@ class _Checker:
         """The game must go on here (a draw the loser may claim counts as an end)."""
         over = self.position.outcome(claim_draw=True)
         if over is not None:
-            result = "" if over.winner is None else f", {COLOR_NAMES[over.winner]} wins"
+            result = "" if over.winner is None else f", {Side.of(over.winner).capitalized} wins"
             raise self.reject(f"the game ends here ({over.termination}{result}), not in mate")
 
     def not_a_defence(self, text: str) -> str:

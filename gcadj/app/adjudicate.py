@@ -43,7 +43,7 @@ from gcadj.vocabulary import PocketFile, Status, VerdictKind
 
 if TYPE_CHECKING:
     from gcadj.analysis.search import ProgressCallback
-    from gcadj.app.judging import GameText, Judged
+    from gcadj.app.worker_judging import GameText, Judged
 
 FEN_SOURCE: Final = "<fen>"
 """How the position of ``--fen`` with no source is named, as standard input is "<stdin>"."""

@@ -53,17 +53,6 @@ from gcadj.app.batch import Done, Limits, Work, run_batch
 from gcadj.app.exit_codes import EXIT_UNREADABLE, exit_code_of, worst
 from gcadj.app.fetching import FetchSettings, fetch_settings, shared_fetcher
 from gcadj.app.jsonl import JsonlWriter, read_done
-from gcadj.app.judging import (
-    GameText,
-    Judged,
-    JudgeJob,
-    Task,
-    failed_result,
-    has_text,
-    judge_task,
-    lost_result,
-    task_name,
-)
 from gcadj.app.pipeline import JudgeOptions, source_name
 from gcadj.app.pool import WorkerPool
 from gcadj.app.products import (
@@ -74,10 +63,21 @@ from gcadj.app.products import (
     write_products,
     write_viewer_assets,
 )
+from gcadj.app.worker_judging import (
+    GameText,
+    Judged,
+    JudgeJob,
+    Task,
+    failed_result,
+    has_text,
+    judge_task,
+    lost_result,
+    task_name,
+)
 from gcadj.errors import AuditError, AuditInterrupted
 from gcadj.outputs.audit_report import FactsLookup, GameFacts, Summary, summarize
-from gcadj.sources.urls import is_url
 from gcadj.sources.walk import DEFAULT_GAME, SourceWalker
+from gcadj.urls import is_url
 
 if TYPE_CHECKING:
     from gcadj.sources.fetch import Fetcher
@@ -318,7 +318,9 @@ def _judge_all(
     tasks = _tasks(_unique(walker, set(earlier), run.order), fetcher, job)
     lost = functools.partial(lost_result, job=job)
     work = Work(functools.partial(judge_task, job=job), task_name, lost, has_text)
-    settings = plan.limits.pool(close_fds=(recorder.writer.fd,), preload=("gcadj.app.judging",))
+    settings = plan.limits.pool(
+        close_fds=(recorder.writer.fd,), preload=("gcadj.app.worker_judging",)
+    )
     with WorkerPool(settings) as pool:
         pool.start()  # before any progress thread exists (see `gcadj.app.pool`)
         if progress is not None:

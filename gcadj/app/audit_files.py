@@ -27,8 +27,8 @@ from typing import Final
 from gcadj.about import is_gcadj_html
 from gcadj.errors import AuditError
 from gcadj.outputs.audit_report import is_audit_csv
-from gcadj.sources.urls import is_url, redact_url
 from gcadj.sources.walk import is_walked
+from gcadj.urls import is_url, redact_url
 
 HEAD_BYTES: Final = 4096  # enough for the CSV header row and an HTML <head>
 

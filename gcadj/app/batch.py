@@ -47,6 +47,7 @@ from gcadj.app.pool import (
     Lost,
     PoolSettings,
     Stage,
+    TaskKey,
     WorkerPool,
     death_words,
 )
@@ -167,21 +168,15 @@ class InOrder(Generic[R]):
         self.made = 0
         self.next = 0
 
-    @staticmethod
-    def key(seq: int, index: int) -> int:
-        """One task's key: its unit and its place in it (a unit holds at most MAX_BATCH)."""
-        return seq * (MAX_BATCH + 1) + index
-
-    def open(self, size: int) -> list[int]:
+    def open(self, size: int) -> list[TaskKey]:
         """A new unit of `size` tasks: their keys."""
         seq = self.made
         self.made += 1
         self.units[seq] = [_PENDING] * size
-        return [self.key(seq, index) for index in range(size)]
+        return [TaskKey(seq, index) for index in range(size)]
 
-    def put(self, key: int, result: R) -> None:
-        seq, index = divmod(key, MAX_BATCH + 1)
-        self.units[seq][index] = result
+    def put(self, key: TaskKey, result: R) -> None:
+        self.units[key.unit][key.place] = result
 
     def flush(self) -> None:
         while self.next in self.units and _PENDING not in self.units[self.next]:
@@ -210,9 +205,9 @@ class _Run(Generic[T, R]):
         self.stop = stop
         self.ordered: InOrder[R] = InOrder(sink)
         self.sizer = sizer
-        self.waiting: deque[tuple[list[int], list[T]]] = deque()  # to give, retries first
-        self.held: dict[int, T] = {}  # every task given or waiting, by key, until it is done
-        self.strikes: dict[int, int] = {}
+        self.waiting: deque[tuple[list[TaskKey], list[T]]] = deque()  # to give, retries first
+        self.held: dict[TaskKey, T] = {}  # every task given or waiting, by key, until it is done
+        self.strikes: dict[TaskKey, int] = {}
         self.expired = False
 
     # -- feeding -------------------------------------------------------------------------
@@ -309,10 +304,10 @@ class _Run(Generic[T, R]):
                 result = self.work.lost(self.work.name_of(task), result)
             self.ordered.put(key, result)
 
-    def lose_task(self, key: int, task: T, words: str) -> None:
+    def lose_task(self, key: TaskKey, task: T, words: str) -> None:
         self.ordered.put(key, self.work.lost(self.work.name_of(task), Lost(words)))
 
-    def lose(self, key: int, words: str) -> None:
+    def lose(self, key: TaskKey, words: str) -> None:
         self.lose_task(key, self.held.pop(key), words)
 
     def expire(self) -> None:
@@ -333,7 +328,7 @@ class _Run(Generic[T, R]):
         in_hand = stage.unit if stage.sending else None
         if stage.value == TAKING and event.units:
             in_hand = event.units[0].number  # the first unit it had not answered
-        again: list[list[int]] = []
+        again: list[list[TaskKey]] = []
         for unit in event.units:
             if stage.index is not None and unit.number == stage.unit:
                 key = unit.keys[stage.index]
@@ -349,7 +344,7 @@ class _Run(Generic[T, R]):
         """A worker killed for a deadline: the task it was killed for gets the deadline's
         verdict (it was over its time, even if it ended as the kill landed); every other
         task the worker held is given again."""
-        again: list[list[int]] = []
+        again: list[list[TaskKey]] = []
         for unit in event.units:
             if overdue.index is not None and unit.number == overdue.unit:
                 key = unit.keys[overdue.index]
@@ -359,12 +354,12 @@ class _Run(Generic[T, R]):
                 again.append(unit.keys)
         self.again(again)
 
-    def again(self, units: list[list[int]]) -> None:
+    def again(self, units: list[list[TaskKey]]) -> None:
         """Give these units again before anything else, in this order."""
         for keys in reversed(units):
             self.waiting.appendleft((keys, [self.held[key] for key in keys]))
 
-    def strike(self, keys: list[int], exitcode: int | None) -> list[list[int]]:
+    def strike(self, keys: list[TaskKey], exitcode: int | None) -> list[list[TaskKey]]:
         """The tasks of a unit whose worker died holding it without judging any: each is
         tried again on its own, and lost at its second such death."""
         again = []

@@ -29,6 +29,9 @@ Workers start by ``fork`` while the parent has no other thread (cheap, and the f
 workers of an audit start before its progress thread), else by a ``forkserver`` that has
 imported `PoolSettings.preload` (a forked copy of a threaded parent could inherit a lock
 held by another thread; the server always starts its workers this way), else ``spawn``.
+A forkserver listens on a Unix socket in multiprocessing's temporary folder (under
+TMPDIR); where that path would be too long for a socket (a deep TMPDIR), workers start by
+``spawn`` instead, which needs no socket, rather than the server failing to start.
 
 `KILL_ENV` and `HANG_ENV` are test hooks in the spirit of `gcadj.app.pipeline.FAULT_ENV`:
 a worker judging a task whose name contains the variable's text kills itself with SIGKILL,
@@ -43,11 +46,11 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as wait_for
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 if TYPE_CHECKING:
     from multiprocessing.context import ForkContext, ForkServerContext, SpawnContext
@@ -57,6 +60,8 @@ KILL_ENV: Final = "GCADJ_INJECT_WORKER_KILL"
 HANG_ENV: Final = "GCADJ_INJECT_WORKER_HANG"
 HOOK_ENVS: Final = ("GCADJ_INJECT_FAULT", KILL_ENV, HANG_ENV)  # passed on to every worker
 HANG_SECONDS: Final = 120.0
+SOCKET_PATH_MAX: Final = 104  # the bytes of a Unix socket's path: 108 on Linux, 104 on BSDs
+FORKSERVER_SOCKET: Final = "/listener-XXXXXXXX"  # its name in the temporary folder
 
 
 # ---------------------------------------------------------------------------------------
@@ -65,14 +70,24 @@ HANG_SECONDS: Final = 120.0
 
 IDLE: Final = -1  # waiting for a unit: it holds nothing in hand
 TAKING: Final = -2  # reading the unit it took from its pipe (the first it has not answered)
-STEPS: Final = 1024  # a stage u * STEPS + 0 sends unit u's results; + 1 + i judges task i
+STEPS: Final = 1024  # the stages of one unit: sending its results, then judging each task
 MAX_UNIT: Final = STEPS - 2  # the most tasks in a unit
 
 
 @dataclass(frozen=True)
 class Stage:
-    """A worker's stage, decoded: `unit` and `index` (the task being judged; None while
-    the unit's results are being sent), or neither (`IDLE`, `TAKING`: `value` says)."""
+    """A worker's stage: `unit` and `index` (the task being judged; None while the unit's
+    results are being sent), or neither (`IDLE`, `TAKING`: `value` says).
+
+    A worker says its stage in one integer of the memory it shares with the parent
+    (`value`, read without a lock), so the stage is packed there, and only here: `IDLE`
+    and `TAKING` are negative, ``unit * STEPS`` sends unit's results, and
+    ``unit * STEPS + 1 + index`` judges its task `index`. `judging` and `sending` pack,
+    `of` unpacks.
+
+    >>> Stage.of(Stage.judging_task(3, 5).value)
+    Stage(value=3078, unit=3, index=5)
+    """
 
     value: int
     unit: int | None = None
@@ -85,6 +100,14 @@ class Stage:
         unit, step = divmod(value, STEPS)
         return cls(value, unit, None if step == 0 else step - 1)
 
+    @classmethod
+    def judging_task(cls, unit: int, index: int) -> Stage:
+        return cls(unit * STEPS + 1 + index, unit, index)
+
+    @classmethod
+    def sending_results(cls, unit: int) -> Stage:
+        return cls(unit * STEPS, unit)
+
     @property
     def judging(self) -> bool:
         return self.index is not None
@@ -92,10 +115,6 @@ class Stage:
     @property
     def sending(self) -> bool:
         return self.unit is not None and self.index is None
-
-
-def judging_stage(unit: int, index: int) -> int:
-    return unit * STEPS + 1 + index
 
 
 def death_words(exitcode: int | None) -> str:
@@ -234,11 +253,11 @@ def _work_units(tasks: Connection, results: Connection, slot: Any, start: _Start
         done = []
         for index, task in enumerate(batch):
             slot[1] = time.monotonic_ns()
-            slot[0] = judging_stage(number, index)
+            slot[0] = Stage.judging_task(number, index).value
             if start.hooks:
                 _hooks(name_of(task), start.hooks)
             done.append(_run_task(work, task))
-        slot[0] = number * STEPS  # sending
+        slot[0] = Stage.sending_results(number).value
         results.send((number, done, time.perf_counter() - began))
 
 
@@ -246,12 +265,20 @@ def _work_units(tasks: Connection, results: Connection, slot: Any, start: _Start
 # The pool, as the parent sees it
 
 
+class TaskKey(NamedTuple):
+    """How the caller knows a task it gave: the unit it made it part of (its own count,
+    in the order of the tasks) and its place there."""
+
+    unit: int
+    place: int
+
+
 @dataclass
 class Unit:
     """Work sent to one worker: tasks, and the keys the caller knows them by."""
 
     number: int
-    keys: list[int]
+    keys: list[TaskKey]
     tasks: list[Any]
 
 
@@ -311,6 +338,15 @@ class PoolSettings:
     method: str | None = None  # "forkserver" always (a server), None: see `_context`
 
 
+def _socket_fits() -> bool:
+    """Whether a forkserver's socket, in multiprocessing's temporary folder, has a path a
+    Unix socket can be bound to (see the module docstring)."""
+    import multiprocessing.util
+
+    folder = multiprocessing.util.get_temp_dir()
+    return len(os.fsencode(folder)) + len(FORKSERVER_SOCKET) < SOCKET_PATH_MAX
+
+
 class WorkerPool:
     """`settings.jobs` worker processes; a dead worker is replaced when there is work for
     it. Use it as a context manager, or `close` it."""
@@ -339,7 +375,7 @@ class WorkerPool:
         wanted = self.settings.method
         if wanted is None and "fork" in methods and threading.active_count() == 1:
             return multiprocessing.get_context("fork")
-        if "forkserver" in methods and wanted in (None, "forkserver"):
+        if "forkserver" in methods and wanted in (None, "forkserver") and _socket_fits():
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload([__name__, *self.settings.preload])
             return context
@@ -386,7 +422,7 @@ class WorkerPool:
 
     def give(
         self,
-        keys: list[int],
+        keys: list[TaskKey],
         work: Callable[[Any], Any],
         name_of: Callable[[Any], str],
         tasks: list[Any],
@@ -471,13 +507,6 @@ class WorkerPool:
 
     # -- deadlines -----------------------------------------------------------------------
 
-    def judging_since(self) -> Iterator[tuple[int, float]]:
-        """(stage, monotonic seconds it began) of each task being judged now."""
-        for worker in self.workers:
-            stage = worker.stage()
-            if stage.judging and worker.killed_for is None:
-                yield stage.value, int(worker.slot[1]) / 1e9
-
     def kill_overdue(self, seconds: float, now: float) -> None:
         """SIGKILL each worker judging one task for longer than `seconds`; its death is
         reported by `wait`, with the stage it was killed for."""
@@ -530,6 +559,7 @@ __all__ = [
     "Lost",
     "PoolSettings",
     "Stage",
+    "TaskKey",
     "Unit",
     "WorkerPool",
     "death_words",

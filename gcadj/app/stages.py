@@ -6,7 +6,7 @@ The one way in (`gcadj.app.pipeline.iter_judge_source`) gives each verdict to
 carrying what they made, so that every writer reads it from the judged game and nothing
 makes it twice:
 
-- **adjudication** (`JudgeOptions.adjudicate`): `gcadj.analysis.adjudicate`'s answer,
+- **adjudication** (`JudgeOptions.adjudicate`): `gcadj.analysis.adjudicator`'s answer,
   carried as `Verdict.adjudication` (its JSON the ``"adjudication"`` key of the verdict's
   line). ``gcadj adjudicate`` is a check with this option; ``audit --adjudicate``,
   ``export --adjudicate`` and ``gcadj serve`` set it too.
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from gcadj.judging.adjudication import Adjudication
     from gcadj.judging.game_analysis import GameAnalysis
     from gcadj.judging.verdict import Verdict
-    from gcadj.sources.options import JudgeOptions
+    from gcadj.sources.judge_options import JudgeOptions
 
 SourceProgress = Callable[[str, "Progress"], None]
 """Hears of a long search: the game's source, and where the search is."""
@@ -76,7 +76,7 @@ def guarded_adjudication(
     """`adjudicate_verdict`, with gcadj's own failure on the game (a bug) made its answer:
     class undetermined, the error in the reason, `internal` set (exit 5), as the pipeline
     does for a verdict."""
-    from gcadj.analysis.adjudicate import adjudicate_verdict
+    from gcadj.analysis.adjudicator import adjudicate_verdict
     from gcadj.analysis.options import INTERNAL_REASON
     from gcadj.judging.adjudication import Adjudication
     from gcadj.vocabulary import AdjudicationClass, Result

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gcadj.app.exit_codes import JUDGING_CODES, exit_codes_help
+from gcadj.app.fetching import FetchSettings
 from gcadj.cli import output
-from gcadj.cli.options import (
+from gcadj.cli.common_options import (
     DEFAULT_BUDGET,
     DEFAULT_EVIDENCE_MARGIN,
     DEFAULT_MATE_DEPTH,
@@ -26,26 +27,21 @@ from gcadj.cli.options import (
     EXIT_CANNOT_WRITE,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    GIVEN_NONE,
     INTERNAL_ERROR_HINT,
     BudgetOption,
-    CacheOption,
-    DelayOption,
     EvidenceMarginOption,
     FenOption,
     JobsOption,
     MateDepthOption,
     MaxBytesOption,
-    MaxSizeOption,
-    NoCacheOption,
     NodesOption,
     PocketFileOption,
-    RetriesOption,
     TableOption,
-    TimeoutOption,
     VerboseOption,
     adjudicate_options_of,
     check_options,
-    fetch_settings_of,
+    fetch_options,
     limits_of,
     report_problems,
 )
@@ -104,6 +100,7 @@ QuietLinesOption = Annotated[
 ]
 
 
+@fetch_options
 def adjudicate(
     sources: Annotated[
         list[str] | None,
@@ -130,12 +127,7 @@ def adjudicate(
     jobs: JobsOption = None,
     quiet: QuietLinesOption = False,
     verbose: VerboseOption = False,
-    cache: CacheOption = None,
-    no_cache: NoCacheOption = False,
-    delay: DelayOption = None,
-    timeout: TimeoutOption = None,
-    retries: RetriesOption = None,
-    max_kb: MaxSizeOption = None,
+    fetch: FetchSettings = GIVEN_NONE,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Adjudicate each game: a forced mate with its proof, a claimable draw, or the material."""
@@ -144,7 +136,7 @@ def adjudicate(
     from gcadj.app.adjudicate import AdjudicatePlan, run_adjudicate
     from gcadj.app.pipeline import JudgeOptions
     from gcadj.errors import AuditInterrupted, CannotWrite
-    from gcadj.outputs.adjudication import game_text
+    from gcadj.outputs.adjudication_text import game_text
 
     letter = check_options("adjudicate", pocket_file, fen)
     plan = AdjudicatePlan(
@@ -155,7 +147,7 @@ def adjudicate(
             max_bytes=max_bytes,
             adjudicate=adjudicate_options_of(mate_depth, budget, nodes, evidence_margin, table_mb),
         ),
-        fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
+        fetch=fetch,
         limits=limits_of(jobs, 0.0, 0),
         text=functools.partial(game_text, json_lines=json_lines, quiet=quiet, verbose=verbose),
     )

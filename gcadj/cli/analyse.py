@@ -16,7 +16,7 @@ import typer
 from gcadj.app.exit_codes import JUDGING_CODES, exit_codes_help
 from gcadj.cli import output
 from gcadj.cli.adjudicate import show
-from gcadj.cli.options import (
+from gcadj.cli.common_options import (
     DEFAULT_ANALYSE_DEPTH,
     DEFAULT_ANALYSE_NODES,
     DEFAULT_MATERIAL_THRESHOLD,

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Annotated, NamedTuple
 import typer
 
 from gcadj.app.exit_codes import EXIT_UNREADABLE, JUDGING_CODES, exit_codes_help
+from gcadj.app.fetching import FetchSettings
 from gcadj.cli import output
-from gcadj.cli.options import (
+from gcadj.cli.common_options import (
     DEFAULT_ANALYSE_DEPTH,
     DEFAULT_ANALYSE_NODES,
     DEFAULT_BUDGET,
@@ -34,32 +35,27 @@ from gcadj.cli.options import (
     EXIT_CANNOT_WRITE,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
+    GIVEN_NONE,
     INTERNAL_ERROR_HINT,
     AdjudicateFlag,
     AnalyseDepthOption,
     AnalyseFlag,
     AnalyseMoreNodesOption,
     BudgetOption,
-    CacheOption,
-    DelayOption,
     EvidenceMarginOption,
     FenOption,
     JobsOption,
     MateDepthOption,
     MaxBytesOption,
-    MaxSizeOption,
-    NoCacheOption,
     NodesOption,
     PocketFileOption,
-    RetriesOption,
     TableOption,
     ThresholdOption,
-    TimeoutOption,
     VerboseOption,
     adjudication_wanted,
     analysis_wanted,
     check_options,
-    fetch_settings_of,
+    fetch_options,
     limits_of,
     memory_option,
     refuse_folder,
@@ -73,8 +69,8 @@ from gcadj.words import plural
 
 if TYPE_CHECKING:
     from gcadj.app.audit import AuditPlan, AuditRun
-    from gcadj.app.judging import Judged
     from gcadj.app.products import ViewerChoice
+    from gcadj.app.worker_judging import Judged
     from gcadj.outputs.audit_report import Summary
 
 
@@ -381,6 +377,7 @@ def _files(
     )
 
 
+@fetch_options
 def audit(
     ctx: typer.Context,
     sources: SourcesArgument = None,
@@ -401,12 +398,7 @@ def audit(
     all_findings: AllOption = False,
     fen: FenOption = None,
     pocket_file: PocketFileOption = None,
-    cache: CacheOption = None,
-    no_cache: NoCacheOption = False,
-    delay: DelayOption = None,
-    timeout: TimeoutOption = None,
-    retries: RetriesOption = None,
-    max_kb: MaxSizeOption = None,
+    fetch: FetchSettings = GIVEN_NONE,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
     adjudicate: AdjudicateFlag = False,
     mate_depth: MateDepthOption = DEFAULT_MATE_DEPTH,
@@ -443,7 +435,7 @@ def audit(
             adjudicate=adjudication_wanted("audit", ctx),
             analyse=analysis_wanted("audit", ctx),
         ),
-        fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
+        fetch=fetch,
         limits=limits_of(jobs, source_timeout, memory),
         resume=resume,
         force=force,

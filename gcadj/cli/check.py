@@ -7,29 +7,25 @@ from typing import Annotated
 import typer
 
 from gcadj.app.exit_codes import exit_codes_help
-from gcadj.cli.options import (
+from gcadj.app.fetching import FetchSettings
+from gcadj.cli.common_options import (
     DEFAULT_ANALYSE_DEPTH,
     DEFAULT_ANALYSE_NODES,
     DEFAULT_MATERIAL_THRESHOLD,
     DEFAULT_MAX_BYTES,
+    GIVEN_NONE,
     AnalyseDepthOption,
     AnalyseFlag,
     AnalyseMoreNodesOption,
-    CacheOption,
-    DelayOption,
     FenOption,
     MaxBytesOption,
-    MaxSizeOption,
-    NoCacheOption,
     PocketFileOption,
     QuietOption,
-    RetriesOption,
     ThresholdOption,
-    TimeoutOption,
     VerboseOption,
     analysis_wanted,
     check_options,
-    fetch_settings_of,
+    fetch_options,
     report_problems,
 )
 from gcadj.sources.walk import AUDIT_SUFFIX, SOURCE_SUFFIXES_TEXT
@@ -44,6 +40,7 @@ CHECK_EPILOG = (
 )
 
 
+@fetch_options
 def check(
     ctx: typer.Context,
     sources: Annotated[
@@ -65,12 +62,7 @@ def check(
     pocket_file: PocketFileOption = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
-    cache: CacheOption = None,
-    no_cache: NoCacheOption = False,
-    delay: DelayOption = None,
-    timeout: TimeoutOption = None,
-    retries: RetriesOption = None,
-    max_kb: MaxSizeOption = None,
+    fetch: FetchSettings = GIVEN_NONE,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
     analyse: AnalyseFlag = False,
     analyse_depth: AnalyseDepthOption = DEFAULT_ANALYSE_DEPTH,
@@ -92,7 +84,7 @@ def check(
             max_bytes=max_bytes,
             analyse=analysis_wanted("check", ctx),
         ),
-        fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
+        fetch=fetch,
     )
     style = output.VerdictStyle(json=json_lines, quiet=quiet, verbose=verbose)
     run = run_check(plan)

@@ -14,7 +14,8 @@ from typing import Annotated
 import typer
 
 from gcadj.app.exit_codes import EXIT_ILLEGAL, EXIT_OK, JUDGING_CODES, exit_codes_help
-from gcadj.cli.options import (
+from gcadj.app.fetching import FetchSettings
+from gcadj.cli.common_options import (
     DEFAULT_ANALYSE_DEPTH,
     DEFAULT_ANALYSE_NODES,
     DEFAULT_BUDGET,
@@ -24,30 +25,25 @@ from gcadj.cli.options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TABLE_MB,
     EXIT_USAGE,
+    GIVEN_NONE,
     AdjudicateFlag,
     AnalyseDepthOption,
     AnalyseFlag,
     AnalyseMoreNodesOption,
     BudgetOption,
-    CacheOption,
-    DelayOption,
     EvidenceMarginOption,
     FenOption,
     MateDepthOption,
     MaxBytesOption,
-    MaxSizeOption,
-    NoCacheOption,
     NodesOption,
     PocketFileOption,
     QuietOption,
-    RetriesOption,
     TableOption,
     ThresholdOption,
-    TimeoutOption,
     VerboseOption,
     check_options,
     fail,
-    fetch_settings_of,
+    fetch_options,
     number_option,
     stages_wanted,
 )
@@ -121,6 +117,7 @@ def export_epilog() -> str:
     return f"Formats: {formats}. {EXPORT_EPILOG_TAIL}"
 
 
+@fetch_options
 def export(
     ctx: typer.Context,
     to: Annotated[
@@ -181,12 +178,7 @@ def export(
     ] = None,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
-    cache: CacheOption = None,
-    no_cache: NoCacheOption = False,
-    delay: DelayOption = None,
-    timeout: TimeoutOption = None,
-    retries: RetriesOption = None,
-    max_kb: MaxSizeOption = None,
+    fetch: FetchSettings = GIVEN_NONE,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
     adjudicate: AdjudicateFlag = False,
     mate_depth: MateDepthOption = DEFAULT_MATE_DEPTH,
@@ -218,7 +210,7 @@ def export(
         quiet=quiet,
         verbose=verbose,
     )
-    with fetch_settings(fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb)):
+    with fetch_settings(fetch):  # applied when a URL source is first read
         code = run_export(job, out=sys.stdout, say=lambda line: say(line, err=True))
     raise typer.Exit(code)
 

@@ -14,16 +14,12 @@ from gcadj.app.exit_codes import (
     JUDGING_CODES,
     exit_codes_help,
 )
-from gcadj.cli.options import (
+from gcadj.app.fetching import FetchSettings
+from gcadj.cli.common_options import (
     EXIT_USAGE,
+    GIVEN_NONE,
     INTERNAL_ERROR_HINT,
-    CacheOption,
-    DelayOption,
-    MaxSizeOption,
-    NoCacheOption,
-    RetriesOption,
-    TimeoutOption,
-    fetch_settings_of,
+    fetch_options,
     refuse_folder,
     write_output,
 )
@@ -40,6 +36,7 @@ FETCH_EPILOG = exit_codes_help(
 )
 
 
+@fetch_options
 def fetch(
     url: Annotated[
         str,
@@ -52,12 +49,7 @@ def fetch(
         ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing FILE.")] = False,
-    cache: CacheOption = None,
-    no_cache: NoCacheOption = False,
-    delay: DelayOption = None,
-    timeout: TimeoutOption = None,
-    retries: RetriesOption = None,
-    max_kb: MaxSizeOption = None,
+    fetch: FetchSettings = GIVEN_NONE,
 ) -> None:
     """Download a Game Courier page and write its game as a text log with tag pairs."""
     from pathlib import Path
@@ -69,7 +61,7 @@ def fetch(
     if output_file is not None and Path(output_file).exists() and not force:
         output.note("fetch", f"{output_file} exists; use --force to overwrite it")
         raise typer.Exit(EXIT_USAGE)
-    fetched = fetch_log(url, fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb))
+    fetched = fetch_log(url, fetch)
     if fetched.text is None:
         hint = f"; {INTERNAL_ERROR_HINT}" if fetched.internal else ""
         output.note("fetch", f"{fetched.error}{hint}")

@@ -73,7 +73,7 @@ def apply_habits(command: str, params: Sequence[Any], values: dict[str, Any]) ->
     """Apply the habits to the `values` click parsed for `command`'s `params`, in place;
     a usage error (exit 2, in words) for contradicting flags or a standard input asked
     for twice."""
-    from gcadj.cli.options import EXIT_USAGE, fail
+    from gcadj.cli.common_options import EXIT_USAGE, fail
 
     problem = contradiction(params, values)
     if problem is not None:
@@ -100,7 +100,7 @@ def apply_habits(command: str, params: Sequence[Any], values: dict[str, Any]) ->
 
 def _stdin_line(command: str, option: str) -> str:
     """The first non-blank line of standard input, stripped: a FEN or a position code."""
-    from gcadj.cli.options import EXIT_USAGE, fail
+    from gcadj.cli.common_options import EXIT_USAGE, fail
     from gcadj.sources.read import read_source  # one decoding for stdin, files and pages
 
     text = read_source("-")

@@ -190,7 +190,7 @@ def main() -> None:
         try:
             app()
         except Exception as err:
-            from gcadj.cli.options import EXIT_INTERNAL, INTERNAL_ERROR_HINT
+            from gcadj.cli.common_options import EXIT_INTERNAL, INTERNAL_ERROR_HINT
 
             message = str(err).strip() or "(no message)"
             say(

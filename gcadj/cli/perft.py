@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from gcadj.app.exit_codes import EXIT_CANNOT_WRITE, EXIT_OK, EXIT_READER_GONE, exit_codes_help
-from gcadj.cli.options import (
+from gcadj.cli.common_options import (
     EXIT_USAGE,
     number_parser,
 )

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gcadj.app.exit_codes import EXIT_OK, exit_codes_help
-from gcadj.cli.options import (
+from gcadj.cli.common_options import (
+    DEFAULT_MATE_DEPTH,
     EXIT_CANNOT_WRITE,
     EXIT_USAGE,
     JobsOption,
@@ -120,7 +121,8 @@ AdjudicateBudgetOption = Annotated[
         metavar="SECONDS",
         minimum=0,
         whole=False,
-        help="Time to adjudicate each game of a check (a mate searched up to 3 moves; "
+        help="Time to adjudicate each game of a check (a mate searched up to "
+        f"{DEFAULT_MATE_DEPTH} moves; "
         "0: no mate searched, as gcadj adjudicate --budget 0). A source spends at most a "
         "quarter of its deadline adjudicating, a check a tenth of its own.",
     ),
@@ -314,16 +316,15 @@ def serve(
             err=True,
         )
         raise typer.Exit(EXIT_USAGE)
-    from gcadj.errors import StoreError
-    from gcadj.web.serve import ServeError
-    from gcadj.web.serve import serve as run
+    from gcadj.errors import ServeError, StoreError
+    from gcadj.web.serve import run_server
 
     settings = settings_of(ctx.params)
     if settings.port > 65535:
         say(f"gcadj serve: --port must be at most 65535, not {settings.port}", err=True)
         raise typer.Exit(EXIT_USAGE)
     try:
-        run(settings, open_browser=open_browser)
+        run_server(settings, open_browser=open_browser)
     except ServeError as err:
         say(f"gcadj serve: {err}", err=True)
         raise typer.Exit(EXIT_USAGE) from None

@@ -49,7 +49,6 @@ from gcadj.engine.pieces import (
 )
 from gcadj.engine.squares import (
     BLACK,
-    COLOR_NAMES,
     DIAGONAL_VECTORS,
     KING_STEPS,
     KNIGHT_LEAPS,
@@ -64,7 +63,7 @@ from gcadj.engine.squares import (
     rays_for,
 )
 from gcadj.errors import FenError, IllegalMoveError
-from gcadj.vocabulary import Result, Termination
+from gcadj.vocabulary import Result, Side, Termination
 
 
 @dataclass(frozen=True)
@@ -333,18 +332,22 @@ class Position:
             self.occupied[piece.color].add(sq)
             if piece.kind.is_king:
                 if self.king_squares[piece.color] != -1:
-                    raise FenError(fen, 1, f"{COLOR_NAMES[piece.color]} has more than one King")
+                    raise FenError(
+                        fen, 1, f"{Side.of(piece.color).capitalized} has more than one King"
+                    )
                 self.king_squares[piece.color] = sq
         for color in (WHITE, BLACK):
             if self.king_squares[color] == -1:
-                raise FenError(fen, 1, f"{COLOR_NAMES[color]} has no King")
+                raise FenError(fen, 1, f"{Side.of(color).capitalized} has no King")
         self._nightriders = (
             sum(1 for sq in self.occupied[WHITE] if self._piece(sq).nightrider),
             sum(1 for sq in self.occupied[BLACK] if self._piece(sq).nightrider),
         )
         if self._attacked(self.king_squares[self.turn ^ 1], self.turn):
             raise FenError(
-                fen, 1, f"{COLOR_NAMES[self.turn ^ 1]} is in check but it is not their move"
+                fen,
+                1,
+                f"{Side.of(self.turn).other.capitalized} is in check but it is not their move",
             )
         self.ep_square = setup.ep_square if self._ep_is_plausible(setup.ep_square) else None
         # White may not pocket on ply 1 of a game from the standard array (docs/rules.md §3).
@@ -1609,9 +1612,6 @@ class Position:
         if claim_draw and self.can_claim_threefold_repetition():
             return Outcome(Termination.THREEFOLD_REPETITION, None)
         return None
-
-    def is_game_over(self) -> bool:
-        return self.outcome() is not None
 
     # -- perft -------------------------------------------------------------------------
 

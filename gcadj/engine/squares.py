@@ -14,7 +14,6 @@ from __future__ import annotations
 
 WHITE = 0
 BLACK = 1
-COLOR_NAMES = ("White", "Black")
 
 POCKET = 64
 """Sentinel square for the side to move's pocket in `Move` values."""
@@ -31,10 +30,13 @@ def square(file_index: int, rank_index: int) -> int:
 
 
 def square_file(sq: int) -> int:
+    """0..7 for files a..h (a square is rank * 8 + file). The hot loops of the engine and
+    the prover keep the raw ``sq & 7``; everything else asks here."""
     return sq & 7
 
 
 def square_rank(sq: int) -> int:
+    """0..7 for ranks 1..8, from White's side (see `relative_rank` for the mover's)."""
     return sq >> 3
 
 
@@ -52,7 +54,7 @@ def parse_square(name: str) -> int:
 
 def relative_rank(sq: int, color: int) -> int:
     """Rank 0..7 counted from `color`'s own side (docs/rules.md: Black's rank 1 is board rank 8)."""
-    rank = sq >> 3
+    rank = square_rank(sq)
     return rank if color == WHITE else 7 - rank
 
 
@@ -68,7 +70,7 @@ Ray = tuple[int, ...]
 def _full_ray(sq: int, vector: tuple[int, int]) -> Ray:
     """Squares from `sq` in direction `vector` to the edge, nearest first."""
     df, dr = vector
-    f, r = sq & 7, sq >> 3
+    f, r = square_file(sq), square_rank(sq)
     out: list[int] = []
     while True:
         f, r = f + df, r + dr

@@ -1,6 +1,6 @@
 """What an adjudication of a game says: the proposed result, how strong it is, and why.
 
-Data only: the analysis layer makes it (`gcadj.analysis.adjudicate`), a judged game
+Data only: the analysis layer makes it (`gcadj.analysis.adjudicator`), a judged game
 carries it, and every writer reads it (the text report, the JSON, the audit's CSV and
 report, the viewer and the served pages), so that each says the same. Its JSON
 (`Adjudication.to_json`) is the ``adjudication`` key of ``gcadj adjudicate --json``.
@@ -145,7 +145,7 @@ class Threat:
 @dataclass(frozen=True)
 class Adjudication:
     """A game's adjudication: its class, proposed result and reason (how each class is
-    decided: `gcadj.analysis.adjudicate`). `no_mate_within` and
+    decided: `gcadj.analysis.adjudicator`). `no_mate_within` and
     `not_mated_within`: the side to move was proved to have no forced mate, and not to be
     mated, within that many moves (None: no search was made); `cut`: why the search
     stopped short of `mate_depth` (its budget, the node limit, Ctrl-C), None if it did not.

@@ -26,7 +26,7 @@ from gcadj.engine.compiled import rebuild_args
 from gcadj.engine.move import BOARD_MOVES, DROP_MOVES, POCKET_MOVES, Move
 from gcadj.engine.pieces import PIECE, PIECES, Piece, mutation_choices, promotion_choices
 from gcadj.engine.position import KING_REASONS, IllegalReason, Position
-from gcadj.engine.squares import COLOR_NAMES, POCKET, WHITE, square_name
+from gcadj.engine.squares import POCKET, WHITE, relative_rank, square_file, square_name, square_rank
 from gcadj.errors import UnsupportedSquare
 from gcadj.notation.records import (
     CaptureSub,
@@ -36,7 +36,7 @@ from gcadj.notation.records import (
     PlaceSub,
     RemoveSpaceSub,
 )
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, Category, PocketFile
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, Category, PocketFile, Side
 
 CATEGORIES = tuple(category.value for category in Category)
 
@@ -87,11 +87,11 @@ class SquareMap:
 def _describe(piece: Piece | None) -> str:
     if piece is None:
         return "nothing"
-    return f"a {COLOR_NAMES[piece.color]} {piece.kind.name}"
+    return f"a {Side.of(piece.color).capitalized} {piece.kind.name}"
 
 
 def _the(piece: Piece) -> str:
-    return f"the {COLOR_NAMES[piece.color]} {piece.kind.name}"
+    return f"the {Side.of(piece.color).capitalized} {piece.kind.name}"
 
 
 @lru_cache(maxsize=8)
@@ -165,7 +165,7 @@ class PlyJudge:
         if o == POCKET_INDEX[position.turn]:
             return IllegalPly(
                 Category.DROP_NOT_IN_POCKET,
-                f"{COLOR_NAMES[position.turn]}'s pocket {sub.origin} is empty: "
+                f"{Side.of(position.turn).capitalized}'s pocket {sub.origin} is empty: "
                 "there is nothing to drop",
             )
         return IllegalPly(Category.EMPTY_ORIGIN, f"there is no piece on {sub.origin} to move")
@@ -313,15 +313,16 @@ class PlyJudge:
         if o >= 64:
             if o != POCKET_INDEX[us]:
                 return IllegalPly(
-                    Category.WRONG_SIDE, f"{primary.origin} is {COLOR_NAMES[us ^ 1]}'s pocket"
+                    Category.WRONG_SIDE,
+                    f"{primary.origin} is {Side.of(us).other.capitalized}'s pocket",
                 )
             return self._explain_drop(position, primary, d, piece, diff)
         if d >= 64:
             if d != POCKET_INDEX[us]:
                 return IllegalPly(
                     Category.ILLEGAL_PIECE_MOVE,
-                    f"{primary.target} is {COLOR_NAMES[us ^ 1]}'s pocket; a piece can only go "
-                    f"into its own side's pocket",
+                    f"{primary.target} is {Side.of(us).other.capitalized}'s pocket; a piece "
+                    f"can only go into its own side's pocket",
                 )
             return self._explain_pocketing(position, primary, o, piece, diff)
         return self._explain_board_move(position, primary, o, d, piece, diff)
@@ -337,11 +338,11 @@ class PlyJudge:
             if not isinstance(sub, MoveSub):
                 continue
             o, d = index(sub.origin), index(sub.target)
-            if o >= 64 or d >= 64 or o >> 3 != home or d >> 3 != home:
+            if o >= 64 or d >= 64 or square_rank(o) != home or square_rank(d) != home:
                 continue
             king = position.board[o]
             if (
-                abs((o & 7) - (d & 7)) == 2
+                abs(square_file(o) - square_file(d)) == 2
                 and king is not None
                 and king.kind.is_king
                 and king.color == us
@@ -379,7 +380,7 @@ class PlyJudge:
         return IllegalPly(
             Category.DROP_NOT_IN_POCKET,
             f"{put} out of nowhere and '{step}' moves it on: a new piece enters the board "
-            f"only as a drop from {COLOR_NAMES[us]}'s pocket {pocket}",
+            f"only as a drop from {Side.of(us).capitalized}'s pocket {pocket}",
         )
 
     def _explain_without_move(
@@ -417,7 +418,7 @@ class PlyJudge:
                     Category.DROP_NOT_IN_POCKET,
                     f"'{sub.label}{sub.operator}{sub.target}' puts {_describe(placed)} "
                     f"on {sub.target}, "
-                    f"but {COLOR_NAMES[us]}'s pocket {held}",
+                    f"but {Side.of(us).capitalized}'s pocket {held}",
                 )
         first = min(diff)
         before, after = self.content(position, first), diff[first]
@@ -442,7 +443,7 @@ class PlyJudge:
         if reason is IllegalReason.DROP_LAST_RANK:
             return IllegalPly(
                 Category.DROP_LAST_RANK,
-                f"{COLOR_NAMES[us]} may not drop on its own rank 8 ({sub.target})",
+                f"{Side.of(us).capitalized} may not drop on its own rank 8 ({sub.target})",
             )
         if reason is IllegalReason.DROP_OCCUPIED:
             return IllegalPly(
@@ -470,7 +471,7 @@ class PlyJudge:
         if reason is IllegalReason.POCKET_FULL:
             return IllegalPly(
                 Category.POCKET_FULL,
-                f"{COLOR_NAMES[us]}'s pocket {pocket_name} already holds "
+                f"{Side.of(us).capitalized}'s pocket {pocket_name} already holds "
                 f"{_describe(position.pockets[us])}; a pocket holds one piece",
             )
         if reason is IllegalReason.POCKET_FIRST_MOVE:
@@ -486,7 +487,7 @@ class PlyJudge:
             return IllegalPly(
                 Category.BAD_MUTATION,
                 f"the pocket {pocket_name} ends up holding {_describe(became)} "
-                f"({became.symbol}): {COLOR_NAMES[us]}'s pieces are written in "
+                f"({became.symbol}): {Side.of(us).capitalized}'s pieces are written in "
                 f"{'upper' if us == WHITE else 'lower'} case",
             )
         if reason in _CHOICE_REASONS:
@@ -618,7 +619,7 @@ class PlyJudge:
             names = " and ".join(
                 f"{_describe(position.board[a])} on {square_name(a)}" for a in attackers
             )
-        king = f"the {COLOR_NAMES[us]} King on {square_name(king_sq)}"
+        king = f"the {Side.of(us).capitalized} King on {square_name(king_sq)}"
         if reason is IllegalReason.POCKETING_IN_CHECK:
             return IllegalPly(
                 Category.KING_IN_CHECK,
@@ -639,7 +640,7 @@ class PlyJudge:
         if reason is IllegalReason.PAWN_BLOCKED:
             return f"a Pawn captures only diagonally, and {target} holds {_describe(occupant)}"
         if reason is IllegalReason.PAWN_DOUBLE_OFF_RANK_2:
-            rank = (o >> 3) + 1 if position.turn == WHITE else 8 - (o >> 3)
+            rank = relative_rank(o, position.turn) + 1
             return f"a Pawn double-steps only from its rank 2, and {origin} is its rank {rank}"
         if reason is IllegalReason.PAWN_DOUBLE_BLOCKED:
             between = (o + d) // 2
@@ -657,7 +658,8 @@ class PlyJudge:
 
 def _wrong_side(us: int, where: str, piece: Piece) -> IllegalPly:
     return IllegalPly(
-        Category.WRONG_SIDE, f"it is {COLOR_NAMES[us]}'s turn, but {where} holds {_describe(piece)}"
+        Category.WRONG_SIDE,
+        f"it is {Side.of(us).capitalized}'s turn, but {where} holds {_describe(piece)}",
     )
 
 

@@ -5,7 +5,7 @@ Bishop and Knight 2, ..., the AmazonRider 8); a piece keeps its class when it mu
 climbs one when it is pocketed from the far rank. A side's material is counted per class,
 its pocket's piece included, and summed in class units (a Queen is 5, a Pawn 1); the King
 has no class and is not counted. The difference of the totals is the lead an adjudication
-weighs as evidence (`gcadj.analysis.adjudicate`).
+weighs as evidence (`gcadj.analysis.adjudicator`).
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ from gcadj.judging.verdict import Finding, Verdict, literal_successor
 from gcadj.notation.pgn import NOTE_MARK
 from gcadj.notation.records import GameLog, MoveRecord, UnreadText
 from gcadj.notation.san import gc_text, move_san, submoves_text
-from gcadj.vocabulary import PocketFile
+from gcadj.vocabulary import PocketFile, Side
 
 __all__ = [
     "JudgedGame",
@@ -136,7 +136,7 @@ class JudgedPly:
     def __repr__(self) -> str:
         return (
             f"JudgedPly(index={self.index}, move_number={self.move_number}, "
-            f"side={self.side!r}, text={self.text!r}, status={self.status!r})"
+            f"side={self.side.value!r}, text={self.text!r}, status={self.status!r})"
         )
 
     # -- the record as typed
@@ -147,8 +147,8 @@ class JudgedPly:
         return self.index + 1
 
     @property
-    def side(self) -> str:
-        return "white" if self.white else "black"
+    def side(self) -> Side:
+        return Side.WHITE if self.white else Side.BLACK
 
     @property
     def text(self) -> str:

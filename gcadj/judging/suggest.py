@@ -39,11 +39,11 @@ from dataclasses import dataclass
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import Piece, PieceKind
 from gcadj.engine.position import Position
-from gcadj.engine.squares import COLOR_NAMES, POCKET, WHITE
+from gcadj.engine.squares import POCKET, WHITE, relative_rank, square_file, square_rank
 from gcadj.judging.judge import POCKET_INDEX, SquareMap, square_map
 from gcadj.notation.records import CaptureSub, ClearSub, MoveRecord, MoveSub, PlaceSub
 from gcadj.notation.san import gc_text, move_san, submoves_text
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Side
 
 __all__ = ["Candidate", "edit_distance", "suggest"]
 
@@ -174,8 +174,8 @@ def _castling_attempt(position: Position, record: MoveRecord, squares: SquareMap
             piece is not None
             and piece.king
             and piece.color == us
-            and o >> 3 == d >> 3 == first_rank
-            and abs((o & 7) - (d & 7)) == 2
+            and square_rank(o) == square_rank(d) == first_rank
+            and abs(square_file(o) - square_file(d)) == 2
         ):
             return True
     return False
@@ -275,7 +275,7 @@ def edit_distance(a: str, b: str) -> int:
 
 
 def _a(piece: Piece) -> str:
-    return f"a {COLOR_NAMES[piece.color]} {piece.kind.name}"
+    return f"a {Side.of(piece.color).capitalized} {piece.kind.name}"
 
 
 def _kind_article(kind: PieceKind) -> str:
@@ -287,7 +287,12 @@ def _en_passant_victim(position: Position, move: Move) -> int | None:
     if f >= 64 or t >= 64:
         return None
     piece = position.board[f]
-    if piece is None or not piece.pawn or position.board[t] is not None or (f & 7) == (t & 7):
+    if (
+        piece is None
+        or not piece.pawn
+        or position.board[t] is not None
+        or square_file(f) == square_file(t)
+    ):
         return None
     return t - 8 if position.turn == WHITE else t + 8
 
@@ -308,14 +313,16 @@ def _candidate(
         why.append(f"a drop takes the {piece.kind.name} out of the pocket {pocket}")
     elif not origin_ok:
         if f == POCKET:
-            why.append(f"the {piece.kind.name} to drop is in {COLOR_NAMES[us]}'s pocket {pocket}")
+            why.append(
+                f"the {piece.kind.name} to drop is in {Side.of(us).capitalized}'s pocket {pocket}"
+            )
         else:
             why.append(
                 f"the {piece.kind.name} moves from {name(s.origin)}, not {name(typed.origin)}"
             )
     if not dest_ok and not s.swapped:
         if t == POCKET:
-            why.append(f"{COLOR_NAMES[us]}'s pocket is {pocket}")
+            why.append(f"{Side.of(us).capitalized}'s pocket is {pocket}")
         else:
             why.append(f"to {name(s.dest)}, not {name(typed.dest)}")
     label_wrong = typed.label is not None and typed.label != piece.symbol
@@ -337,7 +344,7 @@ def _candidate(
     elif victim is None and typed.removed:
         why.append("nothing else is removed")
     if typed.extra:
-        arrives = piece.pawn and t < 64 and t >> 3 == (7 if us == WHITE else 0)
+        arrives = piece.pawn and t < 64 and relative_rank(t, us) == 7
         why.append("a Pawn reaching rank 8 stays a Pawn" if arrives else "nothing else changes")
     strong = (
         origin_ok
@@ -353,11 +360,11 @@ def _candidate(
 
 def _pocketing_why(piece: Piece, origin: int, kind: PieceKind, typed: _Typed, us: int) -> list[str]:
     letter = kind.letter if us == WHITE else kind.letter.lower()
-    last_rank = origin >> 3 == (7 if us == WHITE else 0)
+    last_rank = relative_rank(origin, us) == 7
     if typed.became is not None and typed.became.upper() == kind.letter:
         if typed.became != letter:
             case = "upper" if us == WHITE else "lower"
-            return [f"{COLOR_NAMES[us]}'s pieces are written in {case} case ({letter})"]
+            return [f"{Side.of(us).capitalized}'s pieces are written in {case} case ({letter})"]
         return []
     if last_rank and kind is not piece.kind:
         if typed.became is None:

@@ -21,7 +21,7 @@ from gcadj.engine.fen import STARTING_FEN, format_fen
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import Piece
 from gcadj.engine.position import Outcome, Position
-from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
+from gcadj.engine.squares import BLACK, WHITE
 from gcadj.errors import FenError, LogSyntaxError
 from gcadj.judging.adjudication import Adjudication
 from gcadj.judging.judge import IllegalPly, PlyJudge
@@ -753,7 +753,7 @@ def _after_end(outcome: Outcome) -> IllegalPly:
     if outcome.winner is None:
         ended = f"the game had already ended in a draw by {how}"
     else:
-        ended = f"the game had already ended by {how} ({COLOR_NAMES[outcome.winner]} won)"
+        ended = f"the game had already ended by {how} ({Side.of(outcome.winner).capitalized} won)"
     return IllegalPly(Category.AFTER_GAME_END, f"{ended}; no move may follow")
 
 
@@ -761,9 +761,10 @@ def _pocket_problem(piece: Piece | None, owner: int) -> str | None:
     if piece is None:
         return None
     if piece.kind.is_king:
-        return f"a King in {COLOR_NAMES[owner]}'s pocket"
+        return f"a King in {Side.of(owner).capitalized}'s pocket"
     if piece.color != owner:
-        return f"{COLOR_NAMES[piece.color]}'s {piece.kind.name} in {COLOR_NAMES[owner]}'s pocket"
+        whose = Side.of(piece.color).capitalized
+        return f"{whose}'s {piece.kind.name} in {Side.of(owner).capitalized}'s pocket"
     return None
 
 

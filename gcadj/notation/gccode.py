@@ -26,9 +26,9 @@ from typing import NamedTuple
 
 from gcadj.engine.fen import STARTING_FEN, format_fen, parse_fen
 from gcadj.engine.pieces import KIND, PIECE, Piece
-from gcadj.engine.squares import BLACK, COLOR_NAMES, FILE_NAMES, WHITE
+from gcadj.engine.squares import BLACK, FILE_NAMES, WHITE
 from gcadj.errors import FenError, GcCodeError
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Side
 from gcadj.words import plural
 
 WIDTH = 9  # files a-h and the pocket file
@@ -231,7 +231,7 @@ def _layout(
                 )
             continue
         owner = BLACK if row == 0 else WHITE
-        whose = f"{COLOR_NAMES[owner]}'s pocket"
+        whose = f"{Side.of(owner).capitalized}'s pocket"
         if content == "-":
             raise GcCodeError(
                 code, column, f"'-' marks a cell that does not exist, but {name} is {whose}"
@@ -243,7 +243,7 @@ def _layout(
                 raise GcCodeError(
                     code,
                     column,
-                    f"{name} is {whose}, but it holds a {COLOR_NAMES[content.color]} "
+                    f"{name} is {whose}, but it holds a {Side.of(content.color).capitalized} "
                     f"{content.kind.name} ({content.symbol!r})",
                 )
             pockets[owner] = content

@@ -29,7 +29,15 @@ from typing import NamedTuple
 from gcadj.engine.move import BOARD_MOVES, Move
 from gcadj.engine.pieces import KIND, PIECES, Piece, PieceKind
 from gcadj.engine.position import KING_REASONS, IllegalReason, Position
-from gcadj.engine.squares import COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square, square_name
+from gcadj.engine.squares import (
+    FILE_NAMES,
+    POCKET,
+    WHITE,
+    parse_square,
+    square_file,
+    square_name,
+    square_rank,
+)
 from gcadj.errors import SanError
 from gcadj.notation.records import (
     CaptureSub,
@@ -39,7 +47,7 @@ from gcadj.notation.records import (
     RemoveSpaceSub,
     SubMove,
 )
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Side
 
 __all__ = [
     "LongMove",
@@ -85,8 +93,8 @@ def _san_body(position: Position, move: Move) -> str:
         return f"{piece.kind.letter}{square_name(f)}@{became}"
     capture = position.board[t] is not None
     if piece.pawn:
-        if (f & 7) != (t & 7):
-            return f"{FILE_NAMES[f & 7]}x{square_name(t)}"
+        if square_file(f) != square_file(t):
+            return f"{FILE_NAMES[square_file(f)]}x{square_name(t)}"
         return square_name(t)
     return f"{piece.kind.letter}{_disambiguation(position, move, piece)}" + (
         f"{'x' if capture else ''}{square_name(t)}"
@@ -99,10 +107,10 @@ def _disambiguation(position: Position, move: Move, piece: Piece) -> str:
     rivals = [square for square in position.legal_origins(piece, t) if square != f]
     if not rivals:
         return ""
-    if all((r & 7) != (f & 7) for r in rivals):
-        return FILE_NAMES[f & 7]
-    if all((r >> 3) != (f >> 3) for r in rivals):
-        return str((f >> 3) + 1)
+    if all(square_file(r) != square_file(f) for r in rivals):
+        return FILE_NAMES[square_file(f)]
+    if all(square_rank(r) != square_rank(f) for r in rivals):
+        return str(square_rank(f) + 1)
     return square_name(f)
 
 
@@ -217,15 +225,15 @@ def _pick(
         p = board[f]
         if p is None or p.kind is not kind:
             continue
-        if from_file is not None and FILE_NAMES[f & 7] != from_file:
+        if from_file is not None and FILE_NAMES[square_file(f)] != from_file:
             continue
-        if from_rank is not None and str((f >> 3) + 1) != from_rank:
+        if from_rank is not None and str(square_rank(f) + 1) != from_rank:
             continue
-        if same_file is not None and ((f & 7) == (t & 7)) != same_file:
+        if same_file is not None and (square_file(f) == square_file(t)) != same_file:
             continue
         candidates.append(BOARD_MOVES[f][t])
     found = [m for m in candidates if position.is_legal(m)]
-    side = COLOR_NAMES[position.turn]
+    side = Side.of(position.turn).capitalized
     if not found:
         hint = ""
         if from_file or from_rank:
@@ -251,7 +259,7 @@ def _parse_drop(position: Position, text: str, letter: str, target: str) -> Move
     if why is None:
         return move
     held = position.pockets[position.turn]
-    side = COLOR_NAMES[position.turn]
+    side = Side.of(position.turn).capitalized
     if held is None:
         reason = f"{side}'s pocket is empty"
     elif why is IllegalReason.DROP_WRONG_PIECE:
@@ -271,7 +279,7 @@ def _parse_pocketing(
     f = parse_square(origin)
     piece = position.board[f]
     us = position.turn
-    side = COLOR_NAMES[us]
+    side = Side.of(us).capitalized
     if piece is None or piece.color != us:
         raise SanError(text, position.fen(), f"there is no {side} piece on {origin} to pocket")
     if letter is not None and _kind(position, text, letter) is not piece.kind:
@@ -318,7 +326,7 @@ def gc_submoves(
             subs += (PlaceSub(PIECES[us][kind.index].symbol, pocket, "-"),)
         return subs
     subs = (MoveSub(piece.symbol, square_name(f), square_name(t)),)
-    if piece.pawn and position.board[t] is None and (f & 7) != (t & 7):  # en passant
+    if piece.pawn and position.board[t] is None and square_file(f) != square_file(t):  # en passant
         subs += (ClearSub(square_name(t - 8 if us == WHITE else t + 8), "-"),)
     return subs
 

@@ -37,7 +37,7 @@ from gcadj.outputs.files import atomic_text_file
 from gcadj.outputs.html_text import breakable
 from gcadj.outputs.plain_words import category_sentence, move_words, term
 from gcadj.outputs.report import failing_line
-from gcadj.vocabulary import MistakeKind, Result, Status, VerdictKind
+from gcadj.vocabulary import MistakeKind, Result, Side, Status, VerdictKind
 from gcadj.words import plural
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,6 @@ ANALYSIS_KEYS: Final = dict(zip(ANALYSIS_COLUMNS, MistakeKind, strict=True))
 MISTAKES_TOKEN: Final = "has-mistakes"
 """The report's filter token of an analysed game with at least one finding."""
 MISTAKE_WORDS: Final = {MISTAKES_TOKEN: "has mistakes"}
-STATUS_ORDER: Final = ("legal", "illegal", "syntax-error", "error")
 MATE_TOKENS: Final = {"white": "mate-white", "black": "mate-black"}
 """The report's filter token of a game with a proved forced mate, by the side that mates
 (whatever the class: a game lost on time while holding a mate is recorded, and its mate
@@ -715,7 +714,7 @@ def _position_words(record: dict[str, Any]) -> str:
         return f"before {where}, the first illegal move"
     fields = str(record.get("final_fen") or "").split()
     if len(fields) > 5 and fields[5].isdigit():
-        side = "white" if fields[1] == "w" else "black"
+        side = Side.WHITE if fields[1] == "w" else Side.BLACK
         return f"where reading stopped, before {move_words(int(fields[5]), side)}"
     return "where reading stopped"
 

@@ -10,8 +10,8 @@ only read, never made into a position and judged again.
 from __future__ import annotations
 
 from gcadj.engine.fen import parse_fen
-from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+from gcadj.engine.squares import BLACK, WHITE
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Side
 
 
 def text_diagram(
@@ -30,8 +30,8 @@ def text_diagram(
             held = setup.pockets[owner]
             symbol = held.symbol if held else "."
             square = f"{pocket_file}{rank + 1}"
-            pocket = f" | {symbol}   {COLOR_NAMES[owner]}'s pocket ({square})"
+            pocket = f" | {symbol}   {Side.of(owner).capitalized}'s pocket ({square})"
         lines.append(f"{indent}{rank + 1} {cells}{pocket}")
     lines.append(f"{indent}  a b c d e f g h   {pocket_file}")
-    lines.append(f"{indent}{COLOR_NAMES[setup.turn]} to move")
+    lines.append(f"{indent}{Side.of(setup.turn).capitalized} to move")
     return "\n".join(lines)

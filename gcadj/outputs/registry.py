@@ -4,7 +4,7 @@ Each module there declares ``WRITER = Writer(...)``: the format's name (the word
 ``--to``), a one-line help, whether it takes one game or several, which options it accepts
 (``--ply``, ``--to-pocket-file``, ``--fix``), and how it writes. `writers` finds them with
 pkgutil, so adding a format is one new module (and its test): ``gcadj export --to``'s
-choices, its help and the Python API (`gcadj.outputs.export`) all come from here.
+choices, its help and the Python API (`gcadj.outputs.game_export`) all come from here.
 
 Writing is two steps, so that a file named for an export is never started for nothing:
 `Writer.start` checks the games and the options and raises `ExportError` (a usage error)

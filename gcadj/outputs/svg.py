@@ -28,7 +28,15 @@ from html import escape
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import PIECE, Piece
 from gcadj.engine.position import Position
-from gcadj.engine.squares import BLACK, COLOR_NAMES, FILE_NAMES, POCKET, WHITE, parse_square
+from gcadj.engine.squares import (
+    BLACK,
+    FILE_NAMES,
+    POCKET,
+    WHITE,
+    parse_square,
+    square_file,
+    square_rank,
+)
 from gcadj.notation.records import (
     CaptureSub,
     ClearSub,
@@ -37,7 +45,7 @@ from gcadj.notation.records import (
     PlaceSub,
     RemoveSpaceSub,
 )
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Side
 
 __all__ = [
     "BLACK_POCKET_CELL",
@@ -131,8 +139,8 @@ class _Canvas:
         if not 0 <= square < 64:
             raise ValueError(f"not a cell of the diagram: {square!r}")
         if self.flipped:
-            return 7 - (square & 7), square >> 3
-        return square & 7, 7 - (square >> 3)
+            return 7 - square_file(square), square_rank(square)
+        return square_file(square), 7 - square_rank(square)
 
     def add(self, element: str) -> None:
         self.parts.append(element)
@@ -182,10 +190,10 @@ def render_svg(
     canvas.add(_turn_markup(canvas, position.turn))
     state = ""
     if position.is_checkmate():
-        state = f"{COLOR_NAMES[position.turn]} is checkmated. "
+        state = f"{Side.of(position.turn).capitalized} is checkmated. "
     elif position.is_check():
-        state = f"{COLOR_NAMES[position.turn]} is in check. "
-    side = COLOR_NAMES[position.turn]
+        state = f"{Side.of(position.turn).capitalized} is in check. "
+    side = Side.of(position.turn).capitalized
     title = escape(f"{state}{side} to move. FEN {position.fen()}", quote=False)
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -307,7 +315,7 @@ def board_kit(
 def _board(canvas: _Canvas) -> None:
     u = canvas.u
     for sq in range(64):
-        dark = ((sq & 7) + (sq >> 3)) % 2 == 0  # a1 is dark
+        dark = (square_file(sq) + square_rank(sq)) % 2 == 0  # a1 is dark
         canvas.rect(sq, DARK if dark else LIGHT)
     x, y = _LEFT * u, _TOP * u  # the board's top-left corner, whichever side is up
     canvas.add(

@@ -77,7 +77,7 @@ from gcadj.about import GAMES_BLOCK_ID, GENERATOR_META
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import PIECE
 from gcadj.engine.position import Position
-from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
+from gcadj.engine.squares import WHITE
 from gcadj.errors import ExportError
 from gcadj.judging.adjudication import Adjudication, ForcedMate, ProofMove
 from gcadj.judging.game_analysis import GameAnalysis, PlyAnalysis
@@ -99,7 +99,7 @@ from gcadj.outputs.viewer_analysis import analysis_box, line_html, move_mark
 from gcadj.outputs.viewer_code import VIEWER_SCRIPT, VIEWER_STYLE
 from gcadj.outputs.writers.gc import write_gc
 from gcadj.urls import is_url
-from gcadj.vocabulary import DEFAULT_POCKET_FILE, PRESETS, PocketFile, Status
+from gcadj.vocabulary import DEFAULT_POCKET_FILE, PRESETS, PocketFile, Side, Status
 from gcadj.words import plural
 
 __all__ = [
@@ -337,7 +337,7 @@ class _Walker:
 
     @property
     def next_words(self) -> str:
-        return move_words(self.next_number, "white" if self.next_white else "black")
+        return move_words(self.next_number, Side.WHITE if self.next_white else Side.BLACK)
 
     def step(self, position: Position, label: str, parent: int | None = None, **drawn: Any) -> Step:
         """A step of `position`, its marks drawn for both sides of the board."""
@@ -491,7 +491,7 @@ class _Adjudicated:
         white_first = start.turn == WHITE
         index = ply - 1 + (0 if white_first else 1)
         return move_words(
-            start.fullmove_number + index // 2, "white" if index % 2 == 0 else "black"
+            start.fullmove_number + index // 2, Side.WHITE if index % 2 == 0 else Side.BLACK
         )
 
     def reason(self) -> str:
@@ -795,8 +795,8 @@ def _head_html(
     players = ""
     if white or black:
         players = (
-            f'<p class="players">{COLOR_NAMES[WHITE]}: {_e(white or "?")} · '
-            f"{COLOR_NAMES[BLACK]}: {_e(black or '?')}</p>"
+            f'<p class="players">{Side.WHITE.capitalized}: {_e(white or "?")} · '
+            f"{Side.BLACK.capitalized}: {_e(black or '?')}</p>"
         )
     return f"<h1>{_e(title)}</h1>{players}{_verdict_html(verdict, walk)}"
 

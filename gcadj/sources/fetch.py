@@ -54,7 +54,7 @@ from gcadj.about import __version__
 from gcadj.errors import FetchError, RetryableFetch
 from gcadj.sources.addresses import AddressRefused, check_host, refused_address
 from gcadj.sources.decode import decode_text
-from gcadj.sources.urls import SCHEMES, is_url, redact_text, redact_url
+from gcadj.urls import SCHEMES, is_url, redact_text, redact_url
 
 log = logging.getLogger(__name__)
 

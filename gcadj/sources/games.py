@@ -31,10 +31,10 @@ from gcadj.notation.lexicon import SourceFormat
 from gcadj.notation.parse import normalise_text
 from gcadj.notation.pgn import without_forum_wrappers
 from gcadj.sources.formats import detect_format, fen_tag_error, game_name, read_log_game
-from gcadj.sources.options import JudgeOptions
+from gcadj.sources.judge_options import JudgeOptions
 from gcadj.sources.own import json_game, page_games
 from gcadj.sources.read import game_ref, read_source
-from gcadj.sources.urls import redact_url
+from gcadj.urls import redact_url
 from gcadj.vocabulary import Status
 from gcadj.words import plural
 

@@ -80,7 +80,7 @@ from gcadj.notation.san import (
 )
 from gcadj.notation.tags import starts_like_tag, tag_pairs
 from gcadj.sources.formats import game_name
-from gcadj.sources.options import JudgeOptions
+from gcadj.sources.judge_options import JudgeOptions
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Result, Status, is_preset_file
 
 __all__ = [

@@ -11,7 +11,9 @@ not all the memory there is. What is not a regular file is handled by its kind:
 
 * a **FIFO** (``mkfifo``, or ``<(command)`` in a shell) is read without blocking, up to the
   cap, and given up when nothing arrives for `PIPE_TIMEOUT` seconds (no writer ever
-  came, or it stalled): opening one the usual way would wait forever for a writer;
+  came, or it stalled): opening one the usual way would wait forever for a writer; the
+  environment variable `PIPE_TIMEOUT_ENV` sets another number of seconds (the tests'
+  shorter deadline, so that giving up is tested without waiting 30 s);
 * a **device** or a **socket** is refused in words (``/dev/zero`` never ends, a terminal
   waits for typing): give its content on standard input instead;
 * **standard input** is read as it comes, with the cap and no deadline (as ``cat`` reads
@@ -31,13 +33,14 @@ from typing import TYPE_CHECKING, BinaryIO, Final
 
 from gcadj.errors import SourceError
 from gcadj.sources.decode import decode_text
-from gcadj.sources.urls import is_url, url_scheme
+from gcadj.urls import is_url, url_scheme
 
 if TYPE_CHECKING:
     from gcadj.sources.fetch import Fetcher
 
 DEFAULT_MAX_BYTES: Final = 64 * 1024 * 1024
 PIPE_TIMEOUT: Final = 30.0  # seconds a FIFO may stay silent before it is given up
+PIPE_TIMEOUT_ENV: Final = "GCADJ_PIPE_TIMEOUT"  # another number of seconds, if positive
 CHUNK: Final = 1024 * 1024
 
 
@@ -56,18 +59,33 @@ def too_large(spec: str, max_bytes: int, size: int | None = None) -> SourceError
     return SourceError(f"{spec}: larger than {size_words(max_bytes)}{known}; raise --max-bytes")
 
 
+def pipe_timeout_default() -> float:
+    """How long a FIFO may stay silent: `PIPE_TIMEOUT`, or the positive number of seconds
+    `PIPE_TIMEOUT_ENV` says (anything else in it is ignored).
+
+    >>> pipe_timeout_default()
+    30.0
+    """
+    try:
+        seconds = float(os.environ.get(PIPE_TIMEOUT_ENV, ""))
+    except ValueError:
+        return PIPE_TIMEOUT
+    return seconds if 0 < seconds < float("inf") else PIPE_TIMEOUT
+
+
 def read_source(
     spec: str,
     max_bytes: int = DEFAULT_MAX_BYTES,
     *,
-    pipe_timeout: float = PIPE_TIMEOUT,
+    pipe_timeout: float | None = None,
     name: str | None = None,
     fetcher: Callable[[], Fetcher] | None = None,
 ) -> str:
     """The text of a source: '-' is standard input, a URL is fetched, anything else a file.
 
     Past `max_bytes` bytes the source is refused (`SourceError`, "larger than …"): a URL
-    has its own cap, the fetcher's. `pipe_timeout` is how long a FIFO may stay silent.
+    has its own cap, the fetcher's. `pipe_timeout` is how long a FIFO may stay silent
+    (None: `pipe_timeout_default`).
     `name` is how messages name standard input (the caller's name for it; default '-').
     `fetcher` gives the fetcher a URL is read with (`read_url`).
     """
@@ -82,7 +100,7 @@ def read_source(
 
 
 def read_file_bytes(
-    spec: str, max_bytes: int = DEFAULT_MAX_BYTES, *, pipe_timeout: float = PIPE_TIMEOUT
+    spec: str, max_bytes: int = DEFAULT_MAX_BYTES, *, pipe_timeout: float | None = None
 ) -> bytes:
     """The bytes of the file `spec` names, at most `max_bytes` (see the module docstring)."""
     try:
@@ -94,7 +112,8 @@ def read_file_bytes(
     if stat.S_ISDIR(kind):
         raise SourceError(f"{spec}: is a directory, not a game log")
     if stat.S_ISFIFO(kind):
-        return _read_fifo(spec, max_bytes, pipe_timeout)
+        seconds = pipe_timeout if pipe_timeout is not None else pipe_timeout_default()
+        return _read_fifo(spec, max_bytes, seconds)
     if not stat.S_ISREG(kind):
         what = _KINDS.get(stat.S_IFMT(kind), "not a regular file")
         raise SourceError(

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, BinaryIO, Final
 
 # Start-up matters (`gcadj check` of one game): json loads only for a JSONL, fetch for an index.
 from gcadj.about import is_gcadj_html
-from gcadj.sources.urls import is_url, redact_url
+from gcadj.urls import is_url, redact_url
 
 if TYPE_CHECKING:
     from gcadj.sources.fetch import Fetcher

@@ -19,7 +19,7 @@ Routes:
   in the answer's ``Link`` header (``rel="alternate"``). A client that hangs up before
   the last line stops its check, whose result is deleted (`JobLines`).
 
-A page's check adjudicates every game (``--adjudicate-budget``: `gcadj.web.judging.check_job`),
+A page's check adjudicates every game (``--adjudicate-budget``: `gcadj.web.check_work.check_job`),
 in the workers: every game's page shows what the adjudicator proposes, its mating
 line stepped on the board. A check with ``analyse=1`` (the form's box) analyses every
 game's plies too, within the same share of its deadlines: its pages mark the findings,
@@ -64,15 +64,15 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from gcadj.app.pipeline import JudgeOptions
-from gcadj.errors import BadRequest as BadInput
-from gcadj.errors import StoreError
+from gcadj.errors import BadRequest, BodyTooLarge, ServerBusy, StoreError
+from gcadj.vocabulary import JobState
 from gcadj.web import pages, result_pages
 from gcadj.web.clients import CLIENT_SCOPE
 from gcadj.web.forms import FormError, Part, media_type
 from gcadj.web.guard import Guard
-from gcadj.web.jobs import Busy, Job, JobRunner
+from gcadj.web.jobs import Job, JobRunner
 from gcadj.web.limits import ServeSettings, size_text
-from gcadj.web.receive import Receipt, Receiver, TooLarge
+from gcadj.web.receive import Receipt, Receiver
 from gcadj.web.store import (
     DAY,
     INTERRUPTED,
@@ -127,7 +127,7 @@ def state_of(request: Request) -> ServerState:
 
 def judge_options(fields: dict[str, str]) -> JudgeOptions:
     """The options a form or query gives (pocket_file, all, fen, analyse), checked as the
-    CLI checks them; `BadInput` says what is wrong."""
+    CLI checks them; `BadRequest` says what is wrong."""
     from gcadj.errors import FenError
     from gcadj.judging.verdict import start_position
     from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, not_a_pocket_file
@@ -135,13 +135,13 @@ def judge_options(fields: dict[str, str]) -> JudgeOptions:
     typed = (fields.get("pocket_file") or "").strip()  # none: the file the log uses
     pocket_file = PocketFile.read(typed) if typed else None
     if typed and pocket_file is None:
-        raise BadInput(not_a_pocket_file("pocket_file", typed))
+        raise BadRequest(not_a_pocket_file("pocket_file", typed))
     fen = (fields.get("fen") or "").strip() or None
     if fen is not None:
         try:
             start_position(fen, pocket_file or DEFAULT_POCKET_FILE)
         except FenError as err:
-            raise BadInput(f"fen: {err}") from None
+            raise BadRequest(f"fen: {err}") from None
     analyse = None
     if is_yes(fields.get("analyse")):  # within the check's stage time (`check_job`)
         from gcadj.analysis.options import AnalyseOptions
@@ -223,14 +223,14 @@ async def receive(request: Request, state: ServerState) -> tuple[list[Part], Rec
     large, 503 over the budget, or (a client that hung up) an answer nobody reads."""
     try:
         return await state.receiver.read(request, client=client_of(request), whole=is_api(request))
-    except TooLarge:
+    except BodyTooLarge:
         limit = size_text(state.settings.max_body)
         message = (
             f"refused: the upload is larger than this server's limit of {limit} per check; "
             "send fewer files at once, or zip them"
         )
         return refusal(request, 413, message)
-    except Busy as err:
+    except ServerBusy as err:
         return refusal(request, 503, f"busy: {err}")
     except FormError as err:
         return refusal(request, 400, str(err))
@@ -273,7 +273,7 @@ async def start_check(request: Request) -> tuple[Job, str] | Response:
         uploads, urls, fields = request_sources(request, parts)
         options = judge_options(fields)
         if not uploads and not urls:
-            raise BadInput(NOTHING_API if api else NOTHING)
+            raise BadRequest(NOTHING_API if api else NOTHING)
         adjudicate = not api or is_yes(fields.get("adjudicate"))  # the API's lines: check's
         job, token = await asyncio.to_thread(
             state.runner.submit,
@@ -284,10 +284,10 @@ async def start_check(request: Request) -> tuple[Job, str] | Response:
             adjudicate=adjudicate,
             client=client_of(request),
         )
-    except (FormError, BadInput) as err:
+    except (FormError, BadRequest) as err:
         receipt.close()
         return refusal(request, 400, str(err))
-    except Busy as err:
+    except ServerBusy as err:
         receipt.close()
         return refusal(request, 503, f"busy: {err}")
     except StoreError as err:
@@ -350,7 +350,7 @@ async def result_page(request: Request) -> Response:
     job = state.runner.get(str(request.path_params["id"]))
     if job is not None and not job.finished.is_set():
         names = job.names
-        waiting = state.runner.waiting if job.state == "queued" else 0
+        waiting = state.runner.waiting if job.state is JobState.QUEUED else 0
         total = None if names is None else len(names)
         return html(pages.progress_page(job.done, total, job.games, waiting=waiting))
     result = await stored(request)
@@ -554,7 +554,7 @@ def sample_pages() -> list[str]:
     from gcadj.analysis.options import AdjudicateOptions
     from gcadj.app.pipeline import JudgeOptions, judge_source
     from gcadj.outputs.audit_report import write_report
-    from gcadj.web.judging import stored_view
+    from gcadj.web.check_work import stored_view
     from gcadj.web.store import StoredGame
 
     text = "P e2-e4\np f7-f6\nP d2-d4\np g7-g5\n"  # a mate in 1: the adjudication's line
@@ -604,7 +604,6 @@ def create_app(settings: ServeSettings, store: ResultStore) -> Guard:
 
 __all__ = [
     "OWNER_COOKIE",
-    "BadInput",
     "JobLines",
     "ServerState",
     "attachment",

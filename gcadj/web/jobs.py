@@ -13,7 +13,7 @@ one worker each, started once and reused), lent fairly (`gcadj.web.schedule.Fair
 a check judges in time slices, giving its pool up between two sources when another
 client's check waits, and its games are adjudicated within the server's budget of
 adjudication seconds (`gcadj.web.schedule.AdjudicationBudget`). With its pool, it runs
-the app's batch runner (`gcadj.web.judging`): the server starts no process of its own.
+the app's batch runner (`gcadj.web.check_work`): the server starts no process of its own.
 The runner's limits hold for every check:
 
 - a source that takes longer than `source_timeout` gets an "error" verdict saying so; its
@@ -58,14 +58,14 @@ from typing import Any, Final
 
 from gcadj.app.batch import Limits
 from gcadj.app.jsonl import JsonlWriter
-from gcadj.app.judging import Judged, failed_result
 from gcadj.app.pipeline import JudgeOptions
 from gcadj.app.pool import WorkerPool
-from gcadj.errors import CannotWrite, StoreError
-from gcadj.errors import ServerBusy as Busy
+from gcadj.app.worker_judging import Judged, failed_result
+from gcadj.errors import CannotWrite, ServerBusy, StoreError
 from gcadj.outputs.audit_report import GameFacts
-from gcadj.web.judging import (
-    CheckRun,
+from gcadj.vocabulary import JobState
+from gcadj.web.check_work import (
+    CheckResources,
     SourceTask,
     check_job,
     file_stem,
@@ -156,7 +156,7 @@ class Job:
     held: float = 0.0  # seconds it has held a worker so far (its deadline counts these)
     small: bool = False  # a few sources, no zip: served before large ones (`FairPools`)
     created: float = field(default_factory=time.monotonic)
-    state: str = "queued"  # then "running", then "done"
+    state: JobState = JobState.QUEUED  # then RUNNING, then DONE
     names: list[str] | None = None  # every source, once the zips are listed
     done: int = 0  # sources judged
     games: int = 0
@@ -269,7 +269,7 @@ class JobRunner:
             memory=settings.worker_memory,
             total_seconds=settings.job_timeout,
         )
-        made = self.run_limits.pool(preload=("gcadj.web.judging",), method="forkserver")
+        made = self.run_limits.pool(preload=("gcadj.web.check_work",), method="forkserver")
         pools = [WorkerPool(made) for _ in range(settings.pool_size)]
         for pool in pools:  # a worker each, ready for the first check
             pool.start()
@@ -299,7 +299,7 @@ class JobRunner:
         client: str = "",
     ) -> tuple[Job, str]:
         """Start a check of `client`'s in the background (its games adjudicated unless told
-        not to): the job and its owner's token. Raises `Busy` when too many wait already
+        not to): the job and its owner's token. Raises `ServerBusy` when too many wait already
         (the client's share, or the server's), `StoreError` when its result cannot be
         kept."""
         self._admit(client)
@@ -318,7 +318,7 @@ class JobRunner:
         return job, token
 
     def _admit(self, client: str) -> None:
-        """Count a new check of `client`'s in, or raise `Busy` (see `submit`). A client
+        """Count a new check of `client`'s in, or raise `ServerBusy` (see `submit`). A client
         with no check running or waiting is taken even when the queue is full, up to
         twice its length: clients that fill the queue between them cannot keep a new
         one out."""
@@ -328,12 +328,12 @@ class JobRunner:
             active = sum(self._admitted.values())
             mine = self._admitted[client]
             if active >= room and (mine or active >= 2 * room):
-                raise Busy(
+                raise ServerBusy(
                     f"{active} checks are running or waiting, the most this server takes; "
                     "try again in a minute"
                 )
             if settings.client_checks and mine >= settings.client_checks:
-                raise Busy(
+                raise ServerBusy(
                     f"you have {mine} checks running or waiting, the most this server takes "
                     "from one client at once; try again when one has ended"
                 )
@@ -355,7 +355,7 @@ class JobRunner:
         client: str,
     ) -> tuple[Job, str]:
         """A new check's result in the store, its folder, and the check, registered."""
-        from gcadj.sources.urls import redact_url
+        from gcadj.urls import redact_url
 
         names = [u.name for u in uploads] + [redact_url(url) for url in urls]
         name = check_name(names)
@@ -529,7 +529,7 @@ class JobRunner:
             self._settle(job.id, ending)
         with self._lock:
             self._jobs.pop(job.id, None)
-            job.state = "done"
+            job.state = JobState.DONE
             job.ended = time.monotonic()
             abandoned = job.ending == DELETED and chosen != DELETED  # meanwhile (`abandon`)
         if abandoned:
@@ -539,7 +539,7 @@ class JobRunner:
         job.lines.put(None)
 
     def _judge(self, job: Job, uploads: list[Upload], options: JudgeOptions) -> bool:
-        """List the check's sources and judge them (`gcadj.web.judging`), a slice at a
+        """List the check's sources and judge them (`gcadj.web.check_work`), a slice at a
         time, each on a pool lent by `FairPools`; False when it was cancelled."""
         tasks: list[SourceTask] | None = None
         index = 0
@@ -547,16 +547,16 @@ class JobRunner:
             pool = self.pools.acquire(job.client, job.cancel.is_set, small=job.small)
             if pool is None:
                 return False
-            job.state = "running"
+            job.state = JobState.RUNNING
             began = time.monotonic()
             try:
                 if tasks is None:
-                    planned = plan_check(self._check_run(job, pool, began, options), uploads)
+                    planned = plan_check(self._check_resources(job, pool, began, options), uploads)
                     if planned is None:
                         return False
                     tasks, job.skipped = planned
                     job.names = [task.name for task in tasks]
-                run = self._check_run(job, pool, began, options, tasks=tasks)
+                run = self._check_resources(job, pool, began, options, tasks=tasks)
                 feed = Slice(tasks, index, self._slice_over(job, began), self._granted(job))
                 done = judge_check(run, feed, job.record)
                 index = feed.next
@@ -592,7 +592,7 @@ class JobRunner:
 
         return prepare
 
-    def _check_run(
+    def _check_resources(
         self,
         job: Job,
         pool: WorkerPool,
@@ -600,7 +600,7 @@ class JobRunner:
         options: JudgeOptions,
         *,
         tasks: Sequence[SourceTask] = (),
-    ) -> CheckRun:
+    ) -> CheckResources:
         """A slice's run: the pool lent to it, the check's deadline counting only the time
         it held workers, and how its games are adjudicated."""
         settings = self.settings
@@ -611,7 +611,7 @@ class JobRunner:
             source_seconds=settings.source_timeout,
             check_seconds=settings.job_timeout,
         )
-        return CheckRun(
+        return CheckResources(
             pool,
             self.run_limits,
             began - job.held,
@@ -626,7 +626,7 @@ class JobRunner:
         from urllib.parse import urlsplit
 
         from gcadj.sources.fetch import FetchError
-        from gcadj.sources.urls import redact_url
+        from gcadj.urls import redact_url
 
         try:
             host = (urlsplit(url).hostname or "").lower()
@@ -681,7 +681,6 @@ def first_record(store: ResultStore, result_id: str) -> dict[str, Any]:
 
 __all__ = [
     "EDITOR_MAX",
-    "Busy",
     "Job",
     "JobRunner",
     "check_name",

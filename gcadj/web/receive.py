@@ -3,7 +3,7 @@ holds for all requests at once.
 
 Every body is read as it streams in (`gcadj.web.forms.BodyReader`), never whole first:
 
-- past `ServeSettings.max_body` bytes it is refused (`TooLarge`, a 413), at once when its
+- past `ServeSettings.max_body` bytes it is refused (`BodyTooLarge`, a 413), at once when its
   declared ``Content-Length`` says so;
 - the bytes it brings count, as they are received, against one budget shared by every
   request, `ServeSettings.max_buffer`, and against its client's share of it,
@@ -37,8 +37,7 @@ from pathlib import Path
 
 from starlette.requests import ClientDisconnect, Request
 
-from gcadj.errors import BodyTooLarge as TooLarge
-from gcadj.errors import ServerBusy as Busy
+from gcadj.errors import BodyTooLarge, ServerBusy
 from gcadj.web.forms import BodyReader, Memory, Part, Spool
 from gcadj.web.limits import ServeSettings, size_text
 
@@ -148,16 +147,16 @@ class Receiver:
     def close(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
 
-    def busy(self, client: str, size: int) -> Busy:
+    def busy(self, client: str, size: int) -> ServerBusy:
         """Why `size` more bytes of `client`'s do not fit: its share, or the budget."""
         budget = self.budget
         if size and budget.clients[client] + size > budget.client_limit:
-            return Busy(
+            return ServerBusy(
                 f"{size_text(budget.clients[client])} of your uploads are being received or "
                 f"judged, the most this server holds for one client at once is "
                 f"{size_text(budget.client_limit)}; try again when your checks have ended"
             )
-        return Busy(
+        return ServerBusy(
             f"{size_text(budget.held)} of uploads are being received or judged, the most "
             f"this server holds at once is {size_text(budget.limit)}; try again in a minute"
         )
@@ -166,7 +165,7 @@ class Receiver:
         self, request: Request, *, client: str = "", whole: bool = False
     ) -> tuple[list[Part], Receipt]:
         """The body's parts (`BodyReader.finish`; `whole`: the body as one part) and what
-        they hold, charged to `client`; raises `TooLarge`, `Busy` (the budget),
+        they hold, charged to `client`; raises `BodyTooLarge`, `ServerBusy` (the budget),
         `FormError` or Starlette's `ClientDisconnect`, having given back whatever was
         held."""
         limit = self.settings.max_body
@@ -176,18 +175,18 @@ class Receiver:
         reader: BodyReader | None = None
         try:
             if declared.isdigit() and int(declared) > limit:
-                raise TooLarge
+                raise BodyTooLarge
             reader = BodyReader(
                 request.headers.get("content-type", ""),
                 lambda: Spool(self.folder, memory, receipt.files),
                 whole=whole,
             )
             received = 0
-            refused: Busy | None = None
+            refused: ServerBusy | None = None
             async for chunk in request.stream():
                 received += len(chunk)
                 if received > limit:
-                    raise TooLarge
+                    raise BodyTooLarge
                 if refused is None and not receipt.hold(received - receipt.held):
                     wanted = 0 if receipt.shed_for else received - receipt.held
                     refused = self.busy(client, wanted)
@@ -206,4 +205,4 @@ class Receiver:
             raise
 
 
-__all__ = ["BufferBudget", "Busy", "ClientDisconnect", "Receipt", "Receiver", "TooLarge"]
+__all__ = ["BufferBudget", "ClientDisconnect", "Receipt", "Receiver"]

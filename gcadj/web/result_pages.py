@@ -31,7 +31,7 @@ from urllib.parse import quote
 from gcadj.outputs.html_text import message_html
 from gcadj.outputs.viewer import viewer_page
 from gcadj.vocabulary import Status
-from gcadj.web.judging import read_view
+from gcadj.web.check_work import read_view
 from gcadj.web.pages import add_bar
 from gcadj.web.store import StoredGame, StoredResult
 from gcadj.web.templating import Markup, render

@@ -71,7 +71,7 @@ def log_to_stderr() -> None:
         logger.propagate = False
 
 
-def serve(settings: ServeSettings, *, open_browser: bool = False) -> None:
+def run_server(settings: ServeSettings, *, open_browser: bool = False) -> None:
     """Serve until Ctrl-C (or SIGTERM); prints the address first."""
     import dataclasses
 
@@ -140,4 +140,4 @@ def connection_cap(settings: ServeSettings) -> int:
     return max(16, min(settings.max_connections, soft // 2))
 
 
-__all__ = ["ServeError", "bind", "connection_cap", "log_to_stderr", "serve", "startup_line"]
+__all__ = ["bind", "connection_cap", "log_to_stderr", "run_server", "startup_line"]

@@ -5,7 +5,7 @@ expires (``--keep DAYS`` after it was made), its owner deletes it, or the store 
 room for newer ones; a restart keeps it. What is kept is what its pages are made from,
 never the server's state: per check its name, options, the text as given (one pasted or
 uploaded text, for the editor), its report and CSV (several games); per game its JSON
-line (``gcadj check --json``'s) and its viewer's data (`gcadj.web.judging.stored_view`),
+line (``gcadj check --json``'s) and its viewer's data (`gcadj.web.check_work.stored_view`),
 zlib-compressed. The pages are made from these whenever they are asked for
 (`gcadj.web.result_pages`), a fresh result and a week-old one alike.
 
@@ -128,7 +128,7 @@ def token_hash(token: str) -> str:
 @dataclass(frozen=True)
 class StoredGame:
     """One game of a result: its number (1, 2, ... as judged), source, JSON line and its
-    viewer's data (`gcadj.web.judging.stored_view`'s bytes; None: no game to show)."""
+    viewer's data (`gcadj.web.check_work.stored_view`'s bytes; None: no game to show)."""
 
     n: int
     source: str

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
 
-from gcadj.errors import UploadRefused as Refused
+from gcadj.errors import UploadRefused
 from gcadj.sources.walk import SOURCE_SUFFIXES, SOURCE_SUFFIXES_TEXT
 from gcadj.web.limits import size_text
 
@@ -203,7 +203,7 @@ class UploadReader:
                 continue
             try:
                 members = self._members(index)
-            except Refused as err:
+            except UploadRefused as err:
                 planned.append(Planned(upload.name, index, refusal=str(err)))
                 continue
             if not members:
@@ -228,10 +228,10 @@ class UploadReader:
             archive = zipfile.ZipFile(upload.open())
             infos = archive.infolist()
         except (zipfile.BadZipFile, zlib.error, ValueError, EOFError, OSError) as err:
-            raise Refused(f"{upload.name}: not a readable zip archive ({err})") from None
+            raise UploadRefused(f"{upload.name}: not a readable zip archive ({err})") from None
         try:
             self._check(upload, infos)
-        except Refused:
+        except UploadRefused:
             archive.close()
             raise
         self._zips[index] = archive
@@ -247,11 +247,11 @@ class UploadReader:
         limits, name = self.limits, upload.name
         repeated = duplicate_member(infos)
         if repeated is not None:
-            raise Refused(f"{name}: refused: {repeated!r} is in the zip twice")
+            raise UploadRefused(f"{name}: refused: {repeated!r} is in the zip twice")
         with upload.open() as handle:
             shared = overlapping_members(infos, handle)
         if shared is not None:
-            raise Refused(
+            raise UploadRefused(
                 f"{name}: refused: {shared[0]!r} and {shared[1]!r} share their data in the "
                 "zip, as only a zip bomb's members do"
             )
@@ -259,13 +259,13 @@ class UploadReader:
         total = sum(info.file_size for info in files)
         before = "in the zip" if not self.spent_files else "in the zips of this check"
         if self.spent_files + len(files) > limits.max_files:
-            raise Refused(
+            raise UploadRefused(
                 f"{name}: refused: {self.spent_files + len(files)} files {before}, more than "
                 f"the limit of {limits.max_files}"
             )
         if self.spent_bytes + total > limits.max_total:
             what = "the zip expands" if not self.spent_bytes else "the zips of this check expand"
-            raise Refused(
+            raise UploadRefused(
                 f"{name}: refused: {what} to {size_text(self.spent_bytes + total)}, more than "
                 f"the limit of {size_text(limits.max_total)}"
             )
@@ -276,7 +276,7 @@ class UploadReader:
         ]:
             ratio = unpacked / max(1, packed)
             if unpacked > limits.ratio_floor and ratio > limits.max_ratio:
-                raise Refused(
+                raise UploadRefused(
                     f"{name}: refused: {label} expands {ratio:.0f} times ({size_text(packed)} "
                     f"to {size_text(unpacked)}), more than the limit of {limits.max_ratio} "
                     "times: a zip bomb?"
@@ -285,17 +285,17 @@ class UploadReader:
         self.spent_bytes += total
 
     def read(self, item: Planned) -> bytes:
-        """The bytes of one planned source; raises `Refused` (its refusal, an unreadable
+        """The bytes of one planned source; raises `UploadRefused` (its refusal, an unreadable
         or encrypted member, or one producing more than the sizes it declared)."""
         if item.refusal is not None:
-            raise Refused(item.refusal)
+            raise UploadRefused(item.refusal)
         upload = self.uploads[item.upload]
         if item.member is None:
             return upload.content()
         archive = self._zips[item.upload]
         info = archive.getinfo(item.member)
         if info.flag_bits & 0x1:
-            raise Refused(f"{item.name}: encrypted; gcadj reads only unencrypted zips")
+            raise UploadRefused(f"{item.name}: encrypted; gcadj reads only unencrypted zips")
         out = bytearray()
         try:
             with archive.open(info) as member:
@@ -303,14 +303,14 @@ class UploadReader:
                     out += chunk
                     self._read[item.upload] += len(chunk)
                     if len(out) > info.file_size or self._read[item.upload] > self.limits.max_total:
-                        raise Refused(
+                        raise UploadRefused(
                             f"{item.name}: refused: the member produces more bytes than its zip "
                             "declares"
                         )
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError) as err:
-            raise Refused(f"{item.name}: cannot be read from the zip ({err})") from None
+            raise UploadRefused(f"{item.name}: cannot be read from the zip ({err})") from None
         except RuntimeError as err:  # zipfile's "password required" and the like
-            raise Refused(f"{item.name}: cannot be read from the zip ({err})") from None
+            raise UploadRefused(f"{item.name}: cannot be read from the zip ({err})") from None
         return bytes(out)
 
     def close(self) -> None:
@@ -321,7 +321,6 @@ class UploadReader:
 
 __all__ = [
     "Planned",
-    "Refused",
     "Upload",
     "UploadReader",
     "ZipLimits",

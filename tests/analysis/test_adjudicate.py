@@ -14,8 +14,8 @@ import pytest
 from conftest import FIXTURES
 
 import gcadj
-from gcadj.analysis import adjudicate as adjudicate_module
-from gcadj.analysis.adjudicate import AdjudicateOptions, adjudicate_verdict
+from gcadj.analysis import adjudicator as adjudicate_module
+from gcadj.analysis.adjudicator import AdjudicateOptions, adjudicate_verdict
 from gcadj.analysis.proof_check import check_proof
 from gcadj.app.stages import guarded_adjudication
 from gcadj.engine.move import Move

@@ -25,7 +25,7 @@ from random_games import random_game
 from random_positions import random_position
 
 import gcadj
-from gcadj.analysis import adjudicate as adjudicate_module
+from gcadj.analysis import adjudicator as adjudicate_module
 from gcadj.analysis import exchanges
 from gcadj.analysis.analyse import analyse_verdict
 from gcadj.analysis.options import AnalyseOptions

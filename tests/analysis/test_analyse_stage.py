@@ -32,7 +32,7 @@ from gcadj.judging.game_analysis import GameAnalysis
 from gcadj.judging.verdict import Verdict
 from gcadj.notation.san import numbered_moves
 from gcadj.outputs.analysis import MATE_NAG, MATERIAL_NAG, eval_command, nag_of
-from gcadj.outputs.export import export_game
+from gcadj.outputs.game_export import export_game
 from gcadj.vocabulary import MistakeKind, Side, VerdictKind
 
 GAMES = FIXTURES / "analyse"

@@ -16,7 +16,7 @@ from conftest import FIXTURES
 
 import gcadj
 from gcadj.analysis import exchanges
-from gcadj.analysis.adjudicate import AdjudicateOptions, null_move, threat_of
+from gcadj.analysis.adjudicator import AdjudicateOptions, null_move, threat_of
 from gcadj.analysis.proof_check import check_proof
 from gcadj.engine.position import Position
 from gcadj.judging.verdict import Verdict
@@ -65,7 +65,7 @@ def test_the_queen_left_hanging_is_evidence_for_white() -> None:
 
 
 def test_the_text_shows_the_static_count_and_the_count_after_the_exchanges() -> None:
-    from gcadj.outputs.adjudication import render_adjudication
+    from gcadj.outputs.adjudication_text import render_adjudication
 
     game = only(str(QUEEN_HANGS), mate_depth=3, budget=None)
     text = render_adjudication(game)

@@ -13,14 +13,13 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from html import escape
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, GCADJ, ROOT
 from httpserver import (
     Behaviour,
     FixtureServer,
@@ -39,7 +38,7 @@ from gcadj.app.audit import AuditPlan, run_audit
 from gcadj.app.batch import Limits
 from gcadj.app.check import check_text
 from gcadj.app.jsonl import read_done
-from gcadj.app.judging import JudgeJob, game_result
+from gcadj.app.worker_judging import JudgeJob, game_result
 from gcadj.cli.main import app
 from gcadj.errors import AuditError
 from gcadj.outputs.audit_report import summarize
@@ -47,7 +46,6 @@ from gcadj.sources.fetch import Fetcher, FetchOptions, set_default_fetcher
 
 PAGES = FIXTURES / "pages"
 INDEX = "/play/pbm/logs.php?status=finished"
-GCADJ = [sys.executable, "-m", "gcadj"]
 
 # log name -> (behaviour, expected status, words expected in the error or None)
 FAULTS: dict[str, tuple[Behaviour, str, str | None]] = {
@@ -551,7 +549,7 @@ def test_one_rule_says_what_is_a_url_and_other_schemes_are_refused_by_name(
     from gcadj.sources import fetch
     from gcadj.sources import read as sources
     from gcadj.sources.pages import index as scrape
-    from gcadj.sources.urls import is_url, url_scheme
+    from gcadj.urls import is_url, url_scheme
 
     for module in (audit, audit_report, fetch, scrape, sources):
         assert getattr(module, "is_url", is_url) is is_url, module  # no copy of its own

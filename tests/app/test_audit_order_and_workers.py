@@ -13,15 +13,13 @@ import random
 import re
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, GCADJ, ROOT
 from random_games import random_game
 
 from gcadj.app.pool import HANG_ENV, KILL_ENV
 
-GCADJ = [sys.executable, "-m", "gcadj"]
 EXAMPLES = sorted((FIXTURES / "examples").glob("*.txt"))
 LONG = sorted((FIXTURES / "logs" / "legal").glob("*.txt"))
 

@@ -15,14 +15,12 @@ import resource
 import shutil
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import GCADJ, ROOT
 from test_audit import make_corpus  # the same small logs
 
-GCADJ = [sys.executable, "-m", "gcadj"]
 LIMIT = 40_000  # bytes: about 80 lines of the examples' verdicts
 
 

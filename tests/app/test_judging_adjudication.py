@@ -10,8 +10,8 @@ from typing import Any
 
 import gcadj
 from gcadj.analysis.options import AdjudicateOptions
-from gcadj.app.judging import JudgeJob, game_result, judge_text
 from gcadj.app.pipeline import JudgeOptions, judge_source
+from gcadj.app.worker_judging import JudgeJob, game_result, judge_text
 from gcadj.judging.adjudication import Adjudication
 from gcadj.judging.verdict import Verdict
 
@@ -67,8 +67,8 @@ def test_an_adjudicating_job_travels_to_the_workers() -> None:
 
 
 def test_a_lost_source_is_adjudicated_as_any_game_with_no_position() -> None:
-    from gcadj.app.judging import lost_result
     from gcadj.app.pool import Lost
+    from gcadj.app.worker_judging import lost_result
 
     (result,) = lost_result("x.txt", Lost("the worker judging it died: signal 9"), ADJUDICATING)
     record = json.loads(result.line)
@@ -77,7 +77,7 @@ def test_a_lost_source_is_adjudicated_as_any_game_with_no_position() -> None:
 
 
 def test_a_servers_check_shares_its_deadlines_between_its_sources() -> None:
-    from gcadj.web.judging import CHECK_SHARE, SOURCE_SHARE, check_job
+    from gcadj.web.check_work import CHECK_SHARE, SOURCE_SHARE, check_job
 
     one = check_job(JudgeOptions(), budget=1.0, source_seconds=60, check_seconds=900).options
     assert one.adjudicate is not None and one.adjudicate.budget == 1.0

@@ -10,7 +10,7 @@ from pathlib import Path
 from gcadj.app.audit import AuditPlan, run_audit
 from gcadj.app.batch import Limits
 from gcadj.app.check import check_text
-from gcadj.outputs.export import export_game
+from gcadj.outputs.game_export import export_game
 
 ILLEGAL = "P e2-e4\np e7-e5\nK e1-e3\n"
 

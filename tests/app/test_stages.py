@@ -11,16 +11,15 @@ from __future__ import annotations
 import json
 import pickle
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, run_gcadj
 
 import gcadj
-from gcadj.analysis import adjudicate as adjudicate_module
-from gcadj.analysis.adjudicate import adjudicate_verdict
+from gcadj.analysis import adjudicator as adjudicate_module
+from gcadj.analysis.adjudicator import adjudicate_verdict
 from gcadj.analysis.options import AdjudicateOptions
 from gcadj.app.pipeline import JudgeOptions, judge_source
 from gcadj.vocabulary import AdjudicationClass, VerdictKind
@@ -58,13 +57,7 @@ def test_a_checks_json_is_byte_for_byte_as_before_and_the_adjudication_is_one_mo
 
 
 def test_gcadj_adjudicate_prints_the_verdicts_own_line() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "gcadj", "adjudicate", "--json", str(MATE_IN_ONE)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
+    done = run_gcadj("adjudicate", "--json", str(MATE_IN_ONE))
     assert done.returncode == 0, done.stderr
     options = JudgeOptions(adjudicate=AdjudicateOptions())
     (verdict,) = judge_source(str(MATE_IN_ONE), options)
@@ -127,16 +120,7 @@ def test_a_folder_is_adjudicated_by_the_batch_runner_in_the_order_of_its_games(
     (folder / "illegal.txt").write_text("P e2-e4\np e7-e5\nK e1-e3\n", encoding="utf-8")
 
     def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-        import os
-
-        return subprocess.run(
-            [sys.executable, "-m", "gcadj", "adjudicate", "--json", "--mate-depth", "1", *args],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=300,
-            env={**os.environ, **(env or {})},
-        )
+        return run_gcadj("adjudicate", "--json", "--mate-depth", "1", *args, env=env)
 
     one, two = run("-j", "1", str(folder)), run("-j", "2", str(folder))
     assert one.returncode == two.returncode == 1, one.stderr  # an illegal move: exit 1

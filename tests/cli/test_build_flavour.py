@@ -10,11 +10,10 @@ from __future__ import annotations
 import importlib
 import os
 import subprocess
-import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-from conftest import ROOT
+from conftest import GCADJ, ROOT
 
 from gcadj.about import __version__, build_flavour, compiled_modules
 
@@ -27,7 +26,7 @@ def running_compiled() -> bool:
 
 def test_the_version_line_names_the_build_that_runs() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "gcadj", "--version"],
+        [*GCADJ, "--version"],
         capture_output=True,
         text=True,
         cwd=ROOT,

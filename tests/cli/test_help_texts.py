@@ -126,3 +126,32 @@ def test_serve_defaults_are_the_settings_defaults() -> None:
     shown = help_of("serve")
     assert f"[default: {default.max_body / 1e6}]" in shown  # --max-upload, in MB
     assert f"[default: {default.keep_days}]" in shown
+
+
+FETCHING = ("adjudicate", "audit", "check", "export", "fetch")
+
+
+def fetch_block(command: str) -> str:
+    """The lines of `command --help` from ``--cache`` to the end of ``--max-size``'s."""
+    done = runner.invoke(app, [command, "--help"], env={"COLUMNS": "100"})
+    lines = done.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("--cache"))
+    end = next(i for i, line in enumerate(lines) if line.lstrip().startswith("--max-size"))
+    while end + 1 < len(lines) and lines[end + 1].startswith(" " * 20):  # its wrapped help
+        end += 1
+    return "\n".join(lines[start : end + 1])
+
+
+def test_the_fetch_options_are_declared_once_and_shown_alike_by_every_command() -> None:
+    """`FETCH_OPTIONS` declares them; each command that reads URLs shows them in one block,
+    in that order, with the same words (its --help as before they were shared)."""
+    from gcadj.cli.common_options import FETCH_OPTIONS
+
+    blocks = {command: fetch_block(command) for command in FETCHING}
+    words = {command: " ".join(block.split()) for command, block in blocks.items()}
+    assert len(set(words.values())) == 1, words  # each aligned to its own longest option
+    shown = re.findall(r"^\s+(--[\w-]+)", blocks["check"], re.M)
+    assert shown == ["--cache", "--no-cache", "--delay", "--timeout", "--retries", "--max-size"]
+    assert len(shown) == len(FETCH_OPTIONS)
+    for command in sorted(set(COMMANDS) - set(FETCHING)):
+        assert "--max-size" not in help_of(command), command

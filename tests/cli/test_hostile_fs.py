@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, run_gcadj
 from httpserver import FixtureServer, page, play_path
 
 from gcadj.app.exit_codes import EXIT_CANNOT_WRITE, EXIT_UNREADABLE
@@ -42,22 +42,6 @@ EACCES = os.strerror(errno.EACCES)
 EFBIG = os.strerror(errno.EFBIG)
 PR_CAPBSET_DROP = 24
 CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH = 1, 2
-
-
-def gcadj(
-    *args: str, stdout: int | None = subprocess.PIPE, preexec: Callable[[], None] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gcadj", *args],
-        stdout=stdout,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        preexec_fn=preexec,
-        check=False,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +73,7 @@ def test_a_full_standard_output_is_one_line_and_exit_6(games: Path) -> None:
         url = site.url(play_path("pre"))
         for args in full_stdout_cases(games, url):
             with FULL.open("w") as full:
-                done = gcadj(*args, stdout=full.fileno())
+                done = run_gcadj(*args, stdout=full.fileno())
             assert done.returncode == EXIT_CANNOT_WRITE, (args, done.stderr)
             assert done.stderr.endswith(expected), args  # after any notes of the command's
             assert done.stderr.count("cannot write") == 1, args
@@ -112,7 +96,7 @@ def test_an_output_file_that_cannot_be_written_is_one_line_exit_6_and_nothing_le
 ) -> None:
     out = tmp_path / "out"
     out.mkdir()
-    whole = gcadj("export", "--to", "pgn", str(LEGAL))
+    whole = run_gcadj("export", "--to", "pgn", str(LEGAL))
     assert whole.returncode == 0 and len(whole.stdout) > 100  # more than the limit below
     with FixtureServer({play_path("pre"): page(PAGE.read_bytes())}) as site:
         url = site.url(play_path("pre"))
@@ -120,7 +104,7 @@ def test_an_output_file_that_cannot_be_written_is_one_line_exit_6_and_nothing_le
             (("export", "--to", "pgn", str(LEGAL), "-o"), out / "game.pgn"),
             (("fetch", "--no-cache", "--delay", "0", url, "-o"), out / "g.txt"),
         ):
-            done = gcadj(*args, str(target), preexec=file_size_limit(100))
+            done = run_gcadj(*args, str(target), preexec=file_size_limit(100))
             command = args[0]
             expected = f"gcadj {command}: cannot write {target}: {EFBIG}\n"
             assert (done.returncode, done.stderr) == (EXIT_CANNOT_WRITE, expected), args
@@ -150,9 +134,9 @@ def test_the_walk_reports_what_it_cannot_look_at_and_goes_on(tmp_path: Path) -> 
 def test_a_symlink_loop_costs_only_itself(command: tuple[str, ...], tmp_path: Path) -> None:
     good = tmp_path / "good.txt"
     good.write_bytes(ILLEGAL.read_bytes())
-    alone = gcadj(*command, str(good))
+    alone = run_gcadj(*command, str(good))
     looped = loops(tmp_path)
-    done = gcadj(*command, str(tmp_path))
+    done = run_gcadj(*command, str(tmp_path))
     assert done.stdout == alone.stdout and alone.stdout.count("\n") == 1
     assert done.returncode == EXIT_UNREADABLE
     said = [f"gcadj {command[0]}: {path}: cannot read: {ELOOP}" for path in looped]
@@ -199,8 +183,8 @@ def unreadable(tmp_path: Path) -> Iterator[Path]:
 def test_an_unreadable_sub_folder_is_reported_and_the_rest_judged(
     command: tuple[str, ...], unreadable: Path
 ) -> None:
-    alone = gcadj(*command, str(unreadable / "a.txt"))
-    done = gcadj(*command, str(unreadable), preexec=without_read_override)
+    alone = run_gcadj(*command, str(unreadable / "a.txt"))
+    done = run_gcadj(*command, str(unreadable), preexec=without_read_override)
     assert done.stdout == alone.stdout and alone.stdout.count("\n") == 1
     assert done.returncode == EXIT_UNREADABLE
     said = f"gcadj {command[0]}: {unreadable / 'locked'}: cannot read this folder: {EACCES}"

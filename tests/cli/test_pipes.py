@@ -16,12 +16,11 @@ import fcntl
 import os
 import random
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, GCADJ, ROOT
 from httpserver import FixtureServer, page, play_path
 from random_games import random_game
 
@@ -34,7 +33,7 @@ ONE_PAGE = 4096
 
 
 def command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "gcadj", *args]
+    return [*GCADJ, *args]
 
 
 def reader_gone_at_once(*args: str, stdin: bytes = b"") -> tuple[int, str]:

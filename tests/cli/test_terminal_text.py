@@ -13,12 +13,11 @@ import os
 import pty
 import re
 import subprocess
-import sys
 import tty
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, GCADJ, ROOT
 from httpserver import FixtureServer, page, play_path
 
 from gcadj.engine.position import Position
@@ -99,7 +98,7 @@ def on_terminal(*args: str, cwd: Path = ROOT) -> tuple[int, str]:
     main, terminal = pty.openpty()
     tty.setraw(terminal)
     process = subprocess.Popen(
-        [sys.executable, "-m", "gcadj", *args], stdout=terminal, stderr=terminal,
+        [*GCADJ, *args], stdout=terminal, stderr=terminal,
         stdin=subprocess.DEVNULL, cwd=cwd,
     )  # fmt: skip
     os.close(terminal)
@@ -139,7 +138,7 @@ def test_an_export_printed_on_a_terminal_is_shown_safe(evil_log: Path, to: str) 
 def test_the_same_export_into_a_pipe_keeps_its_bytes(evil_log: Path, to: str) -> None:
     """A data format keeps its own escaping: the tag a log holds is the tag it writes."""
     done = subprocess.run(
-        [sys.executable, "-m", "gcadj", "export", str(evil_log), "--to", to],
+        [*GCADJ, "export", str(evil_log), "--to", to],
         capture_output=True, cwd=ROOT, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0 and done.stderr == b""
@@ -162,7 +161,7 @@ def test_a_fetched_page_printed_on_a_terminal_is_shown_safe() -> None:
         options = ("--no-cache", "--delay", "0")
         code, received = on_terminal("fetch", server.url(url), *options)
         piped = subprocess.run(
-            [sys.executable, "-m", "gcadj", "fetch", server.url(url), *options],
+            [*GCADJ, "fetch", server.url(url), *options],
             capture_output=True, cwd=ROOT, timeout=120,
         )  # fmt: skip
     assert "\x1b]0;pwned\x07" in piped.stdout.decode("utf-8")  # the log keeps the page's text

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, GCADJ, ROOT
 from typer.testing import CliRunner
 
 import gcadj
@@ -55,7 +55,7 @@ def test_export_reads_stdin_when_no_source_is_named() -> None:
 
 def test_the_console_script_reads_a_pipe_too() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "gcadj", "check", "--json"],
+        [*GCADJ, "check", "--json"],
         input=ILLEGAL.read_bytes(),
         capture_output=True,
         cwd=ROOT,
@@ -68,7 +68,7 @@ def test_no_source_and_stdin_a_terminal_is_a_usage_error_not_a_wait() -> None:
     main, terminal = pty.openpty()
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "gcadj", "check"],
+            [*GCADJ, "check"],
             stdin=terminal,
             capture_output=True,
             cwd=ROOT,

@@ -17,14 +17,13 @@ import html
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, run_gcadj
 
+from gcadj.analysis.options import DEFAULT_MATE_DEPTH
 from gcadj.outputs.plain_words import ADJUDICATION_WORDS, PROPOSED_WORDS
 from gcadj.outputs.viewer import viewer_filename
 from gcadj.vocabulary import AdjudicationClass, Result
@@ -36,17 +35,6 @@ if TYPE_CHECKING:
 GAMES = sorted((FIXTURES / "adjudicate").glob("*.txt"))
 # Searches that finish: the served page's depth, with a budget no search here reaches.
 SEARCH = ("--mate-depth", str(ADJUDICATE_DEPTH), "--budget", "600")
-
-
-def gcadj(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gcadj", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=900,
-        check=False,
-    )
 
 
 def board_reason(adjudication: dict[str, Any]) -> str:
@@ -70,12 +58,12 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     found["json"] = {
         r["source"]: r
         for r in map(
-            json.loads, gcadj("adjudicate", "--json", *SEARCH, *sources).stdout.splitlines()
+            json.loads, run_gcadj("adjudicate", "--json", *SEARCH, *sources).stdout.splitlines()
         )
     }
-    found["text"] = gcadj("adjudicate", *SEARCH, *sources).stdout
-    found["quiet"] = gcadj("adjudicate", "-q", *SEARCH, *sources).stdout.splitlines()
-    done = gcadj(
+    found["text"] = run_gcadj("adjudicate", *SEARCH, *sources).stdout
+    found["quiet"] = run_gcadj("adjudicate", "-q", *SEARCH, *sources).stdout.splitlines()
+    done = run_gcadj(
         "audit", str(games), "--adjudicate", *SEARCH, "-q", "-o", str(folder / "a.jsonl"),
         "--csv", str(folder / "a.csv"), "--report", str(folder / "a.html"),
         "--viewer-dir", str(folder / "viewers"), "--viewers", "all",
@@ -88,7 +76,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     with (folder / "a.csv").open(encoding="utf-8", newline="") as handle:
         found["csv"] = {row["source"]: row for row in csv.DictReader(handle)}
     found["export"] = {
-        source: gcadj("export", "--to", "html", "--adjudicate", *SEARCH, source).stdout
+        source: run_gcadj("export", "--to", "html", "--adjudicate", *SEARCH, source).stdout
         for source in sources
     }
     return found
@@ -197,12 +185,17 @@ def test_the_served_page_says_the_same(
         return f"{element.get_attribute('textContent')} {links}"
 
     exported = {}
+    served_depth = ("--mate-depth", str(DEFAULT_MATE_DEPTH), "--budget", "600")
     for n, source in enumerate(outputs["sources"]):
         page = tmp_path / f"exported-{n}.html"
-        page.write_text(outputs["export"][source], encoding="utf-8")
+        html = run_gcadj("export", "--to", "html", "--adjudicate", *served_depth, source).stdout
+        page.write_text(html, encoding="utf-8")
         browser.get(page.as_uri())
         exported[source] = said()
-    with running_server(tmp_path / "serve", "--adjudicate-budget", "600") as server:
+    # the server searches gcadj adjudicate's default depth, given the time to finish it on
+    # a loaded machine (a source's stages get a quarter of its deadline, a check's a tenth)
+    flags = ("--adjudicate-budget", "600", "--source-timeout", "2400", "--job-timeout", "6000")
+    with running_server(tmp_path / "serve", *flags) as server:
         for source in outputs["sources"]:
             browser.get(server.url)
             text = Path(source).read_text(encoding="utf-8")

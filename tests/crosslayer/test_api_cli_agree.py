@@ -10,11 +10,10 @@ text handed to `gcadj.check_text` as "<stdin>" is judged as ``gcadj check -`` ju
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, GCADJ, ROOT
 
 import gcadj
 from gcadj.sources.decode import decode_text
@@ -25,7 +24,7 @@ PAGES = sorted((FIXTURES / "pages").glob("*"))
 
 def cli_json_lines(*args: str, stdin: bytes | None = None) -> list[str]:
     done = subprocess.run(
-        [sys.executable, "-m", "gcadj", "check", "--json", *args],
+        [*GCADJ, "check", "--json", *args],
         input=stdin,
         capture_output=True,
         cwd=ROOT,

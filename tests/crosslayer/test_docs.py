@@ -142,7 +142,8 @@ def test_the_readmes_two_commands_are_what_ci_runs_and_say_how_long_they_take() 
     assert (
         venv == "python3 -m venv .venv"
         and pip in ci
-        and pytest.startswith(".venv/bin/python -m pytest")
+        and pytest.startswith(".venv/bin/python -m pytest -n ")
+        and pytest in ci  # the same command, spread over the cores as CI spreads it
     )
     for command in commands:  # the paragraph after each: its time, and the load it holds under
         said = " ".join(section[section.index(command) + len(command) :].split("```")[1].split())

@@ -28,7 +28,7 @@ from random_games import corrupt, random_game
 from gcadj.app.check import check_text
 from gcadj.app.pipeline import judge_source
 from gcadj.judging.verdict import Verdict
-from gcadj.outputs.export import export_game
+from gcadj.outputs.game_export import export_game
 
 GARBAGE = "abcxyzKQRI{}()[]$%;!?.=@#+-/\\\"'\t \x00\x07\x7f\u00a0\u00e9\u2028\ufffd"
 

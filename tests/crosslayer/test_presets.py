@@ -14,7 +14,7 @@ from gcadj.app.check import check_source, check_text
 from gcadj.cli.main import app
 from gcadj.errors import ExportError
 from gcadj.judging.verdict import Verdict
-from gcadj.outputs.export import export_game
+from gcadj.outputs.game_export import export_game
 
 EXAMPLES = sorted((FIXTURES / "examples").glob("ex*.txt"))
 LOGS = sorted((FIXTURES / "logs").glob("*/*.txt"))

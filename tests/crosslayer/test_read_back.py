@@ -27,7 +27,7 @@ from random_games import random_log
 from gcadj.app.pipeline import JudgeOptions, judge_source
 from gcadj.judging.fix import fix_log
 from gcadj.judging.verdict import Verdict
-from gcadj.outputs.export import ExportError, export_game, export_games
+from gcadj.outputs.game_export import ExportError, export_game, export_games
 from gcadj.outputs.writers.gc import write_fixed_gc
 
 

@@ -18,13 +18,12 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, GCADJ, ROOT, run_gcadj
 from verdict_shape import assert_verdict_shape
 
 from gcadj.about import GENERATOR_META
@@ -33,30 +32,11 @@ from gcadj.app.check import FAULT_ENV, check_source, check_text
 from gcadj.judging.verdict import outcome_of
 from gcadj.outputs.audit_report import CSV_HEADER
 
-GCADJ = [sys.executable, "-m", "gcadj"]
 EX1 = FIXTURES / "examples" / "ex1_pocket_mutation_drops.txt"
 EX5 = FIXTURES / "examples" / "ex5_syntax_variants.txt"  # illegal at ply 7
 
 # Every character at which str.splitlines breaks a line.
 LINE_BREAKS = "".join(chr(c) for c in range(0x110000) if len(f"a{chr(c)}b".splitlines()) > 1)
-
-
-def gcadj(
-    *args: str, env: dict[str, str] | None = None, stdin: bytes = b"", cwd: Path = ROOT
-) -> subprocess.CompletedProcess[str]:
-    raw = subprocess.run(
-        [*GCADJ, *args],
-        input=stdin,
-        capture_output=True,
-        env={**os.environ, **(env or {})},
-        cwd=cwd,
-        timeout=120,
-    )
-    done = subprocess.CompletedProcess(
-        raw.args, raw.returncode, raw.stdout.decode("utf-8"), raw.stderr.decode("utf-8")
-    )
-    assert "Traceback" not in done.stderr, done.stderr
-    return done
 
 
 def json_lines(text: str) -> list[dict[str, Any]]:
@@ -102,23 +82,27 @@ def test_an_unreadable_source_whose_name_looks_like_an_internal_error_is_still_u
 
 def test_check_gives_the_faulty_source_exit_5_and_judges_the_others(tmp_path: Path) -> None:
     legal, boom, illegal = games(tmp_path)
-    done = gcadj("check", "--json", str(legal), str(boom), str(illegal), env={FAULT_ENV: "boom"})
+    done = run_gcadj(
+        "check", "--json", str(legal), str(boom), str(illegal), env={FAULT_ENV: "boom"}
+    )
     assert done.returncode == 5, done.stderr  # 5 wins over 1: never "illegal" for a bug
     verdicts = json_lines(done.stdout)
     assert [v["source"] for v in verdicts] == [str(legal), str(boom), str(illegal)]
     assert [v["status"] for v in verdicts] == ["legal", "error", "illegal"]
     assert verdicts[1]["error"].startswith(f"{boom}: internal error: InjectedFault: ")
     assert "bug in gcadj" in done.stderr
-    text = gcadj("check", str(boom), env={FAULT_ENV: "boom"})
+    text = run_gcadj("check", str(boom), env={FAULT_ENV: "boom"})
     # an unreadable or failed source is a diagnostic: stderr (issue 13)
     assert text.returncode == 5 and f"{boom}: internal error: InjectedFault" in text.stderr
-    assert gcadj("check", str(legal), str(illegal), env={FAULT_ENV: "boom"}).returncode == 1
+    assert run_gcadj("check", str(legal), str(illegal), env={FAULT_ENV: "boom"}).returncode == 1
 
 
 def test_export_exits_5_for_a_bug_and_writes_nothing(tmp_path: Path) -> None:
     _, boom, _ = games(tmp_path)
     target = tmp_path / "out.json"
-    done = gcadj("export", str(boom), "--to", "json", "-o", str(target), env={FAULT_ENV: "boom"})
+    done = run_gcadj(
+        "export", str(boom), "--to", "json", "-o", str(target), env={FAULT_ENV: "boom"}
+    )
     assert done.returncode == 5
     assert f"{boom}: internal error: InjectedFault" in done.stderr
     assert not target.exists() and done.stdout == ""
@@ -130,7 +114,9 @@ def test_audit_gives_the_faulty_source_its_verdict_and_exit_5(tmp_path: Path, jo
     folder.mkdir()
     games(folder)
     out = tmp_path / "audit.jsonl"
-    done = gcadj("audit", str(folder), "--out", str(out), "--jobs", jobs, env={FAULT_ENV: "boom"})
+    done = run_gcadj(
+        "audit", str(folder), "--out", str(out), "--jobs", jobs, env={FAULT_ENV: "boom"}
+    )
     assert done.returncode == 5, done.stderr
     verdicts = {Path(v["source"]).name: v for v in json_lines(out.read_text("utf-8"))}
     assert {name: v["status"] for name, v in verdicts.items()} == {
@@ -150,7 +136,7 @@ def test_every_exit_code_list_names_5() -> None:
     assert page("convert.md").count("5 gcadj failed") >= 1  # export
     assert page("audit.md").count("5 gcadj failed") >= 2  # fetch, audit
     for command in ("check", "export", "audit"):
-        help_text = gcadj(command, "--help").stdout
+        help_text = run_gcadj(command, "--help").stdout
         assert "5 gcadj failed" in " ".join(help_text.split()), command
 
 
@@ -165,20 +151,20 @@ def test_every_exit_code_list_names_5() -> None:
 def test_an_empty_source_is_an_error_with_exit_4(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "empty.txt"
     path.write_bytes(content)
-    done = gcadj("check", "--json", str(path))
+    done = run_gcadj("check", "--json", str(path))
     assert done.returncode == 4
     [verdict] = json_lines(done.stdout)
     assert (verdict["status"], verdict["error"]) == ("error", f"{path}: empty")
-    piped = gcadj("check", "-", stdin=content)
+    piped = run_gcadj("check", "-", stdin=content)
     assert (piped.returncode, piped.stderr.strip()) == (4, "<stdin>: empty")
-    exported = gcadj("export", str(path), "--to", "pgn")
+    exported = run_gcadj("export", str(path), "--to", "pgn")
     assert (exported.returncode, exported.stderr.strip()) == (4, f"{path}: empty")
 
 
 def test_a_log_with_tags_and_no_plies_is_still_a_legal_game_of_0_plies(tmp_path: Path) -> None:
     path = tmp_path / "tags.txt"
     path.write_text('[White "Alice"]\n[Black "Bob"]\n\n', "utf-8")
-    done = gcadj("check", "--json", str(path))
+    done = run_gcadj("check", "--json", str(path))
     assert done.returncode == 0
     [verdict] = json_lines(done.stdout)
     assert (verdict["status"], verdict["plies"]) == ("legal", 0)
@@ -190,7 +176,7 @@ def test_an_audit_counts_an_empty_file_as_an_error(tmp_path: Path) -> None:
     (folder / "empty.txt").write_bytes(b" \n")
     (folder / "game.txt").write_bytes(EX1.read_bytes())
     out = tmp_path / "audit.jsonl"
-    done = gcadj("audit", str(folder), "--out", str(out), "--jobs", "1", "--quiet")
+    done = run_gcadj("audit", str(folder), "--out", str(out), "--jobs", "1", "--quiet")
     assert done.returncode == 4
     statuses = {Path(v["source"]).name: v["status"] for v in json_lines(out.read_text())}
     assert statuses == {"empty.txt": "error", "game.txt": "legal"}
@@ -215,7 +201,7 @@ def test_check_json_is_one_line_per_verdict_for_str_splitlines(tmp_path: Path) -
     path.write_text(log_with_every_line_break(), "utf-8", newline="")
     bad = tmp_path / "bad.txt"  # a syntax error: its message quotes the line as typed
     bad.write_text(f"P e2-e4\nP e7{LINE_BREAKS[5:]}-e5 ?\n", "utf-8", newline="")
-    done = gcadj("check", "--json", str(path), str(bad))
+    done = run_gcadj("check", "--json", str(path), str(bad))
     lines = done.stdout.splitlines()
     assert len(lines) == 2, lines
     verdicts = [json.loads(line) for line in lines]
@@ -231,10 +217,10 @@ def test_the_audit_jsonl_and_the_json_export_are_one_line_per_line(tmp_path: Pat
     text = log_with_every_line_break()
     (folder / "breaks.txt").write_text(text, "utf-8", newline="")
     out = tmp_path / "audit.jsonl"
-    assert gcadj("audit", str(folder), "--out", str(out), "--quiet").returncode == 0
+    assert run_gcadj("audit", str(folder), "--out", str(out), "--quiet").returncode == 0
     data = out.read_text("utf-8")
     assert len(data.splitlines()) == 1 == data.count("\n")
-    exported = gcadj("export", str(folder / "breaks.txt"), "--to", "json").stdout
+    exported = run_gcadj("export", str(folder / "breaks.txt"), "--to", "json").stdout
     assert exported.splitlines() == exported.split("\n")[:-1]  # no hidden line inside
     document = json.loads(exported)
     inner = LINE_BREAKS.replace("\n", "").replace("\r", "")
@@ -249,7 +235,7 @@ def test_csv_cells_hold_no_control_characters(tmp_path: Path) -> None:
     # read as Windows-1252's ellipsis)
     (folder / "nul.txt").write_bytes(b"P e2-e4\nP e7-e5 \x00\x07\xc2\x85\n")
     out, table = tmp_path / "audit.jsonl", tmp_path / "audit.csv"
-    done = gcadj("audit", str(folder), "--out", str(out), "--csv", str(table), "--quiet")
+    done = run_gcadj("audit", str(folder), "--out", str(out), "--csv", str(table), "--quiet")
     assert done.returncode == 3
     with table.open(newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
@@ -285,18 +271,20 @@ def test_csv_and_report_never_replace_a_source_or_the_audit(tmp_path: Path) -> N
     ]
     for option, target, message in cases:
         for force in ([], ["--force"]):
-            done = gcadj("audit", str(folder), "--out", str(out), option, target, *force,
+            done = run_gcadj("audit", str(folder), "--out", str(out), option, target, *force,
                          cwd=tmp_path)  # fmt: skip
             assert done.returncode == 2, (option, target, done.stderr)
             assert message in done.stderr, done.stderr
     assert game.read_bytes() == precious
     assert not out.exists()  # refused before the audit began
-    done = gcadj("audit", str(game), "--out", str(tmp_path / "x.jsonl"), "--csv", str(game))
+    done = run_gcadj("audit", str(game), "--out", str(tmp_path / "x.jsonl"), "--csv", str(game))
     assert done.returncode == 2 and game.read_bytes() == precious
-    done = gcadj("audit", str(game), "--out", str(game), "--force")
+    done = run_gcadj("audit", str(game), "--out", str(game), "--force")
     assert done.returncode == 2 and "is a source" in done.stderr and game.read_bytes() == precious
     same = tmp_path / "same.out"
-    done = gcadj("audit", str(folder), "--out", str(out), "--csv", str(same), "--report", str(same))
+    done = run_gcadj(
+        "audit", str(folder), "--out", str(out), "--csv", str(same), "--report", str(same)
+    )
     assert done.returncode == 2 and "name the same file" in done.stderr
 
 
@@ -306,26 +294,26 @@ def test_without_force_only_gcadjs_own_csv_and_report_are_replaced(tmp_path: Pat
     table.write_text("my,own,table\n", "utf-8")
     report.write_text("<html><head></head><body>my page</body></html>", "utf-8")
     args = ["audit", str(folder), "--out", str(out), "--quiet"]
-    done = gcadj(*args, "--csv", str(table))
+    done = run_gcadj(*args, "--csv", str(table))
     assert done.returncode == 2 and "is not a CSV gcadj wrote; use --force" in done.stderr
-    done = gcadj(*args, "--report", str(report))
+    done = run_gcadj(*args, "--report", str(report))
     assert done.returncode == 2 and "is not a report gcadj wrote; use --force" in done.stderr
     assert table.read_text("utf-8") == "my,own,table\n"
     assert "my page" in report.read_text("utf-8")
     # --force replaces them; then gcadj recognises its own files and replaces them freely
-    done = gcadj(*args, "--csv", str(table), "--report", str(report), "--force")
+    done = run_gcadj(*args, "--csv", str(table), "--report", str(report), "--force")
     assert done.returncode == 1, done.stderr
     assert table.read_text("utf-8").splitlines()[0] == CSV_HEADER
     head = report.read_text("utf-8")[:1000]
     assert GENERATOR_META in head.split("</head>")[0]
     out.unlink()
-    done = gcadj(*args, "--csv", str(table), "--report", str(report))
+    done = run_gcadj(*args, "--csv", str(table), "--report", str(report))
     assert done.returncode == 1, done.stderr
     # the report in the folder is not walked as a game on the next run
     inside = folder / "report.html"
     inside.write_bytes(report.read_bytes())
     out.unlink()
-    done = gcadj(*args, "--report", str(inside))
+    done = run_gcadj(*args, "--report", str(inside))
     assert done.returncode == 1, done.stderr
     assert len(out.read_text().splitlines()) == 5  # the five games, not the report
 
@@ -373,7 +361,7 @@ def test_a_second_audit_on_the_same_out_exits_2_while_the_first_runs(tmp_path: P
             assert first.poll() is None, "the first audit ended too soon"
             time.sleep(0.01)
         for extra in ([], ["--resume"], ["--force"]):
-            second = gcadj("audit", str(folder), "--out", str(out), "--quiet", *extra)
+            second = run_gcadj("audit", str(folder), "--out", str(out), "--quiet", *extra)
             assert second.returncode == 2, (extra, second.stderr)
             assert "another audit holds" in second.stderr, second.stderr
         assert first.poll() is None, "the lock must be tested while the first audit runs"
@@ -384,15 +372,15 @@ def test_a_second_audit_on_the_same_out_exits_2_while_the_first_runs(tmp_path: P
     sources = [json.loads(line)["source"] for line in lines]
     assert len(sources) == len(set(sources)) == 3001  # nothing interleaved
     assert sources[-1] == str(fifo)
-    assert gcadj("audit", str(folder), "--out", str(out), "--resume", "--quiet").returncode == 0
+    assert run_gcadj("audit", str(folder), "--out", str(out), "--resume", "--quiet").returncode == 0
 
 
 def test_resume_knows_a_source_however_its_path_is_spelled(tmp_path: Path) -> None:
     folder, out = audit_folder(tmp_path)
-    relative = gcadj("audit", "games", "--out", str(out), "--quiet", cwd=tmp_path)
+    relative = run_gcadj("audit", "games", "--out", str(out), "--quiet", cwd=tmp_path)
     assert relative.returncode == 1
     before = out.read_bytes()
-    done = gcadj("audit", str(folder), "./games/", "--out", str(out), "--resume", cwd=tmp_path)
+    done = run_gcadj("audit", str(folder), "./games/", "--out", str(out), "--resume", cwd=tmp_path)
     assert done.returncode == 1
     assert out.read_bytes() == before  # nothing judged again
     assert "5 games were already judged" in done.stderr
@@ -410,14 +398,14 @@ def test_a_bad_fen_tag_is_a_syntax_error_at_its_own_line_and_column(
     lines = ["// a game", '[White "Alice"]', tag_line, "P e2-e4"]
     path = tmp_path / "fen.txt"
     path.write_bytes(newline.join(lines).encode("utf-8") + newline.encode())
-    done = gcadj("check", str(path))
+    done = run_gcadj("check", str(path))
     assert done.returncode == 3
     column = tag_line.index("8Q") + 2  # 1-based column of the Queen that cannot stand there
     assert done.stdout.startswith(f"{path}:3:{column}: syntax error: expected a start position")
     assert "i5 does not exist" in done.stdout
     plain = tmp_path / "fen2.txt"
     plain.write_text('[FEN "8/8 w"]\nP e2-e4\n', "utf-8")
-    assert gcadj("check", str(plain)).stdout.startswith(f"{plain}:1:7: syntax error")
+    assert run_gcadj("check", str(plain)).stdout.startswith(f"{plain}:1:7: syntax error")
 
 
 def test_the_lock_goes_with_a_killed_audit_not_with_its_workers(tmp_path: Path) -> None:
@@ -441,7 +429,7 @@ def test_the_lock_goes_with_a_killed_audit_not_with_its_workers(tmp_path: Path) 
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(audit.pid, signal.SIGKILL)
-    done = gcadj("audit", str(folder), "--out", str(out), "--resume", "--quiet")
+    done = run_gcadj("audit", str(folder), "--out", str(out), "--resume", "--quiet")
     assert done.returncode == 0, done.stderr
     sources = [json.loads(line)["source"] for line in out.read_text().splitlines()]
     assert len(sources) == len(set(sources)) == 3000

@@ -26,7 +26,7 @@ from gcadj.engine.position import Position
 from gcadj.engine.squares import POCKET, SQUARE_NAMES
 from gcadj.judging.verdict import Verdict
 from gcadj.notation.san import gc_text
-from gcadj.outputs.export import ExportError, export_game
+from gcadj.outputs.game_export import ExportError, export_game
 
 LOGS = sorted(
     [*(FIXTURES / "examples").glob("*.txt"), *(FIXTURES / "logs").glob("**/*.txt")],

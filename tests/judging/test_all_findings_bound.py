@@ -5,12 +5,10 @@ count is the same as an unbounded replay's, and the listed findings are its firs
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import run_gcadj
 
 from gcadj.app.check import check_text
 from gcadj.judging import verdict as verdict_module
@@ -63,14 +61,7 @@ def test_the_command_prints_a_bounded_line(tmp_path: Path) -> None:
     log = tmp_path / "long.txt"
     limit = verdict_module.MAX_FINDINGS
     log.write_text(shuffle(limit + 300))
-    run = subprocess.run(
-        [sys.executable, "-m", "gcadj", "check", "--all", "--json", str(log)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )
+    run = run_gcadj("check", "--all", "--json", str(log))
     assert run.returncode == 1, run.stderr
     (line,) = run.stdout.splitlines()
     verdict = json.loads(line)

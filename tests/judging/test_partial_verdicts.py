@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from gcadj.app.check import check_text
 from gcadj.cli.main import app
 from gcadj.engine.position import Position
-from gcadj.outputs.export import export_game
+from gcadj.outputs.game_export import export_game
 from gcadj.outputs.report import render_verdict
 
 runner = CliRunner()

@@ -11,7 +11,7 @@ import pytest
 from gcadj.app.check import check_text
 from gcadj.app.pipeline import judge_source
 from gcadj.judging.verdict import Verdict
-from gcadj.outputs.export import export_game
+from gcadj.outputs.game_export import export_game
 
 OPENING = "1. e4 e5 2. Nf3 Nc6"
 # White mates on ply 7 (Qxf7#): the board shows checkmate, 1-0.

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
+from conftest import run_gcadj
 
 from gcadj.app.check import check_text
 from gcadj.engine.fen import STARTING_FEN
@@ -142,18 +140,12 @@ def test_code_position_is_checked_like_a_fen() -> None:
 # -- the command -----------------------------------------------------------------------
 
 
-def gcadj(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gcadj", *args], capture_output=True, text=True, check=False
-    )
-
-
 def test_cli_from_gc_and_to_gc() -> None:
-    done = gcadj("fen", "--from-gc", START_CODE)
+    done = run_gcadj("fen", "--from-gc", START_CODE)
     assert (done.returncode, done.stdout) == (0, STARTING_FEN + "\n")
-    done = gcadj("fen", "--from-gc", ENDGAME_CODE, "--turn", "b")
+    done = run_gcadj("fen", "--from-gc", ENDGAME_CODE, "--turn", "b")
     assert done.stdout == "k7/8/1K6/8/8/8/8/8[Q] b - - 0 1\n"
-    done = gcadj("fen", "--to-gc", "k7/8/1K6/8/8/8/8/8[Q] w - - 0 1")
+    done = run_gcadj("fen", "--to-gc", "k7/8/1K6/8/8/8/8/8[Q] w - - 0 1")
     assert (done.returncode, done.stdout) == (0, ENDGAME_CODE + "\n")
 
 
@@ -168,7 +160,7 @@ def test_cli_from_gc_and_to_gc() -> None:
     ],
 )
 def test_cli_errors_are_usage_errors_on_stderr(args: tuple[str, ...], message: str) -> None:
-    done = gcadj(*args)
+    done = run_gcadj(*args)
     assert done.returncode == 2
     assert message in done.stderr
     assert done.stdout == ""

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import gcadj.outputs.writers as writers_package
 from gcadj.app.check import check_text
 from gcadj.cli.main import app
-from gcadj.outputs.export import export_game
+from gcadj.outputs.game_export import export_game
 from gcadj.outputs.registry import ExportError, Writer, writer_for, writers
 
 EX1 = FIXTURES / "examples" / "ex1_pocket_mutation_drops.txt"

@@ -181,19 +181,10 @@ def test_browser_marks_the_plies_of_a_repetition(browser: WebDriver, tmp_path: P
 
 
 def gcadj_run(*args: str) -> str:
-    import subprocess
-    import sys
+    """What `gcadj ARGS` prints, which must end with exit 0 or 1 (an illegal game)."""
+    from conftest import run_gcadj
 
-    from conftest import ROOT
-
-    done = subprocess.run(
-        [sys.executable, "-m", "gcadj", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=600,
-        check=False,
-    )
+    done = run_gcadj(*args)
     assert done.returncode in (0, 1), done.stderr
     return done.stdout
 

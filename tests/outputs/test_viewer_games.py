@@ -15,7 +15,7 @@ from viewer_pages import page_data
 
 from gcadj.app.check import check_text
 from gcadj.cli.main import app
-from gcadj.outputs.export import export_game
+from gcadj.outputs.game_export import export_game
 from gcadj.outputs.registry import writers
 from gcadj.outputs.viewer import write_games_viewer
 from gcadj.outputs.writers.fen import write_fens

@@ -10,20 +10,17 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, run_gcadj
 from httpserver import FixtureServer, page, play_path, redirect, status
 
 from gcadj.app.pipeline import source_name
 from gcadj.outputs.registry import writers
 from gcadj.sources.fetch import Fetcher, FetchError, FetchOptions
-from gcadj.sources.urls import is_secret_key, redact_text, redact_url
+from gcadj.urls import is_secret_key, redact_text, redact_url
 
 PASSWORD = "s3cretPW"
 TOKEN = "T0kenXYZ"
@@ -57,17 +54,9 @@ def shown_url(server: FixtureServer, path: str, *, token: bool = True) -> str:
     return f"http://alice:***@{host}{path}" + ("&token=***" if token else "")
 
 
-def gcadj(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    return subprocess.run(
-        [sys.executable, "-m", "gcadj", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+def cache_home(tmp_path: Path) -> dict[str, str]:
+    """The fetch cache in the test's own folder, never the home folder's."""
+    return {"XDG_CACHE_HOME": str(tmp_path / "cache")}
 
 
 def assert_no_secret(where: str, text: str) -> None:
@@ -88,7 +77,7 @@ def assert_no_secret_in_files(folder: Path) -> int:
 
 
 def test_the_request_carries_the_credentials(server: FixtureServer, tmp_path: Path) -> None:
-    run = gcadj(tmp_path, "check", "--json", secret_url(server, GAME))
+    run = run_gcadj("check", "--json", secret_url(server, GAME), env=cache_home(tmp_path))
     assert run.returncode == 0, run.stderr
     (hit,) = server.hits(f"{GAME}&token={TOKEN}")
     assert (
@@ -100,11 +89,11 @@ def test_the_request_carries_the_credentials(server: FixtureServer, tmp_path: Pa
 def test_check_shows_no_secret(server: FixtureServer, tmp_path: Path) -> None:
     urls = [secret_url(server, path) for path in (GAME, MISSING, NO_MOVES)]
     for flags in (["--json"], [], ["-v"], ["-q"]):
-        run = gcadj(tmp_path, "check", *flags, *urls)
+        run = run_gcadj("check", *flags, *urls, env=cache_home(tmp_path))
         assert run.returncode == 4, run.stderr
         assert_no_secret(f"check {flags} stdout", run.stdout)
         assert_no_secret(f"check {flags} stderr", run.stderr)
-    run = gcadj(tmp_path, "check", "--json", *urls)
+    run = run_gcadj("check", "--json", *urls, env=cache_home(tmp_path))
     verdicts = [json.loads(line) for line in run.stdout.splitlines()]
     assert [v["source"] for v in verdicts] == [
         shown_url(server, p) for p in (GAME, MISSING, NO_MOVES)
@@ -119,7 +108,9 @@ def test_check_shows_no_secret(server: FixtureServer, tmp_path: Path) -> None:
 def test_export_shows_no_secret(to: str, server: FixtureServer, tmp_path: Path) -> None:
     target = tmp_path / "out" / f"game.{to}"
     target.parent.mkdir()
-    run = gcadj(tmp_path, "export", secret_url(server, GAME), "--to", to, "-o", str(target))
+    run = run_gcadj(
+        "export", secret_url(server, GAME), "--to", to, "-o", str(target), env=cache_home(tmp_path)
+    )
     assert run.returncode == 0, run.stderr
     assert_no_secret("export stderr", run.stderr + run.stdout)
     text = target.read_text(encoding="utf-8")
@@ -133,8 +124,7 @@ def test_audit_shows_no_secret_in_any_output(server: FixtureServer, tmp_path: Pa
     out.mkdir()
     urls = [secret_url(server, path) for path in (GAME, MISSING, NO_MOVES)]
     for flags in ([], ["-v"]):
-        run = gcadj(
-            tmp_path,
+        run = run_gcadj(
             "audit",
             *urls,
             "--out",
@@ -151,6 +141,7 @@ def test_audit_shows_no_secret_in_any_output(server: FixtureServer, tmp_path: Pa
             "--jobs",
             "2",
             *flags,
+            env=cache_home(tmp_path),
         )
         assert run.returncode == 4, run.stderr
         assert_no_secret("audit stdout", run.stdout)
@@ -164,17 +155,29 @@ def test_audit_shows_no_secret_in_any_output(server: FixtureServer, tmp_path: Pa
     assert shown_url(server, GAME).replace("&", "&amp;") in viewers[0].read_text()
     assert assert_no_secret_in_files(out) >= 4  # JSONL, CSV, report, viewer
     # --resume knows the redacted sources: nothing is judged again
-    run = gcadj(tmp_path, "audit", *urls, "--out", str(out / "r.jsonl"), "--resume", "-q")
+    run = run_gcadj(
+        "audit", *urls, "--out", str(out / "r.jsonl"), "--resume", "-q", env=cache_home(tmp_path)
+    )
     assert len((out / "r.jsonl").read_text().splitlines()) == 3
     assert_no_secret("audit --resume stderr", run.stderr + run.stdout)
 
 
 def test_fetch_writes_a_redacted_site_tag(server: FixtureServer, tmp_path: Path) -> None:
     target = tmp_path / "game.txt"
-    run = gcadj(tmp_path, "fetch", secret_url(server, GAME), "-o", str(target), "--delay", "0")
+    run = run_gcadj(
+        "fetch",
+        secret_url(server, GAME),
+        "-o",
+        str(target),
+        "--delay",
+        "0",
+        env=cache_home(tmp_path),
+    )
     assert run.returncode == 0, run.stderr
     assert f'[Site "{shown_url(server, GAME)}"]' in target.read_text()
-    missing = gcadj(tmp_path, "fetch", secret_url(server, MISSING), "--delay", "0")
+    missing = run_gcadj(
+        "fetch", secret_url(server, MISSING), "--delay", "0", env=cache_home(tmp_path)
+    )
     assert missing.returncode == 4
     assert f"{shown_url(server, MISSING)}: HTTP 404 Not Found" in missing.stderr
     assert_no_secret("fetch stderr", run.stderr + missing.stderr + missing.stdout)
@@ -182,10 +185,10 @@ def test_fetch_writes_a_redacted_site_tag(server: FixtureServer, tmp_path: Path)
 
 
 def test_the_cache_is_keyed_without_the_credentials(server: FixtureServer, tmp_path: Path) -> None:
-    first = gcadj(tmp_path, "check", secret_url(server, GAME))
+    first = run_gcadj("check", secret_url(server, GAME), env=cache_home(tmp_path))
     assert first.returncode == 0, first.stderr
     other = secret_url(server, GAME).replace(PASSWORD, "another").replace(TOKEN, "other")
-    second = gcadj(tmp_path, "check", other)
+    second = run_gcadj("check", other, env=cache_home(tmp_path))
     assert second.returncode == 0, second.stderr
     assert len(server.hits(f"{GAME}&token={TOKEN}")) == 1  # the second came from the cache
     assert server.hits(f"{GAME}&token=other") == []
@@ -197,7 +200,7 @@ def test_the_cache_is_keyed_without_the_credentials(server: FixtureServer, tmp_p
 
 def test_an_unreachable_url_is_named_without_its_password(tmp_path: Path) -> None:
     url = f"http://bob:{PASSWORD}@127.0.0.1:9/play.php?log=x&apiKey={TOKEN}"
-    run = gcadj(tmp_path, "check", "--json", url)
+    run = run_gcadj("check", "--json", url, env=cache_home(tmp_path))
     assert run.returncode == 4
     (verdict,) = [json.loads(line) for line in run.stdout.splitlines()]
     assert verdict["source"] == "http://bob:***@127.0.0.1:9/play.php?log=x&apiKey=***"

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections.abc import Iterator
 from encodings.aliases import aliases
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, GCADJ, run_gcadj
 from httpserver import FixtureServer, page, play_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -163,21 +162,10 @@ def test_an_empty_body_is_an_error_and_never_cached(
     assert len(server.hits(play_path("empty"))) == 2  # asked again: the failure was not kept
 
 
-def gcadj(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gcadj", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        check=False,
-        cwd=ROOT,
-    )
-
-
 def test_fetch_of_an_empty_page_names_the_url_and_exits_4(server: FixtureServer) -> None:
     server.routes[play_path("empty")] = page(b"")
     url = server.url(play_path("empty"))
-    done = gcadj("fetch", url, "--no-cache", "--delay", "0", "--retries", "0")
+    done = run_gcadj("fetch", url, "--no-cache", "--delay", "0", "--retries", "0")
     assert done.returncode == 4
     assert url in done.stderr and "empty" in done.stderr
 
@@ -188,7 +176,7 @@ def test_an_audit_counts_an_empty_page_as_an_error(server: FixtureServer, tmp_pa
     out = tmp_path / "out.jsonl"
     urls = [server.url(play_path("empty")), server.url(play_path("good"))]
     args = ["audit", *urls, "--out", str(out), "--jobs", "1", "--quiet", "--no-cache"]
-    done = gcadj(*args, "--delay", "0", "--retries", "0")
+    done = run_gcadj(*args, "--delay", "0", "--retries", "0")
     statuses = {line["source"]: line["status"] for line in map(json.loads, out.open())}
     assert statuses == {urls[0]: "error", urls[1]: "legal"}, done.stderr
     assert done.returncode != 0
@@ -205,7 +193,7 @@ def test_a_windows_1252_file_keeps_its_characters_through_every_export(
 ) -> None:
     source = tmp_path / "game.txt"
     source.write_bytes(CP1252_LOG.encode("cp1252"))
-    done = gcadj("export", str(source), "--to", to)
+    done = run_gcadj("export", str(source), "--to", to)
     assert done.returncode == 0, done.stderr
     text = done.stdout if to != "json" else json.dumps(json.loads(done.stdout), ensure_ascii=False)
     for kept in ("“good” move — 5 €", "Jörg “Jo” Müller", "Zoë"):
@@ -215,7 +203,7 @@ def test_a_windows_1252_file_keeps_its_characters_through_every_export(
 @pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
 def test_utf16_logs_from_stdin_with_or_without_a_bom(codec: str) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "gcadj", "check", "-", "--json"],
+        [*GCADJ, "check", "-", "--json"],
         input=CP1252_LOG.encode(codec),
         capture_output=True,
         check=False,

@@ -15,7 +15,7 @@ from gcadj.app.check import check_source, check_text
 from gcadj.app.pipeline import judge_source
 from gcadj.cli.main import app
 from gcadj.judging.verdict import Verdict
-from gcadj.outputs.export import export_game, export_games
+from gcadj.outputs.game_export import export_game, export_games
 from gcadj.sources.own import NO_GAME_PAGE, NO_GAME_VERDICTS
 
 LOGS = FIXTURES / "logs"

@@ -19,7 +19,7 @@ from gcadj.notation.lexicon import SourceFormat
 from gcadj.notation.pgn import looks_like_pgn, movetext_kind
 from gcadj.notation.records import ClearSub, MoveSub, PlaceSub
 from gcadj.notation.tags import starts_like_tag, tag_pair
-from gcadj.outputs.export import export_game
+from gcadj.outputs.game_export import export_game
 from gcadj.sources.formats import detect_format
 from gcadj.sources.games import source_games
 from gcadj.sources.pgn_reader import game_spans

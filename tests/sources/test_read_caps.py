@@ -13,35 +13,29 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, GCADJ, ROOT, run_gcadj
 
-from gcadj.cli.options import parse_bytes
-from gcadj.sources.read import DEFAULT_MAX_BYTES, SourceError, read_source, size_words
+from gcadj.cli.common_options import parse_bytes
+from gcadj.sources.read import (
+    DEFAULT_MAX_BYTES,
+    PIPE_TIMEOUT,
+    PIPE_TIMEOUT_ENV,
+    SourceError,
+    pipe_timeout_default,
+    read_source,
+    size_words,
+)
 from gcadj.sources.walk import expand_sources
 
 GAME = (FIXTURES / "examples" / "ex4_resignation.txt").read_text(encoding="utf-8")
 HANG_GUARD = 120  # seconds: far past any deadline here; reaching it means a hang
 
 
-def gcadj(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    run = subprocess.run(
-        [sys.executable, "-m", "gcadj", *args],
-        input=stdin,
-        capture_output=True,
-        cwd=ROOT,
-        timeout=HANG_GUARD,
-        check=False,
-    )
-    return subprocess.CompletedProcess(
-        run.args, run.returncode, run.stdout.decode(), run.stderr.decode()
-    )
-
-
 def test_a_file_over_the_cap_is_an_error_and_the_other_sources_go_on(tmp_path: Path) -> None:
     small, large = tmp_path / "small.txt", tmp_path / "large.txt"
     small.write_text(GAME)
     large.write_text(GAME + "// padding\n" * 200)
-    run = gcadj("check", "--json", "--max-bytes", "1K", str(large), str(small))
+    run = run_gcadj("check", "--json", "--max-bytes", "1K", str(large), str(small))
     assert run.returncode == 4
     verdicts = [json.loads(line) for line in run.stdout.splitlines()]
     by_source = {v["source"]: v for v in verdicts}
@@ -68,7 +62,7 @@ def test_a_6_gb_sparse_file_in_an_audit_folder_gets_its_error(tmp_path: Path) ->
     with (folder / "huge.txt").open("wb") as handle:
         handle.truncate(6 << 30)  # sparse: 6 GB long, no disk used
     out = tmp_path / "r.jsonl"
-    run = gcadj("audit", str(folder), "--out", str(out), "--jobs", "2", "-q")
+    run = run_gcadj("audit", str(folder), "--out", str(out), "--jobs", "2", "-q")
     assert run.returncode == 4, run.stderr
     assert "MemoryError" not in run.stdout + run.stderr
     rows = {row["source"]: row for row in map(json.loads, out.read_text().splitlines())}
@@ -82,7 +76,7 @@ def test_a_6_gb_sparse_file_in_an_audit_folder_gets_its_error(tmp_path: Path) ->
 def test_a_device_is_refused_in_words(command: str, tmp_path: Path) -> None:
     extra = ["--to", "pgn"] if command == "export" else []
     extra += ["--out", str(tmp_path / "r.jsonl")] if command == "audit" else []
-    run = gcadj(command, "/dev/zero", *extra)
+    run = run_gcadj(command, "/dev/zero", *extra)
     assert run.returncode == 4
     said = run.stdout + run.stderr
     if command == "audit":
@@ -96,7 +90,7 @@ def test_a_device_is_refused_in_words(command: str, tmp_path: Path) -> None:
 def test_endless_standard_input_stops_at_the_cap() -> None:
     with open("/dev/zero", "rb") as zero:
         run = subprocess.run(
-            [sys.executable, "-m", "gcadj", "check", "--json", "--max-bytes", "2M", "-"],
+            [*GCADJ, "check", "--json", "--max-bytes", "2M", "-"],
             stdin=zero,
             capture_output=True,
             text=True,
@@ -111,7 +105,7 @@ def test_endless_standard_input_stops_at_the_cap() -> None:
 
 
 def test_standard_input_under_the_cap_is_read() -> None:
-    run = gcadj("check", "-", stdin=GAME.encode())
+    run = run_gcadj("check", "-", stdin=GAME.encode())
     assert run.returncode == 0 and "legal" in run.stdout
 
 
@@ -134,7 +128,7 @@ def _write_later(path: Path, data: bytes) -> threading.Thread:
 def test_a_fifo_with_a_writer_is_read(tmp_path: Path) -> None:
     fifo = _fifo(tmp_path)
     writer = _write_later(fifo, GAME.encode())
-    run = gcadj("check", "--json", str(fifo))
+    run = run_gcadj("check", "--json", str(fifo))
     writer.join(HANG_GUARD)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["status"] == "legal"
@@ -152,7 +146,7 @@ def test_a_fifo_over_the_cap_is_an_error(tmp_path: Path) -> None:
 
     writer = threading.Thread(target=write, daemon=True)
     writer.start()
-    run = gcadj("check", "--json", "--max-bytes", "64K", str(fifo))
+    run = run_gcadj("check", "--json", "--max-bytes", "64K", str(fifo))
     writer.join(HANG_GUARD)
     assert run.returncode == 4
     assert json.loads(run.stdout)["error"] == f"{fifo}: larger than 64 KiB; raise --max-bytes"
@@ -185,16 +179,29 @@ def test_a_fifo_nobody_writes_to_is_given_up(tmp_path: Path) -> None:
 
 
 def test_the_command_gives_up_a_fifo_nobody_writes_to(tmp_path: Path) -> None:
-    # The real command, with its real deadline (30 s): it must end, with an error verdict,
-    # and judge the other source.
+    # The real command, with its deadline shortened through the environment (the real one
+    # is 30 s, as the manual says: below): it must end, with an error verdict, and judge
+    # the other source.
     fifo = _fifo(tmp_path)
     game = tmp_path / "game.txt"
     game.write_text(GAME)
-    run = gcadj("check", "--json", str(fifo), str(game))
+    run = run_gcadj("check", "--json", str(fifo), str(game), env={PIPE_TIMEOUT_ENV: "0.5"})
     assert run.returncode == 4
     first, second = (json.loads(line) for line in run.stdout.splitlines())
-    assert first["status"] == "error" and "a FIFO that sent nothing for 30 s" in first["error"]
+    assert first["status"] == "error" and "a FIFO that sent nothing for 0.5 s" in first["error"]
     assert second["status"] == "legal"
+
+
+@pytest.mark.parametrize("setting", ["", "0", "-3", "inf", "nan", "soon"])
+def test_the_fifo_deadline_is_30_s_unless_the_environment_says_a_positive_number(
+    setting: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(PIPE_TIMEOUT_ENV, "2.5")
+    assert pipe_timeout_default() == 2.5
+    monkeypatch.setenv(PIPE_TIMEOUT_ENV, setting)
+    assert pipe_timeout_default() == PIPE_TIMEOUT == 30
+    said = f"nothing arrives for {PIPE_TIMEOUT:g} s"
+    assert said in " ".join((ROOT / "docs" / "check.md").read_text("utf-8").split())
 
 
 def test_a_fifo_named_like_an_audit_is_a_problem_not_a_hang(tmp_path: Path) -> None:
@@ -223,7 +230,7 @@ def test_max_bytes_takes_a_size_with_a_suffix(text: str, value: int) -> None:
 
 @pytest.mark.parametrize("text", ["0", "-1", "12X", "M", "1.5M", ""])
 def test_a_bad_max_bytes_is_a_usage_error(text: str) -> None:
-    run = gcadj("check", "--max-bytes", text, "x.txt")
+    run = run_gcadj("check", "--max-bytes", text, "x.txt")
     assert run.returncode == 2
     needs = "a size in bytes ≥ 1, with K, M or G for KiB, MiB or GiB (64M)"
     assert f"--max-bytes needs {needs}, not {text!r}" in run.stderr

@@ -23,7 +23,6 @@ import os
 import resource
 import socket
 import subprocess
-import sys
 import threading
 import time
 import zipfile
@@ -33,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from conftest import ROOT
+from conftest import GCADJ, ROOT
 
 
 @dataclass
@@ -75,7 +74,7 @@ def running_server(
             resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
 
     process = subprocess.Popen(
-        [sys.executable, "-m", "gcadj", "serve", "--port", "0", *flags],
+        [*GCADJ, "serve", "--port", "0", *flags],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, ROOT, run_gcadj
 from httpserver import FixtureServer, page
 from serving import Server, running_server, wait_for, zip_of
 
@@ -54,13 +54,7 @@ def lines(response: requests.Response) -> list[dict[str, object]]:
 
 def cli_json(*paths: Path) -> list[str]:
     """What `gcadj check --json` prints for these files, run from their folder."""
-    done = subprocess.run(
-        [sys.executable, "-m", "gcadj", "check", "--json", *(p.name for p in paths)],
-        cwd=paths[0].parent,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_gcadj("check", "--json", *(p.name for p in paths), cwd=paths[0].parent)
     return done.stdout.splitlines()
 
 

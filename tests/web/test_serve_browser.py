@@ -24,7 +24,7 @@ from serving import Server, running_server, wait_for, zip_of
 
 from gcadj.app.pipeline import judge_source
 from gcadj.judging.fix import fix_log
-from gcadj.outputs.export import export_game
+from gcadj.outputs.game_export import export_game
 from gcadj.outputs.plain_words import CATEGORY_SENTENCES
 from gcadj.outputs.writers.gc import write_fixed_gc
 
@@ -41,8 +41,11 @@ REGEN = os.environ.get("GCADJ_REGEN") == "1"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The pages' server, with no mate searched (``--adjudicate-budget 0``): no test here
+    looks at an adjudication, and a zip of 300 games is judged in seconds, not a minute."""
     tmp = tmp_path_factory.mktemp("serve-browser")
-    with running_server(tmp, "--public-urls-only", "--max-upload", "1", "--jobs", "2") as s:
+    flags = ("--public-urls-only", "--max-upload", "1", "--jobs", "2", "--adjudicate-budget", "0")
+    with running_server(tmp, *flags) as s:
         yield s
 
 

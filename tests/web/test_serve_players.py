@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -96,12 +95,6 @@ def fen_shown(browser: WebDriver) -> str:
     return shown(browser, "#fen")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 # -- 1. every result has an address ----------------------------------------------------------
 
 
@@ -116,8 +109,7 @@ def test_a_result_opens_again_reloaded_in_a_fresh_browser_and_after_a_restart(
     finding = verdict.first_illegal
     assert finding is not None
     positions = write_fens(verdict).splitlines()
-    data, port = tmp_path / "data", free_port()
-    flags = ("--port", str(port), "--data", str(data), "--jobs", "1")
+    flags = ("--data", str(tmp_path / "data"), "--jobs", "1")
 
     def same_verdict(driver: WebDriver) -> None:
         where = move_words(finding.move_number, finding.side)
@@ -126,6 +118,7 @@ def test_a_result_opens_again_reloaded_in_a_fresh_browser_and_after_a_restart(
 
     at_width(browser, width)
     with running_server(tmp_path / "first", *flags) as server:
+        port = server.port  # any free one; the second server listens on the same
         paste(browser, server, text)
         address = browser.current_url
         assert re.fullmatch(rf"http://127\.0\.0\.1:{port}/r/[\w-]{{24}}#ply={finding.ply}", address)
@@ -143,7 +136,7 @@ def test_a_result_opens_again_reloaded_in_a_fresh_browser_and_after_a_restart(
             assert fen_shown(fresh) == positions[3]
         finally:
             fresh.quit()
-    with running_server(tmp_path / "second", *flags):  # stopped, started on the same data
+    with running_server(tmp_path / "second", *flags, "--port", str(port)):  # the same data
         fresh = at_width(start_browser(tmp_path / "after-restart"), width)
         try:
             fresh.get(address)

@@ -11,19 +11,19 @@ fails with EFBIG, as on a full disk). Expected verdicts come from the library.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import resource
 import signal
 import socket
 import sqlite3
 import subprocess
-import sys
 import threading
 from pathlib import Path
 from urllib.parse import unquote
 
 import requests
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, GCADJ, ROOT
 from serving import (
     Server,
     connect_from,
@@ -38,8 +38,8 @@ from serving import (
 from gcadj.app.exit_codes import EXIT_CANNOT_WRITE
 from gcadj.app.pipeline import judge_source
 from gcadj.app.pool import HANG_ENV
+from gcadj.web.check_work import file_stem
 from gcadj.web.jobs import check_name
-from gcadj.web.judging import file_stem
 
 LEGAL = FIXTURES / "logs" / "legal" / "checkmate.txt"
 EX1 = FIXTURES / "examples" / "ex1_pocket_mutation_drops.txt"
@@ -87,6 +87,22 @@ def hang_up_after_first_line(server: Server, body: bytes, content_type: str) -> 
     link = re.search(rb"(?i)\r\nlink: <([^>]+)>", received)
     assert link is not None, received
     return result_id(link[1].decode())
+
+
+def test_a_temporary_folder_too_deep_for_a_socket_still_serves_and_judges(tmp_path: Path) -> None:
+    """A forkserver's socket lives under TMPDIR, and a Unix socket's path is at most 108
+    bytes: under a deep TMPDIR the workers start another way and the server judges as
+    ever (it failed to start its workers, after printing its address, and refused every
+    connection)."""
+    deep = tmp_path / ("d" * 50) / ("e" * 50)
+    assert len(str(deep)) > 108
+    with running_server(deep, "--jobs", "1") as server:
+        answer = requests.post(
+            server.url + "api/check", files=[("file", ("g.txt", LEGAL.read_bytes()))], timeout=WAIT
+        )
+        assert answer.status_code == 200
+        expected = judge_source("g.txt", text=LEGAL.read_text("utf-8"))[0].status
+        assert json.loads(answer.text.splitlines()[0])["status"] == expected
 
 
 def test_an_api_client_that_hangs_up_leaves_no_result_behind(tmp_path: Path) -> None:
@@ -260,7 +276,7 @@ def test_path_parameters_out_of_range_are_404(tmp_path: Path) -> None:
 
 def serve_once(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "gcadj", "serve", "--port", "0", *args],
+        [*GCADJ, "serve", "--port", "0", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -324,7 +340,8 @@ def test_a_result_left_running_by_a_killed_server_says_it_was_interrupted(tmp_pa
         sock.sendall(head.encode() + body)
         wait_for(lambda: "stalls on stall.txt" in server.log_text(), WAIT)
         (rid,) = wait_for(lambda: list(states(data)))
-        server.process.send_signal(signal.SIGKILL)
+        wait_for(lambda: games_kept(data) == 1, WAIT)  # first.txt kept (a loaded machine
+        server.process.send_signal(signal.SIGKILL)  # may take a moment after the stall)
         server.process.wait(WAIT)
         sock.close()
         stop(server)

@@ -8,18 +8,17 @@ import os
 import secrets
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, GCADJ, ROOT
 
 from gcadj.app.exit_codes import EXIT_CANNOT_WRITE
 from gcadj.app.pipeline import judge_source
 from gcadj.errors import StoreError
-from gcadj.web.judging import read_view, stored_view
+from gcadj.web.check_work import read_view, stored_view
 from gcadj.web.store import DONE, INTERRUPTED, ResultStore, StoredGame
 
 EX5 = FIXTURES / "examples" / "ex5_syntax_variants.txt"
@@ -190,7 +189,7 @@ def test_an_unwritable_folder_is_refused(tmp_path: Path) -> None:
 
 def serve(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "gcadj", "serve", "--port", "0", *args],
+        [*GCADJ, "serve", "--port", "0", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from serving import zip_of
 
+from gcadj.errors import UploadRefused
 from gcadj.web.forms import BodyReader, FormError, Memory, Spool, header_parameters, parse_form
 from gcadj.web.receive import BufferBudget, Receipt
 from gcadj.web.uploads import (
     Planned,
-    Refused,
     Upload,
     UploadReader,
     ZipLimits,
@@ -65,7 +65,7 @@ def test_a_zip_is_planned_in_order_and_each_member_read_in_memory() -> None:
     ]
     assert reader.skipped == 1
     assert [reader.read(p) for p in planned[:3]] == [b"P e2-e4", b"two", b"one"]
-    with pytest.raises(Refused, match="climbs out of the archive"):
+    with pytest.raises(UploadRefused, match="climbs out of the archive"):
         reader.read(planned[3])
 
 
@@ -76,7 +76,7 @@ def test_a_zip_that_lies_about_its_sizes_is_stopped_at_the_declared_ones() -> No
     data[central + 24 : central + 28] = (10).to_bytes(4, "little")
     reader = UploadReader([Upload("l.zip", bytes(data))], LIMITS)
     (item,) = reader.plan()
-    with pytest.raises(Refused):
+    with pytest.raises(UploadRefused):
         reader.read(item)
 
 

@@ -8,7 +8,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Final
 from urllib.parse import urljoin
 
-from gcadj.sources.urls import is_url
+from gcadj.urls import is_url
 
 if TYPE_CHECKING:
     from bs4 import Tag

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from gcadj.errors import PageError
-from gcadj.sources.urls import is_url, redact_url
+from gcadj.urls import is_url, redact_url
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
 if TYPE_CHECKING:

@@ -49,7 +49,7 @@ from gcadj.analysis.search import (
 )
 from gcadj.engine.fen import format_fen
 from gcadj.engine.position import Outcome, Position
-from gcadj.engine.squares import BLACK, COLOR_NAMES, WHITE
+from gcadj.engine.squares import BLACK, WHITE
 from gcadj.errors import ProofRejected, SearchCut
 from gcadj.judging.adjudication import Adjudication, AfterExchanges, ForcedMate, Threat
 from gcadj.judging.material import Material, material
@@ -69,8 +69,6 @@ from gcadj.words import plural
 if TYPE_CHECKING:
     from gcadj.judging.verdict import Finding
 
-SIDES: Final = (Side.WHITE, Side.BLACK)
-WINS: Final = (Result.WHITE_WINS, Result.BLACK_WINS)
 BOARD_ENDINGS: Final = frozenset(
     {
         Termination.CHECKMATE,
@@ -225,7 +223,7 @@ def checked_mate(
     accepted by the proof checker; `ProofRejected` if it is not; `SearchCut` if the
     checking passes `deadline` (a `time.monotonic()` value)."""
     tree = proof_json(position, proof, pocket_file)
-    winner = SIDES[proof.winner]
+    winner = Side.of(proof.winner)
     check = check_proof(
         position,
         tree,
@@ -323,15 +321,19 @@ def _classify(
     turn = position.turn
     times = f"the position has occurred {_occurrences(repeated_plies(position))}"
     if mate is not None:
-        winner = SIDES.index(mate.winner)
+        winner = mate.winner.colour
         if winner != turn and position.can_claim_threefold_repetition():
             return (
                 AdjudicationClass.CLAIMABLE,
                 Result.DRAW,
-                f"{times}: {COLOR_NAMES[turn]}, to move, may claim a draw by threefold "
+                f"{times}: {Side.of(turn).capitalized}, to move, may claim a draw by threefold "
                 f"repetition instead of being mated in {mate.moves}",
             )
-        return AdjudicationClass.PROVEN, WINS[winner], _mate_words(turn, winner, mate.moves)
+        return (
+            AdjudicationClass.PROVEN,
+            Result.win_for(mate.winner),
+            _mate_words(turn, winner, mate.moves),
+        )
     searched = NO_SEARCH if search is None else _search_words(search, turn, options)
     if weighed.threat is not None:
         searched = f"{searched}; {threat_words(weighed.threat)}"
@@ -345,7 +347,7 @@ def _classify(
     if exchanges.cut is None and exchanges.mate is not None:
         return (
             AdjudicationClass.EVIDENCE,
-            WINS[SIDES.index(exchanges.mate)],
+            Result.win_for(exchanges.mate),
             f"{searched}; the exchanges {weighed.line_words} are a forced mate of "
             "captures and checks, longer than the search: evidence, not proof",
         )
@@ -354,7 +356,7 @@ def _classify(
         leader = WHITE if lead > 0 else BLACK
         return (
             AdjudicationClass.EVIDENCE,
-            WINS[leader],
+            Result.win_for(Side.of(leader)),
             f"{searched}; {words}, at least the evidence margin of {options.evidence_margin}: "
             "evidence, not proof",
         )
@@ -379,7 +381,7 @@ def _lead(weighed: Weighed) -> tuple[int, str]:
 
 def threat_words(threat: Threat) -> str:
     """``Black threatens mate in 1: Qh4#``: the threat as a fact of the position."""
-    side = COLOR_NAMES[SIDES.index(threat.side)]
+    side = threat.side.capitalized
     return f"{side} threatens mate in {threat.moves}: {' '.join(threat.san)}"
 
 
@@ -399,14 +401,14 @@ def _occurrences(plies: tuple[int, ...]) -> str:
 
 def _mate_words(turn: int, winner: int, moves: int) -> str:
     if winner == turn:
-        return f"{COLOR_NAMES[winner]}, to move, mates in {moves}"
-    loser = COLOR_NAMES[turn]
+        return f"{Side.of(winner).capitalized}, to move, mates in {moves}"
+    loser = Side.of(turn).capitalized
     return f"{loser}, to move, is mated in {moves} whatever it plays"
 
 
 def _search_words(search: SearchResult, turn: int, options: AdjudicateOptions) -> str:
     """What the search proved, and where it stopped if it was cut."""
-    side = f"{COLOR_NAMES[turn]} (to move)"
+    side = f"{Side.of(turn).capitalized} (to move)"
     for_side, against = search.no_mate_within, search.not_mated_within
     if for_side == against:
         proved = f"no forced mate within {plural(for_side, 'move')} for either side"
@@ -430,8 +432,8 @@ def _search_words(search: SearchResult, turn: int, options: AdjudicateOptions) -
             else f"{how} stopped its proof being written out and checked"
         )
         stopped = (
-            f"a forced mate in {search.cut_at} for {COLOR_NAMES[search.unwritten]} was found, "
-            f"but {why}: it is not proven"
+            f"a forced mate in {search.cut_at} for {Side.of(search.unwritten).capitalized} "
+            f"was found, but {why}: it is not proven"
         )
     else:
         against_words = " against it" if search.cut_mated else ""
@@ -450,7 +452,7 @@ def _ended_words(over: Outcome) -> str:
     how = over.termination.value.replace("-", " ")
     if over.winner is None:
         return f"the game has ended on the board: a draw by {how}"
-    return f"the game has ended on the board: {COLOR_NAMES[over.winner]} won by {how}"
+    return f"the game has ended on the board: {Side.of(over.winner).capitalized} won by {how}"
 
 
 # -- what a verdict is adjudicated on ----------------------------------------------------
@@ -491,13 +493,13 @@ def _with_record(board: Adjudication, verdict: Verdict) -> Adjudication:
     notes = list(board.notes)
     if (
         verdict.termination is Termination.TIME_FORFEIT
-        and verdict.result in WINS
+        and verdict.result.winner is not None
         and board.material is not None
     ):
-        winner = WINS.index(verdict.result)
+        winner = verdict.result.winner.colour
         if board.material.side(winner).bare:
             notes.append(
-                f"{COLOR_NAMES[winner]} won on time with only its King (nothing in its "
+                f"{Side.of(winner).capitalized} won on time with only its King (nothing in its "
                 "pocket): by FIDE's rule 6.9 that would be a draw, since a bare King can "
                 "never mate"
             )

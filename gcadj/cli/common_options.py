@@ -4,9 +4,11 @@ command fails or writes a file the user named. The exit-code policy itself lives
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Annotated, Any
+from typing import IO, TYPE_CHECKING, Annotated, Any, Final, TypeVar
 
 import typer
 
@@ -33,6 +35,7 @@ from gcadj.app.exit_codes import (
     INTERNAL_ERROR_HINT,
     STATUS_EXIT,
 )
+from gcadj.app.fetching import FetchSettings
 from gcadj.cli.streams import say
 from gcadj.errors import CannotWrite
 from gcadj.vocabulary import (
@@ -45,7 +48,6 @@ from gcadj.vocabulary import (
 
 if TYPE_CHECKING:
     from gcadj.app.batch import Limits
-    from gcadj.app.fetching import FetchSettings
 
 # Options shared by every command that reads games (check, export, audit): one wording.
 FenOption = Annotated[
@@ -497,8 +499,6 @@ def fetch_settings_of(
     """The fetch options of a command as one value (see `gcadj.app.fetching`)."""
     from pathlib import Path
 
-    from gcadj.app.fetching import FetchSettings
-
     return FetchSettings(
         cache=Path(cache) if cache else None,
         use_cache=not no_cache,
@@ -507,6 +507,54 @@ def fetch_settings_of(
         retries=None if retries is None else int(retries),
         max_kb=None if max_kb is None else int(max_kb),
     )
+
+
+FETCH_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
+    ("cache", CacheOption, None),
+    ("no_cache", NoCacheOption, False),
+    ("delay", DelayOption, None),
+    ("timeout", TimeoutOption, None),
+    ("retries", RetriesOption, None),
+    ("max_kb", MaxSizeOption, None),
+)
+"""The fetch options, declared once: (parameter, annotation, default), in their order of
+``--help``. `fetch_options` gives them to every command that reads URLs."""
+
+GIVEN_NONE: Final = FetchSettings()
+"""The ``fetch`` parameter's default in a command's own signature: no fetch option given
+(typer never sees it: `fetch_options` replaces it with the options)."""
+
+R = TypeVar("R")
+
+
+def fetch_options(command: Callable[..., R]) -> Callable[..., R]:
+    """A command that reads URLs, with the fetch options (`FETCH_OPTIONS`) in place of its
+    parameter ``fetch: FetchSettings``: typer sees the options where ``fetch`` stands (so
+    ``--help`` lists them there), and the command gets them as one `FetchSettings`
+    (`fetch_settings_of`). The options are declared here only, for check, export, audit,
+    fetch and adjudicate alike."""
+    signature = inspect.signature(command, eval_str=True)
+    names = list(signature.parameters)
+    at = names.index("fetch")
+    options = [
+        inspect.Parameter(
+            name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=kind
+        )
+        for name, kind, default in FETCH_OPTIONS
+    ]
+    parameters = list(signature.parameters.values())
+    parameters[at : at + 1] = options
+
+    @functools.wraps(command)
+    def with_fetch_settings(*args: Any, **kwargs: Any) -> R:
+        values = [kwargs.pop(name) for name, _, _ in FETCH_OPTIONS]
+        return command(*args, fetch=fetch_settings_of(*values), **kwargs)
+
+    with_fetch_settings.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=parameters
+    )
+    with_fetch_settings.__annotations__ = {p.name: p.annotation for p in parameters}
+    return with_fetch_settings
 
 
 def fail(command: str, message: str, code: int) -> typer.Exit:
@@ -602,6 +650,7 @@ __all__ = [
     "EXIT_SYNTAX",
     "EXIT_UNREADABLE",
     "EXIT_USAGE",
+    "FETCH_OPTIONS",
     "INTERNAL_ERROR_HINT",
     "STATUS_EXIT",
     "AdjudicateFlag",
@@ -623,6 +672,7 @@ __all__ = [
     "analysis_wanted",
     "check_options",
     "fail",
+    "fetch_options",
     "fetch_settings_of",
     "limits_of",
     "memory_option",

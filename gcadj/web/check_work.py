@@ -32,14 +32,14 @@ from typing import TYPE_CHECKING, Final
 
 from gcadj.analysis.options import AdjudicateOptions
 from gcadj.app.batch import Limits, Work, run_batch
-from gcadj.app.judging import Judged, JudgeJob, failed_result, judge_text, lost_result
 from gcadj.app.pipeline import JudgeOptions
+from gcadj.app.worker_judging import Judged, JudgeJob, failed_result, judge_text, lost_result
+from gcadj.errors import UploadRefused
 from gcadj.sources.decode import decode_text
 from gcadj.web.defaults import ADJUDICATE_DEPTH
 from gcadj.web.store import pack, unpack
 from gcadj.web.uploads import (
     Planned,
-    Refused,
     Upload,
     UploadReader,
     ZipLimits,
@@ -63,7 +63,7 @@ def downloads(verdict: Verdict, fen: str | None) -> list[tuple[str, str, str]]:
     """The game as PGN and as a Game Courier log, and (for an illegal game with typing
     slips) the fixed log: (label, file name, text). A format the game cannot give is
     left out."""
-    from gcadj.outputs.export import export_game
+    from gcadj.outputs.game_export import export_game
 
     stem = file_stem(verdict.source)
     out: list[tuple[str, str, str]] = []
@@ -240,7 +240,7 @@ def judge_upload(task: SourceTask, job: JudgeJob) -> list[Judged]:
         reader, _ = _open_zips(task.zips)
         try:
             data = reader.read(Planned(task.name, task.upload, member=task.member))
-        except Refused as err:
+        except UploadRefused as err:
             return failed_result(task.name, str(err), job)
     return judge_text(task.name, decode_text(data or b""), job)
 
@@ -268,8 +268,9 @@ def _open_zips(zips: Zips) -> tuple[UploadReader, list[Planned]]:
 
 
 @dataclass(frozen=True)
-class CheckRun:
-    """What one check's runs need besides its uploads: the pool lent to it, its limits
+class CheckResources:
+    """What one check's runs are given besides its uploads (the resources of its
+    runs, not a run: `gcadj.app.check.CheckRun` is one): the pool lent to it, its limits
     (measured from `started`), its private folder (zips are saved there), the zip limits,
     the judging job, and `stop` (the check was cancelled)."""
 
@@ -282,7 +283,9 @@ class CheckRun:
     stop: Callable[[], bool]
 
 
-def plan_check(run: CheckRun, uploads: Sequence[Upload]) -> tuple[list[SourceTask], int] | None:
+def plan_check(
+    run: CheckResources, uploads: Sequence[Upload]
+) -> tuple[list[SourceTask], int] | None:
     """Every source of a check, in order (its zips listed by a worker), and how many
     files of its zips are not game files; None when the check was cancelled."""
     places = [i for i, upload in enumerate(uploads) if upload.error is None and is_zip(upload)]
@@ -338,7 +341,7 @@ def _renamed(task: SourceTask, name: str) -> SourceTask:
 
 
 def judge_check(
-    run: CheckRun, tasks: Iterable[SourceTask], sink: Callable[[list[list[Judged]]], None]
+    run: CheckResources, tasks: Iterable[SourceTask], sink: Callable[[list[list[Judged]]], None]
 ) -> bool:
     """Judge the sources of a check (read one at a time: a slice of them, see
     `gcadj.web.schedule.Slice`), giving `sink` the results in order; False when the check
@@ -359,7 +362,7 @@ def _has_data(task: SourceTask) -> bool:
 __all__ = [
     "CHECK_SHARE",
     "SOURCE_SHARE",
-    "CheckRun",
+    "CheckResources",
     "Listing",
     "SourceTask",
     "Zips",

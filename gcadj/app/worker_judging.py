@@ -24,7 +24,7 @@ from gcadj.app.pipeline import JudgeOptions, judge_source, source_name
 from gcadj.app.products import ViewerPages, write_game_page
 from gcadj.app.stages import with_stages
 from gcadj.outputs.audit_report import GameFacts
-from gcadj.sources.urls import is_url
+from gcadj.urls import is_url
 from gcadj.vocabulary import Status, VerdictKind
 
 if TYPE_CHECKING:
@@ -36,13 +36,13 @@ log = logging.getLogger(__name__)
 
 ViewData = Callable[["Verdict"], "bytes | None"]
 """What a client keeps of a game's viewer instead of a page file (``gcadj serve``'s
-stored data, `gcadj.web.judging.stored_view`): made in the worker from the judged game
+stored data, `gcadj.web.check_work.stored_view`): made in the worker from the judged game
 (its adjudication included), sent back with the game's result (`Judged.view`). A
 picklable function: it travels too."""
 
 GameText = Callable[["Verdict"], str]
 """What a command prints of a game (``gcadj adjudicate``'s block, its ``-q`` line or its
-JSON line: `gcadj.outputs.adjudication.game_text`), made in the worker from the judged
+JSON line: `gcadj.outputs.adjudication_text.game_text`), made in the worker from the judged
 game and sent back with its result (`Judged.text`). A picklable function."""
 
 
