@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gcadj.app.exit_codes import JUDGING_CODES, exit_codes_help
+from gcadj.app.fetching import FetchSettings
 from gcadj.cli import output
 from gcadj.cli.adjudicate import show
 from gcadj.cli.common_options import (
@@ -24,23 +25,18 @@ from gcadj.cli.common_options import (
     EXIT_CANNOT_WRITE,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    GIVEN_NONE,
     AnalyseMateDepthOption,
     AnalyseNodesOption,
-    CacheOption,
-    DelayOption,
     FenOption,
     JobsOption,
     MaxBytesOption,
-    MaxSizeOption,
-    NoCacheOption,
     PocketFileOption,
-    RetriesOption,
     ThresholdOption,
-    TimeoutOption,
     VerboseOption,
     analyse_options_of,
     check_options,
-    fetch_settings_of,
+    fetch_options,
     limits_of,
     report_problems,
 )
@@ -74,6 +70,7 @@ AnalyseQuietOption = Annotated[
 ]
 
 
+@fetch_options
 def analyse(
     sources: Annotated[
         list[str] | None,
@@ -97,12 +94,7 @@ def analyse(
     jobs: JobsOption = None,
     quiet: AnalyseQuietOption = False,
     verbose: VerboseOption = False,
-    cache: CacheOption = None,
-    no_cache: NoCacheOption = False,
-    delay: DelayOption = None,
-    timeout: TimeoutOption = None,
-    retries: RetriesOption = None,
-    max_kb: MaxSizeOption = None,
+    fetch: FetchSettings = GIVEN_NONE,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Analyse each game's every ply: a mate missed, a mate allowed, material lost."""
@@ -122,7 +114,7 @@ def analyse(
             max_bytes=max_bytes,
             analyse=analyse_options_of(mate_depth, threshold, nodes),
         ),
-        fetch=fetch_settings_of(cache, no_cache, delay, timeout, retries, max_kb),
+        fetch=fetch,
         limits=limits_of(jobs, 0.0, 0),
         text=functools.partial(analysed_text, json_lines=json_lines, quiet=quiet, verbose=verbose),
     )

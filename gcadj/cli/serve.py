@@ -14,7 +14,6 @@ import typer
 
 from gcadj.app.exit_codes import EXIT_OK, exit_codes_help
 from gcadj.cli.common_options import (
-    DEFAULT_MATE_DEPTH,
     EXIT_CANNOT_WRITE,
     EXIT_USAGE,
     JobsOption,
@@ -122,7 +121,7 @@ AdjudicateBudgetOption = Annotated[
         minimum=0,
         whole=False,
         help="Time to adjudicate each game of a check (a mate searched up to "
-        f"{DEFAULT_MATE_DEPTH} moves; "
+        f"{defaults.ADJUDICATE_DEPTH} moves; "
         "0: no mate searched, as gcadj adjudicate --budget 0). A source spends at most a "
         "quarter of its deadline adjudicating, a check a tenth of its own.",
     ),

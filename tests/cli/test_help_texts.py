@@ -128,7 +128,7 @@ def test_serve_defaults_are_the_settings_defaults() -> None:
     assert f"[default: {default.keep_days}]" in shown
 
 
-FETCHING = ("adjudicate", "audit", "check", "export", "fetch")
+FETCHING = ("adjudicate", "analyse", "analyze", "audit", "check", "export", "fetch")
 
 
 def fetch_block(command: str) -> str:

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from conftest import FIXTURES, run_gcadj
 
-from gcadj.analysis.options import DEFAULT_MATE_DEPTH
 from gcadj.outputs.plain_words import ADJUDICATION_WORDS, PROPOSED_WORDS
 from gcadj.outputs.viewer import viewer_filename
 from gcadj.vocabulary import AdjudicationClass, Result
@@ -185,14 +184,14 @@ def test_the_served_page_says_the_same(
         return f"{element.get_attribute('textContent')} {links}"
 
     exported = {}
-    served_depth = ("--mate-depth", str(DEFAULT_MATE_DEPTH), "--budget", "600")
+    served_depth = SEARCH  # the served pages search to ADJUDICATE_DEPTH
     for n, source in enumerate(outputs["sources"]):
         page = tmp_path / f"exported-{n}.html"
         html = run_gcadj("export", "--to", "html", "--adjudicate", *served_depth, source).stdout
         page.write_text(html, encoding="utf-8")
         browser.get(page.as_uri())
         exported[source] = said()
-    # the server searches gcadj adjudicate's default depth, given the time to finish it on
+    # the server searches to ADJUDICATE_DEPTH, given the time to finish it on
     # a loaded machine (a source's stages get a quarter of its deadline, a check's a tenth)
     flags = ("--adjudicate-budget", "600", "--source-timeout", "2400", "--job-timeout", "6000")
     with running_server(tmp_path / "serve", *flags) as server:
