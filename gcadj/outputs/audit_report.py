@@ -17,7 +17,6 @@ reads no source again, and links only the http(s) addresses it is given.
 from __future__ import annotations
 
 import csv
-import html
 import json
 import logging
 import os
@@ -30,13 +29,12 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 from urllib.parse import quote
 
-from gcadj.about import GENERATOR_META
 from gcadj.analysis.options import INTERNAL_REASON
 from gcadj.judging.verdict import outcome_of
 from gcadj.outputs.files import atomic_text_file
-from gcadj.outputs.html_text import breakable
-from gcadj.outputs.plain_words import category_sentence, move_words, term
+from gcadj.outputs.plain_words import category_sentence, move_words
 from gcadj.outputs.report import failing_line
+from gcadj.outputs.templating import template
 from gcadj.vocabulary import MistakeKind, Result, Side, Status, VerdictKind
 from gcadj.words import plural
 
@@ -335,10 +333,6 @@ def write_csv(
 # HTML
 
 
-def _e(value: object) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
-
-
 class GameFacts(NamedTuple):
     """What the report shows of a game besides its verdict, taken from the judged game by
     whoever judged it (the report reads no source): where the game can be seen (an http(s)
@@ -415,289 +409,211 @@ def _records_at(jsonl: Path, offsets: list[int]) -> Iterator[dict[str, Any]]:
 
 
 # -- the page --------------------------------------------------------------------------
+# The markup is in templates/report.html and report_parts.html (autoescaped), the style
+# and the script in static/report.css and report.js, inlined: what follows only chooses
+# what each part of the page says.
 
-STYLE: Final = """
-*{box-sizing:border-box}
-html{-webkit-text-size-adjust:100%}
-code,pre,kbd,samp{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace}
-body{font-family:system-ui,sans-serif;margin:.6em clamp(.5em,2vw,1.5em);color:#1b1b1b;
-  max-width:1400px}
-h1{font-size:1.3em;margin:.1em 0}h2{font-size:1.05em;margin:.5em 0 .2em}
-p{margin:.25em 0}
-table{border-collapse:collapse}
-th,td{border:1px solid #ddd;padding:.15em .4em;text-align:left;vertical-align:top}
-th{background:#f0f0f0}
-code{background:#f4f4f4;padding:0 .2em}
-.intro{display:flex;flex-wrap:wrap;gap:0 1.2em;align-items:baseline}
-details.summary-box>summary{cursor:pointer;margin:.2em 0}
-.summary{display:flex;gap:1.5em;flex-wrap:wrap;align-items:flex-start;margin:.3em 0}
-.summary table{font-size:.9em}
-.summary td.n{text-align:right}
-.chart{max-width:100%;height:auto}
-.legal{color:#176b2c}.illegal{color:#b00020;font-weight:bold}
-.syntax-error,.error{color:#8a5300;font-weight:bold}
-#tools{display:flex;gap:.3em .6em;flex-wrap:wrap;align-items:center;margin:.3em 0}
-#filter{font-size:1em;padding:.15em .4em;width:22em;max-width:100%}
-#tools-chips{line-height:1.65}
-.chip{border:1px solid #bbb;background:#fafafa;border-radius:1em;padding:0 .6em;
-  cursor:pointer;font-size:.8em}
-.chip.on{background:#1b4f9c;color:#fff;border-color:#1b4f9c}
-#shown{font-weight:bold}
-.hint{font-size:.85em;color:#444;overflow-wrap:break-word}
-#scroller{max-height:calc(100vh - 2em);overflow:auto;border:1px solid #ccc}
-#games{width:100%;table-layout:fixed;font-size:.84em;border:0;line-height:1.25}
-#games thead th{position:sticky;top:0;z-index:1;cursor:pointer;user-select:none;
-  box-shadow:0 1px 0 #bbb;font-size:.92em;line-height:1.15}
-#games th[aria-sort=ascending]::after{content:" \25B2"}
-#games th[aria-sort=descending]::after{content:" \25BC"}
-#games td{overflow-wrap:break-word;padding:.1em .35em}
-#games tbody tr:nth-child(even){background:#fafafa}
-#games tr[hidden]{display:none}
-.c-n{width:2.9em}.c-src{width:13%}.c-st{width:6.2em}.c-pl{width:3.3em}.c-lp{width:3.7em}
-.c-res{width:5.6em}.c-term{width:7.2em}.c-ply{width:9em}.c-cat{width:12.5em}.c-adj{width:16em}
-.c-ana{width:17em}.finding{font-size:.92em}.finding b{color:#9c1b1b}
-.why,.adj-note{font-size:.92em;color:#333}.adj-note{color:#5a4300}
-.note+.note::before{content:" · ";color:#888}
-.view{white-space:nowrap}
-.made{color:#777;font-size:.8em}
-@media (max-width:760px){
-  #scroller{max-height:none;overflow:visible;border:0}
-  #games,#games tbody{display:block;width:100%}
-  #games colgroup,#games thead{display:none}
-  #games tr{display:block;border:1px solid #ccc;border-radius:6px;margin:0 0 .5em;
-    padding:.3em .4em}
-  #games td{display:inline-block;border:0;padding:.05em .5em .05em 0;vertical-align:baseline}
-  #games td:nth-child(2),#games td:last-child{display:block}
-  #games td:empty{display:none}
-  #games td[data-label]::before{content:attr(data-label) ": ";color:#666;font-weight:normal}
-  #games td:nth-child(2){font-weight:bold;font-size:1.05em}
-  #games td:first-child{float:left;color:#666;padding-right:.4em}
-  #games td:first-child::before{content:"#"}
-}
-"""
 
-SCRIPT: Final = r"""
-(function () {
-  var table = document.getElementById('games'), body = table.tBodies[0];
-  var rows = Array.prototype.slice.call(body.rows);
-  function words(r) {  // what a row says, and the precise terms it shows on hover
-    var titles = Array.prototype.map.call(r.querySelectorAll('[title]'), function (t) {
-      return t.getAttribute('title');
-    });
-    return (r.textContent + ' ' + titles.join(' ')).toLowerCase();
-  }
-  var text = rows.map(words);
-  var box = document.getElementById('filter'), shown = document.getElementById('shown');
-  var chips = document.querySelectorAll('.chip'), want = {s: '', c: '', a: '', m: ''};
-  function has(r, kind) {  // a row's data-KIND holds tokens separated by spaces
-    var tokens = ' ' + (r.getAttribute('data-' + kind) || '') + ' ';
-    return !want[kind] || tokens.indexOf(' ' + want[kind] + ' ') >= 0;
-  }
-  function apply() {
-    var q = box.value.trim().toLowerCase(), n = 0;
-    rows.forEach(function (r, i) {
-      var ok = (!q || text[i].indexOf(q) >= 0) && has(r, 's') && has(r, 'c') && has(r, 'a')
-        && has(r, 'm');
-      r.hidden = !ok;
-      if (ok) { n++; }
-    });
-    shown.textContent = n;
-  }
-  var timer = null;
-  box.addEventListener('input', function () {
-    clearTimeout(timer);
-    timer = setTimeout(apply, 120);
-  });
-  Array.prototype.forEach.call(chips, function (chip) {
-    chip.addEventListener('click', function () {
-      var kind = chip.getAttribute('data-kind'), value = chip.getAttribute('data-value');
-      want[kind] = want[kind] === value ? '' : value;
-      Array.prototype.forEach.call(chips, function (c) {
-        var k = c.getAttribute('data-kind');
-        c.classList.toggle('on', want[k] === c.getAttribute('data-value'));
-      });
-      apply();
-    });
-  });
-  table.tHead.querySelectorAll('th').forEach(function (th, col) {
-    th.addEventListener('click', function () {
-      var up = th.getAttribute('aria-sort') !== 'ascending';
-      table.tHead.querySelectorAll('th').forEach(function (h) { h.removeAttribute('aria-sort'); });
-      th.setAttribute('aria-sort', up ? 'ascending' : 'descending');
-      var num = th.getAttribute('data-type') === 'num';
-      var keys = rows.map(function (r, i) {
-        var v = r.cells[col].getAttribute('data-v');
-        if (v === null) { v = r.cells[col].textContent.trim(); }
-        return {r: r, i: i, v: num ? (v === '' ? null : parseFloat(v)) : v};
-      });
-      function blank(v) { return v === null || v === '' || (num && isNaN(v)); }
-      keys.sort(function (a, b) {
-        var xe = blank(a.v), ye = blank(b.v);
-        if (xe || ye) { return xe === ye ? a.i - b.i : (xe ? 1 : -1); }
-        var c = num ? a.v - b.v : a.v.localeCompare(b.v, undefined, {numeric: true});
-        if (c === 0) { return a.i - b.i; }
-        return up ? c : -c;
-      });
-      var frag = document.createDocumentFragment();
-      rows = keys.map(function (k) { frag.appendChild(k.r); return k.r; });
-      text = rows.map(words);
-      body.appendChild(frag);
-    });
-  });
-  apply();
-})();
-"""
+class Column(NamedTuple):
+    """A column of the report's table: its heading, how it sorts (``num``, ``text``) and
+    its width's class in the style sheet."""
+
+    title: str
+    kind: str
+    css: str
+
 
 GAME_COLUMNS: Final = (
-    ("#", "num", "c-n"),
-    ("Source", "text", "c-src"),
-    ("Status", "text", "c-st"),
-    ("Plies", "num", "c-pl"),
-    ("Legal plies", "num", "c-lp"),
-    ("Result", "text", "c-res"),
-    ("Termination", "text", "c-term"),
-    ("First illegal move", "num", "c-ply"),
-    ("Category", "text", "c-cat"),
-    ("Notes", "text", "c-notes"),
+    Column("#", "num", "c-n"),
+    Column("Source", "text", "c-src"),
+    Column("Status", "text", "c-st"),
+    Column("Plies", "num", "c-pl"),
+    Column("Legal plies", "num", "c-lp"),
+    Column("Result", "text", "c-res"),
+    Column("Termination", "text", "c-term"),
+    Column("First illegal move", "num", "c-ply"),
+    Column("Category", "text", "c-cat"),
+    Column("Notes", "text", "c-notes"),
 )
-ADJUDICATION_COLUMN: Final = ("Adjudication", "text", "c-adj")  # after Category, if any
-ANALYSIS_COLUMN: Final = ("Analysis", "num", "c-ana")  # after them, if any: its findings
+ADJUDICATION_COLUMN: Final = Column("Adjudication", "text", "c-adj")  # after Category
+ANALYSIS_COLUMN: Final = Column("Analysis", "num", "c-ana")  # after them, if any: findings
 FINDINGS_SHOWN: Final = 6  # findings listed in a row's Analysis cell (the viewer has all)
 NOTE_LIMIT: Final = 400  # characters of one note (an error, a warning) in a row
 
 
-def _counts_table(title: str, counts: Counter[str]) -> str:
-    rows = "".join(
-        f'<tr><td>{_e(key)}</td><td class="n">{count}</td></tr>'
-        for key, count in counts.most_common()
-    )
-    return (
-        f"<table><tr><th>{_e(title)}</th><th>games</th></tr>"
-        f"{rows or '<tr><td colspan=2>none</td></tr>'}</table>"
-    )
+class Bar(NamedTuple):
+    """One bar of a chart: its key and count, where its texts and rectangle go."""
+
+    key: str
+    n: int
+    text_y: int
+    rect_y: int
+    width: str
+    count_x: str
+
+
+class Chart(NamedTuple):
+    """A horizontal bar chart's geometry (the template ``bar_chart`` draws it)."""
+
+    title: str
+    width: int
+    height: int
+    label_x: int
+    bar_x: int
+    bar_height: int
+    bars: list[Bar]
+
+
+def chart_of(title: str, counts: Counter[str], width: int = 420) -> Chart | None:
+    """The bars of `counts`, longest first, in a chart `width` wide (None: no count)."""
+    items = counts.most_common()
+    if not items:
+        return None
+    line, label_w, count_w = 19, 190, 50
+    top = max(n for _, n in items)
+    bars = []
+    for i, (key, n) in enumerate(items):
+        y = 24 + i * line
+        w = max(1.0, (width - label_w - count_w) * n / top)
+        bars.append(Bar(key, n, y + 14, y + 3, f"{w:.1f}", f"{label_w + w + 4:.1f}"))
+    height = line * len(items) + 26
+    return Chart(title, width, height, label_w - 6, label_w, line - 5, bars)
 
 
 def bar_chart(title: str, counts: Counter[str], width: int = 420) -> str:
     """A horizontal bar chart as inline SVG: one labelled bar per key, longest first."""
-    items = counts.most_common()
-    if not items:
-        return ""
-    line, label_w, count_w = 19, 190, 50
-    top = max(n for _, n in items)
-    height = line * len(items) + 26
-    bars = [
-        f'<text x="0" y="16" font-size="15" font-weight="bold">{_e(title)}</text>',
-    ]
-    for i, (key, n) in enumerate(items):
-        y = 24 + i * line
-        w = max(1.0, (width - label_w - count_w) * n / top)
-        bars.append(
-            f'<text x="{label_w - 6}" y="{y + 14}" font-size="14" text-anchor="end">'
-            f"{_e(key)}</text>"
-            f'<rect x="{label_w}" y="{y + 3}" width="{w:.1f}" height="{line - 5}" fill="#4a78b8">'
-            f"<title>{_e(key)}: {n}</title></rect>"
-            f'<text x="{label_w + w + 4:.1f}" y="{y + 14}" font-size="14">{n}</text>'
-        )
-    return (
-        f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" '
-        f'role="img" aria-label="{_e(title)}">{"".join(bars)}</svg>'
-    )
+    parts: Any = template("report_parts.html").module
+    return str(parts.bar_chart(chart_of(title, counts, width)))
 
 
-def _chips(kind: str, counts: Counter[str], labels: Mapping[str, str] | None = None) -> str:
+class Chip(NamedTuple):
+    """A one-click filter: the token it picks, its label, how many games have it, and
+    what a hover says (a category's sentence; None: nothing)."""
+
+    key: str
+    label: str
+    n: int
+    title: str | None
+
+
+def _chips(kind: str, counts: Counter[str], labels: Mapping[str, str] | None = None) -> list[Chip]:
     """One-click filters: a button per key (shown as its label, if `labels` has one); a
     category's is its term, short enough for a row of chips, with its sentence on hover,
     as the rows show it."""
-    return "".join(
-        f'<button type="button" class="chip" data-kind="{kind}" data-value="{_e(key)}"'
-        + (f' title="{_e(category_sentence(key))}"' if kind == "c" else "")
-        + f">{_e((labels or {}).get(key, key))} ({n})</button>"
+    return [
+        Chip(key, (labels or {}).get(key, key), n, category_sentence(key) if kind == "c" else None)
         for key, n in counts.most_common()
-    )
+    ]
 
 
-def _adjudication_chips(summary: Summary) -> str:
+def _adjudication_chips(summary: Summary) -> list[Chip]:
     """The report's filters by adjudication class, and by the side that holds a forced
     mate ("White mates", "Black mates", whatever the class)."""
     counts = Counter(summary.by_adjudication)
     for winner, n in summary.mates_by_winner.items():
         counts[MATE_TOKENS.get(winner, f"mate-{winner}")] = n
-    return f" Adjudication: {_chips('a', counts, MATE_WORDS)}"
+    return _chips("a", counts, MATE_WORDS)
 
 
-def _adjudication_cell(record: dict[str, Any]) -> tuple[str, str]:
-    """The report's Adjudication cell of a game, and its filter tokens (`data-a`): the
-    class, and the mating side's token (`MATE_TOKENS`) when a mate was proved. The cell
-    says, visibly, the class and result, who mates in how many, which position was
-    adjudicated when it is not the game's last (in a player's words, the JSON's on hover),
-    the reason about the board, and the notes."""
+def _text(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+class AdjudicationCell(NamedTuple):
+    """What a row's Adjudication cell says: the class and result, who mates in how many
+    (`winner` None: no mate), which position was adjudicated when it is not the game's
+    last (`position` in a player's words, `where` the JSON's, shown on hover; None: the
+    last), the reason (about the board) and the notes."""
+
+    kind: str
+    result: str
+    winner: str | None
+    moves: str
+    where: str | None
+    position: str
+    why: str
+    notes: list[str]
+
+
+def _adjudication_cell(record: dict[str, Any]) -> tuple[AdjudicationCell | None, str]:
+    """The report's Adjudication cell of a game (None: an empty cell), and its filter
+    tokens (`data-a`): the class, and the mating side's token (`MATE_TOKENS`) when a mate
+    was proved."""
     adjudication = adjudication_of(record)
     if not adjudication:
-        return "<td></td>", ""
+        return None, ""
     kind, result = str(adjudication.get("class")), str(adjudication.get("result"))
     mate = adjudication.get("mate")
-    words = f"<b>{_e(kind)} {_e(result)}</b>"
+    winner: str | None = None
+    moves = ""
     tokens = kind
     if isinstance(mate, dict):
-        winner = str(mate.get("winner"))
-        words += f" · {_e(winner.capitalize())} mates in {_e(mate.get('moves'))}"
-        tokens += f" {MATE_TOKENS.get(winner, f'mate-{winner}')}"
+        side = str(mate.get("winner"))
+        winner, moves = side.capitalize(), _text(mate.get("moves"))
+        tokens += f" {MATE_TOKENS.get(side, f'mate-{side}')}"
     reason = str(adjudication.get("reason", ""))
     board = adjudication.get("board_reason")
-    why = _e(_clip(reason))
+    where: str | None = None
+    why = _clip(reason)
     if isinstance(board, str) and board and reason.endswith(board):
         where = reason[: len(reason) - len(board)].rstrip(": ")
-        why = f"{term(_cap(_position_words(record)), where)}: {_e(_clip(board))}"
-    notes = "".join(
-        f'<div class="adj-note">note: {_e(_clip(str(note)))}</div>'
-        for note in adjudication.get("notes") or []
-    )
-    cell = (
-        f'<td data-label="Adjudication" data-v="{_e(kind)} {_e(result)}">{words}'
-        f'<div class="why">{why}.</div>{notes}</td>'
-    )
+        why = _clip(board)
+    notes = [_clip(str(note)) for note in adjudication.get("notes") or []]
+    position = _cap(_position_words(record)) if where is not None else ""
+    cell = AdjudicationCell(kind, result, winner, moves, where, position, why, notes)
     return cell, tokens
 
 
-def _analysis_chips(summary: Summary) -> str:
-    """The report's filters by the analysis's findings: the games with any ("has
-    mistakes"), and those with a finding of each kind."""
-    return f" Analysis: {_chips('m', summary.games_by_mistake, MISTAKE_WORDS)}"
+class Finding(NamedTuple):
+    """One finding in a row's Analysis cell: its ply (`href`: that ply in the game's
+    viewer, None: no viewer), the move, the kind and its line in SAN."""
+
+    ply: str
+    href: str | None
+    move: str
+    kind: str
+    san: str
 
 
-def _analysis_cell(record: dict[str, Any], viewer: str | None) -> tuple[str, str]:
-    """The report's Analysis cell of a game, and its filter tokens (`data-m`,
-    `analysis_tokens`): the number of findings (what the column sorts by), then the first
-    `FINDINGS_SHOWN`, each its ply (a link to it in the game's viewer), the move, the
-    kind's term and its line in SAN."""
+class AnalysisCell(NamedTuple):
+    """What a row's Analysis cell says: the analysis's error, or the number of findings
+    (what the column sorts by), its words, the first `FINDINGS_SHOWN` and how many more."""
+
+    error: str | None
+    total: int
+    head: str
+    findings: list[Finding]
+    more: int
+
+
+def _analysis_cell(record: dict[str, Any], viewer: str | None) -> tuple[AnalysisCell | None, str]:
+    """The report's Analysis cell of a game (None: an empty cell), and its filter tokens
+    (`data-m`, `analysis_tokens`)."""
     analysis = analysis_of(record)
     if not analysis:
-        return "<td></td>", ""
+        return None, ""
     if analysis.get("error"):
-        error = _e(_clip(str(analysis["error"])))
-        return f'<td data-label="Analysis" data-v="">{error}</td>', ""
-    findings = [
+        return AnalysisCell(_clip(str(analysis["error"])), 0, "", [], 0), ""
+    found = [
         (ply, mistake)
         for ply in analysis.get("plies") or []
         if isinstance(ply, dict)
         for mistake in ply.get("mistakes") or []
         if isinstance(mistake, dict)
     ]
-    lines = []
-    for ply, mistake in findings[:FINDINGS_SHOWN]:
-        at = f"ply {_e(ply.get('ply'))}"
-        if viewer is not None:
-            at = f'<a href="{_e(viewer)}#ply={_e(ply.get("ply"))}">{at}</a>'
-        san = " ".join(str(move) for move in mistake.get("san") or [])
-        lines.append(
-            f'<div class="finding">{at} <code>{_e(ply.get("move"))}</code> '
-            f"<b>{_e(mistake.get('kind'))}</b> {_e(san)}</div>"
+    findings = [
+        Finding(
+            _text(ply.get("ply")),
+            None if viewer is None else f"{viewer}#ply={_text(ply.get('ply'))}",
+            _text(ply.get("move")),
+            _text(mistake.get("kind")),
+            " ".join(str(move) for move in mistake.get("san") or []),
         )
-    if len(findings) > FINDINGS_SHOWN:
-        lines.append(f'<div class="finding">and {len(findings) - FINDINGS_SHOWN} more</div>')
-    head = "no mistake" if not findings else plural(len(findings), "finding")
-    cell = f'<td data-label="Analysis" data-v="{len(findings)}">{head}{"".join(lines)}</td>'
+        for ply, mistake in found[:FINDINGS_SHOWN]
+    ]
+    head = "no mistake" if not found else plural(len(found), "finding")
+    more = max(0, len(found) - FINDINGS_SHOWN)
+    cell = AnalysisCell(None, len(found), head, findings, more)
     return cell, " ".join(analysis_tokens(analysis))
 
 
@@ -719,23 +635,22 @@ def _position_words(record: dict[str, Any]) -> str:
     return "where reading stopped"
 
 
-def _source_cell(source: str, viewer: str | None, common: str, facts: GameFacts | None) -> str:
-    link = facts.link if facts is not None else None
-    name = breakable(source[len(common) :] if common and source.startswith(common) else source)
-    if viewer is not None:
-        name = f'<a href="{_e(viewer)}">{name}</a>'
-    if link is not None:
-        name += f' <a class="view" href="{_e(link)}" rel="noopener noreferrer">page ↗</a>'
-    return name
-
-
 def _clip(text: str) -> str:
     return text if len(text) <= NOTE_LIMIT else text[: NOTE_LIMIT - 1] + "…"
 
 
-def _notes(record: dict[str, Any], first: dict[str, Any], facts: GameFacts | None) -> list[str]:
+class Suggestion(NamedTuple):
+    """A note of a row: the move the player may have meant, as typed and in SAN."""
+
+    text: str
+    san: str
+
+
+def _notes(
+    record: dict[str, Any], first: dict[str, Any], facts: GameFacts | None
+) -> list[str | Suggestion]:
     """What a row says besides its columns: error, finding, players, suggestion, warnings."""
-    notes: list[str] = []
+    notes: list[str | Suggestion] = []
     if record.get("error"):
         if record.get("status") == Status.SYNTAX_ERROR and record.get("final_fen"):
             legal = int(record.get("legal_plies") or 0)  # judged up to the unreadable ply
@@ -744,24 +659,66 @@ def _notes(record: dict[str, Any], first: dict[str, Any], facts: GameFacts | Non
         source = str(record.get("source"))
         if error.startswith(f"{source}:"):  # the row names the source already
             error = error[len(source) + 1 :].lstrip()
-        notes.append(_e(_clip(error)))
+        notes.append(_clip(error))
     if first:
-        notes.append(_e(_clip(f"{first.get('reason', '')}.")))
+        notes.append(_clip(f"{first.get('reason', '')}."))
         suggestions = first.get("suggestions") or []
         if suggestions and isinstance(suggestions[0], dict):
             best = suggestions[0]
-            notes.append(
-                f"did you mean <code>{_e(best.get('text'))}</code> ({_e(best.get('san'))})"
-            )
+            notes.append(Suggestion(_text(best.get("text")), _text(best.get("san"))))
         if record.get("status") == Status.ILLEGAL and facts is not None:
             white, black = facts.white, facts.black
             if white or black:  # as the viewer's title: White – Black
-                notes.append(f"{_e(_clip(white or '?'))} – {_e(_clip(black or '?'))}")
-    notes.extend(_e(_clip(str(w))) for w in (record.get("warnings") or [])[:5])
+                notes.append(f"{_clip(white or '?')} – {_clip(black or '?')}")
+    notes.extend(_clip(str(w)) for w in (record.get("warnings") or [])[:5])
     extra = len(record.get("warnings") or []) - 5
     if extra > 0:
         notes.append(f"and {extra} more warnings")
     return notes
+
+
+class FirstIllegal(NamedTuple):
+    """A row's First illegal move cell: the move in a player's words, its ply, its text
+    and (`href`) that ply in the game's viewer (None: no viewer)."""
+
+    where: str
+    ply: str
+    text: str
+    href: str | None
+
+
+class GameRow(NamedTuple):
+    """What one row of the report says (the template ``game_row`` lays it out)."""
+
+    number: int
+    name: str  # the source, less the folder every source shares
+    viewer: str | None
+    link: str | None
+    status: str
+    plies: str
+    legal_plies: str
+    result: str
+    undecided: bool
+    termination: str
+    first: FirstIllegal | None
+    category: str
+    category_sentence: str
+    adjudicated: bool
+    adjudication: AdjudicationCell | None
+    adjudication_tokens: str
+    analysed: bool
+    analysis: AnalysisCell | None
+    analysis_tokens: str
+    notes: list[str | Suggestion]
+
+
+def _first_illegal(first: dict[str, Any], viewer: str | None) -> FirstIllegal | None:
+    if not first:
+        return None
+    where = move_words(int(first.get("move_number") or 0), str(first.get("side") or ""))
+    ply = _text(first.get("ply"))
+    href = None if viewer is None else f"{viewer}#ply={ply}"
+    return FirstIllegal(where, ply, _text(first.get("text")), href)
 
 
 def _game_row(
@@ -773,54 +730,35 @@ def _game_row(
     *,
     adjudicated: bool = False,
     analysed: bool = False,
-) -> str:
+) -> GameRow:
     first = record.get("first_illegal") or {}
-    status = str(record.get("status"))
+    source = str(record.get("source"))
     category = str(first.get("category") or "")
-    ply = ""
-    if first:
-        move = f"<code>{_e(first.get('text'))}</code>"
-        if viewer is not None:
-            move = f'<a href="{_e(viewer)}#ply={_e(first.get("ply"))}">{move}</a>'
-        where = move_words(int(first.get("move_number") or 0), str(first.get("side") or ""))
-        at = first.get("ply")
-        ply = (
-            f'<td data-label="First illegal move" data-v="{_e(at)}">'
-            f"{term(where, f'ply {at}')}: {move}</td>"
-        )
-    else:
-        ply = "<td></td>"
-    termination = _e(record.get("termination") or "")
     result = str(record.get("result") or "")
-    shown_result = term("not finished", "*") if result == Result.UNDECIDED else _e(result)
-    notes = "".join(f'<span class="note">{note}</span>' for note in _notes(record, first, facts))
-    cells = [
-        f"<td>{number}</td>",
-        f"<td>{_source_cell(str(record.get('source')), viewer, common, facts)}</td>",
-        f'<td class="{_e(status)}">{_e(status)}</td>',
-        f'<td data-label="Plies">{_e(record.get("plies"))}</td>',
-        f'<td data-label="Legal">{_e(record.get("legal_plies"))}</td>',
-        f'<td data-label="Result" data-v="{_e(result)}">{shown_result}</td>',
-        f'<td data-label="Termination">{termination}</td>' if termination else "<td></td>",
-        ply,
-        (
-            f'<td data-label="Category" data-v="{_e(category)}">'
-            f"{term(category_sentence(category), category)}</td>"
-            if category
-            else "<td></td>"
-        ),
-        f"<td>{notes}</td>",
-    ]
-    filters = f'data-s="{_e(status)}" data-c="{_e(category)}"'
-    if adjudicated:
-        cell, tokens = _adjudication_cell(record)
-        cells.insert(-1, cell)
-        filters += f' data-a="{_e(tokens)}"'
-    if analysed:
-        cell, tokens = _analysis_cell(record, viewer)
-        cells.insert(-1, cell)
-        filters += f' data-m="{_e(tokens)}"'
-    return f"<tr {filters}>{''.join(cells)}</tr>\n"
+    adjudication, adjudication_tokens = _adjudication_cell(record) if adjudicated else (None, "")
+    analysis, analysis_tokens_ = _analysis_cell(record, viewer) if analysed else (None, "")
+    return GameRow(
+        number=number,
+        name=source[len(common) :] if common and source.startswith(common) else source,
+        viewer=viewer,
+        link=facts.link if facts is not None else None,
+        status=str(record.get("status")),
+        plies=_text(record.get("plies")),
+        legal_plies=_text(record.get("legal_plies")),
+        result=result,
+        undecided=result == Result.UNDECIDED,
+        termination=_text(record.get("termination") or ""),
+        first=_first_illegal(first, viewer),
+        category=category,
+        category_sentence=category_sentence(category) if category else "",
+        adjudicated=adjudicated,
+        adjudication=adjudication,
+        adjudication_tokens=adjudication_tokens,
+        analysed=analysed,
+        analysis=analysis,
+        analysis_tokens=analysis_tokens_,
+        notes=_notes(record, first, facts),
+    )
 
 
 def _viewer_href(source: str, viewers: Path | None, report_dir: Path) -> str | None:
@@ -839,47 +777,28 @@ def _viewer_href(source: str, viewers: Path | None, report_dir: Path) -> str | N
     return quote(Path(relative).as_posix())
 
 
-def _page_top(
-    summary: Summary, name: str, made: str, where: str, columns: tuple[tuple[str, str, str], ...]
-) -> str:
-    """The report's page up to its first row: the title, the summary and its charts, the
-    filter box and chips, and the table's head."""
-    adjudicated, analysed = summary.adjudicated, bool(summary.analysed)
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
-        f"{GENERATOR_META}\n"
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_e(name)} — gcadj report</title>\n<style>{STYLE}</style></head>\n"
-        f'<body>\n<div class="intro"><h1>{_e(name)}</h1><p>{summary.total} '
-        f"games judged by gcadj, made {made}.</p></div>\n"
-        '<details class="summary-box"><summary><b>Summary</b>: '
-        + _e(", ".join(f"{n} {status}" for status, n in summary.by_status.most_common()))
-        + " (charts by category and termination)</summary>\n"
-        '<div class="summary">'
-        + _counts_table("Status", summary.by_status)
-        + bar_chart("First illegal move, by category", summary.by_category)
-        + bar_chart("Games by termination", summary.by_termination)
-        + "</div>\n<details><summary>The counts as tables</summary>"
-        '<div class="summary">'
-        + _counts_table("Termination", summary.by_termination)
-        + _counts_table("First illegal move", summary.by_category)
-        + "</div></details></details>\n"
-        + '<div id="tools"><h2>Games</h2>'
-        '<input id="filter" type="search" placeholder="Filter: any text" '
-        'aria-label="Filter the games"> <span><span id="shown">'
-        f"{summary.total}</span> of {summary.total} games shown</span></div>\n"
-        f'<div id="tools-chips">Status: {_chips("s", summary.by_status)}'
-        + (f" Category: {_chips('c', summary.by_category)}" if summary.by_category else "")
-        + (_adjudication_chips(summary) if adjudicated else "")
-        + (_analysis_chips(summary) if analysed else "")
-        + f'</div>\n<p class="hint">{where}Click a heading to sort (again to reverse; '
-        "blanks last), a source to step through its game.</p>\n"
-        '<div id="scroller"><table id="games"><colgroup>'
-        + "".join(f'<col class="{css}">' for _, _, css in columns)
-        + "</colgroup><thead><tr>"
-        + "".join(f'<th data-type="{kind}">{_e(name)}</th>' for name, kind, _ in columns)
-        + "</tr></thead>\n<tbody>\n"
-    )
+def _page(summary: Summary, name: str, common: str, columns: tuple[Column, ...]) -> dict[str, Any]:
+    """What the report's page says around its rows: the title, the summary and its
+    charts, the filter chips, the folder every source shares and the table's head."""
+    return {
+        "name": name,
+        "total": summary.total,
+        "made": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "status_words": ", ".join(f"{n} {s}" for s, n in summary.by_status.most_common()),
+        "by_status": summary.by_status.most_common(),
+        "by_termination": summary.by_termination.most_common(),
+        "by_category": summary.by_category.most_common(),
+        "category_chart": chart_of("First illegal move, by category", summary.by_category),
+        "termination_chart": chart_of("Games by termination", summary.by_termination),
+        "status_chips": _chips("s", summary.by_status),
+        "category_chips": _chips("c", summary.by_category),
+        "adjudication_chips": _adjudication_chips(summary) if summary.adjudicated else None,
+        "analysis_chips": (
+            _chips("m", summary.games_by_mistake, MISTAKE_WORDS) if summary.analysed else None
+        ),
+        "common": common,
+        "columns": columns,
+    }
 
 
 def write_report(
@@ -909,6 +828,9 @@ def write_report(
     players of an illegal game) comes from `facts`, given by whoever judged the games
     (``gcadj audit``'s workers, ``gcadj serve``'s); without it, none: the report never
     reads a source again (``gcadj serve``'s sources are uploads, never files to open).
+
+    The page is the template ``report.html`` rendered as a stream: a row is made, written
+    and forgotten, so the report of a huge archive costs its file, not RAM.
     """
     summary = summary or summarize(jsonl)
     adjudicated, analysed = summary.adjudicated, bool(summary.analysed)
@@ -918,41 +840,31 @@ def write_report(
         + (ANALYSIS_COLUMN,) * analysed
         + GAME_COLUMNS[-1:]
     )
-    made = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    name = name or jsonl.name
     report_dir = target.resolve().parent
-    rows = _plan_rows(jsonl, order)
-    where = ""
-    if rows.common:
-        where = (
-            f"Every source is in <code>{breakable(rows.common)}</code>; the rows name the rest. "
-        )
-    with atomic_text_file(target) as out:
-        out.write(_page_top(summary, name, made, where, columns))
-        for number, record in enumerate(_records_at(jsonl, rows.offsets), 1):
+    plan = _plan_rows(jsonl, order)
+
+    def rows() -> Iterator[GameRow]:
+        for number, record in enumerate(_records_at(jsonl, plan.offsets), 1):
             source = str(record.get("source"))
             if links is not None:
                 viewer = links(source)
             else:
                 viewer = _viewer_href(source, viewers, report_dir)
             known = facts(source) if facts is not None else None
-            out.write(
-                _game_row(
-                    number,
-                    record,
-                    viewer,
-                    rows.common,
-                    known,
-                    adjudicated=adjudicated,
-                    analysed=analysed,
-                )
+            yield _game_row(
+                number,
+                record,
+                viewer,
+                plan.common,
+                known,
+                adjudicated=adjudicated,
+                analysed=analysed,
             )
-        out.write(
-            "</tbody></table></div>\n"
-            '<p class="made">Made by gcadj. Each game\'s viewer shows its diagrams; a game '
-            "without a link to one could not be replayed or was judged elsewhere.</p>\n"
-            f"<script>{SCRIPT}</script>\n</body></html>\n"
-        )
+
+    page = _page(summary, name or jsonl.name, plan.common, columns)
+    with atomic_text_file(target) as out:
+        for chunk in template("report.html").generate(rows=rows(), **page):
+            out.write(chunk)
 
 
 __all__ = [

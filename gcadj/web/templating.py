@@ -4,19 +4,21 @@ static files they inline (`gcadj/web/static/`: the style sheets and the editor's
 Why inline: every page the server answers is one document that loads nothing from
 elsewhere, and the Content-Security-Policy allows exactly its inline code by hash
 (`gcadj.web.pages.csp_for`). The files stay apart from the code so that they can be read
-and edited as CSS and JavaScript; `asset` reads each once.
+and edited as CSS and JavaScript; `asset` reads each once. The environment is made by the
+one factory of gcadj's templates (`gcadj.outputs.templating.make_environment`, which the
+written report's templates use too), with the served pages' folders and globals.
 """
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
 import jinja2
 from markupsafe import Markup
 
-from gcadj.about import GENERATOR_META, __version__
+from gcadj.outputs.templating import make_environment, read_asset
 from gcadj.vocabulary import PRESETS
 
 HERE: Final = Path(__file__).parent
@@ -24,10 +26,9 @@ TEMPLATES: Final = HERE / "templates"
 STATIC: Final = HERE / "static"
 
 
-@cache
 def asset(name: str) -> Markup:
     """A static file's text, to inline in a page (it is the package's own, never escaped)."""
-    return Markup((STATIC / name).read_text(encoding="utf-8"))
+    return read_asset(STATIC, name)
 
 
 def preset_choices() -> list[tuple[str, str]]:
@@ -38,21 +39,10 @@ def preset_choices() -> list[tuple[str, str]]:
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    """The one environment: autoescape on, and an undefined name is an error, not ""."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    env.globals.update(
-        asset=asset,
-        generator_meta=Markup(GENERATOR_META),
-        version=__version__,
-        presets=preset_choices(),
-    )
+    """The served pages' environment: autoescape on, and an undefined name is an error,
+    not "" (`make_environment`), with the pocket files a form offers."""
+    env = make_environment(TEMPLATES, STATIC)
+    env.globals.update(presets=preset_choices())
     return env
 
 

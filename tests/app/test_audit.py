@@ -435,7 +435,7 @@ def test_cli_audit_of_an_index_writes_csv_and_a_safe_report(
     assert untrusted["move"] == "P e4-e6" and untrusted["category"] == "illegal-piece-move"
     html = report.read_text()
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
-    assert "&quot;&gt;&lt;b&gt;mallory&lt;/b&gt;" in html
+    assert "&#34;&gt;&lt;b&gt;mallory&lt;/b&gt;" in html  # the quote escaped too
     assert "javascript:" not in html  # a Site tag is linked only if it is http(s)
     assert html.count("<svg") == 2  # the two bar charts: the diagrams are in the viewers
     assert html.count("<script>") == 1  # ours: sorting and filtering

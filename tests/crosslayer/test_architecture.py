@@ -352,6 +352,10 @@ HTML_TAG = re.compile(
 )
 SOURCE_NAMES = {"<stdin>", "<body>", "<server>", "<fen>"}
 TEMPLATED_LAYERS = ("web",)  # where no HTML is written in a Python string
+TEMPLATED_MODULES = (  # and the modules converted in layers not all done (the viewer is not)
+    "outputs/audit_report.py",
+    "outputs/templating.py",
+)
 
 
 def html_in_strings(source: str) -> list[tuple[int, str]]:
@@ -384,13 +388,15 @@ def test_the_html_finder_can_fail() -> None:
 
 
 def test_no_html_is_written_in_a_python_string_where_pages_have_templates() -> None:
-    """The served pages are Jinja2 templates (gcadj/web/templates/): a tag written in
-    Python would bypass their autoescaping."""
+    """The served pages and the audit report are Jinja2 templates (gcadj/web/templates/,
+    gcadj/outputs/templates/): a tag written in Python would bypass their autoescaping."""
     root = Path(gcadj.__file__).parent
+    paths = [path for layer in TEMPLATED_LAYERS for path in sorted((root / layer).glob("*.py"))]
+    paths += [root / module for module in TEMPLATED_MODULES]
+    assert all(path.is_file() for path in paths)
     found = {
         f"{path.relative_to(root)}:{line}": text
-        for layer in TEMPLATED_LAYERS
-        for path in sorted((root / layer).glob("*.py"))
+        for path in paths
         for line, text in html_in_strings(path.read_text(encoding="utf-8"))
     }
     assert found == {}

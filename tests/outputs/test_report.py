@@ -386,3 +386,35 @@ def test_the_report_writer_reads_no_source() -> None:
         for alias in node.names
     ]
     assert imported and not [name for name in imported if "gcadj.sources" in str(name)]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["logs/Capablanca_001.txt", "a-b_c/", "", "<&\"'é>/ga<me>&'ü\"-x_y.pgn#2", "--__//"],
+)
+def test_the_reports_template_breaks_names_where_breakable_does(name: str) -> None:
+    """The report's ``breakable`` macro (a template) and `html_text.breakable` (the
+    viewer's, Python) put ``<wbr>`` at the same places and show the same text."""
+    import html
+
+    from gcadj.outputs.html_text import breakable
+    from gcadj.outputs.templating import template
+
+    macro = str(template("report_parts.html").module.breakable(name))  # type: ignore[attr-defined]
+    assert macro.count("<wbr>") == sum(name.count(mark) for mark in "/_-")
+    assert html.unescape(macro) == html.unescape(breakable(name))
+
+
+def test_a_report_inlines_its_style_and_script_from_the_static_files(tmp_path: Path) -> None:
+    """The report is one file: its style sheet and script are the package's static files,
+    inlined (nothing is loaded from elsewhere)."""
+    from gcadj.outputs.templating import STATIC
+
+    jsonl = tmp_path / "audit.jsonl"
+    jsonl.write_text(json.dumps({"source": "a.txt", "status": "legal", "plies": 2}) + "\n")
+    write_report(jsonl, tmp_path / "report.html")
+    page = (tmp_path / "report.html").read_text("utf-8")
+    for name in ("report.css", "report.js"):
+        text = (STATIC / name).read_text("utf-8")
+        assert len(text) > 1000 and text in page
+    assert not re.search(r"<(link|script)[^>]* (href|src)=", page)
