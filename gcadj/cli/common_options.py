@@ -282,20 +282,25 @@ OPTION_FLAGS = {
 """The command line's name of each option `AdjudicateOptions` checks."""
 
 
+def refuse_without(command: str, ctx: typer.Context, names: tuple[str, ...], flag: str) -> None:
+    """A usage error (exit 2), in words, for an option of `names` that the command line
+    gave although `flag`, the stage they tune, was not asked for."""
+    for param in ctx.command.params:
+        if param.name in names and param.name is not None:
+            source = ctx.get_parameter_source(param.name)
+            if source is not None and source.name != "DEFAULT":
+                option = max(param.opts, key=len)
+                raise fail(command, f"{option} needs {flag}", EXIT_USAGE)
+
+
 def adjudication_wanted(command: str, ctx: typer.Context) -> AdjudicateOptions | None:
     """A command whose games are adjudicated only when asked (``audit --adjudicate``): the
     options (`adjudicate_options_of` of what `ctx` parsed), None without the flag; a usage
     error, in words, for an adjudication option given without it."""
     params = ctx.params
     if params.get("adjudicate"):
-        given = (params[name] for name in ADJUDICATION_PARAMETERS if name in params)
-        return adjudicate_options_of(*given)  # a command without --table-mb: its default
-    for param in ctx.command.params:
-        if param.name in ADJUDICATION_PARAMETERS and param.name is not None:
-            source = ctx.get_parameter_source(param.name)
-            if source is not None and source.name != "DEFAULT":
-                option = max(param.opts, key=len)
-                raise fail(command, f"{option} needs --adjudicate", EXIT_USAGE)
+        return adjudicate_options_of(*(params[name] for name in ADJUDICATION_PARAMETERS))
+    refuse_without(command, ctx, ADJUDICATION_PARAMETERS, "--adjudicate")
     return None
 
 
@@ -384,12 +389,7 @@ def analysis_wanted(command: str, ctx: typer.Context) -> AnalyseOptions | None:
         flags = {"mate_depth": "--analyse-depth", "node_limit": "--analyse-nodes"}
         depth, threshold, nodes = (params[name] for name in ANALYSIS_PARAMETERS)
         return analyse_options_of(depth, threshold, nodes, flags={**ANALYSE_FLAGS, **flags})
-    for param in ctx.command.params:
-        if param.name in ANALYSIS_PARAMETERS and param.name is not None:
-            source = ctx.get_parameter_source(param.name)
-            if source is not None and source.name != "DEFAULT":
-                option = max(param.opts, key=len)
-                raise fail(command, f"{option} needs --analyse", EXIT_USAGE)
+    refuse_without(command, ctx, ANALYSIS_PARAMETERS, "--analyse")
     return None
 
 

@@ -12,7 +12,6 @@ import csv
 import dataclasses
 import io
 import json
-import os
 import re
 import subprocess
 import sys
@@ -20,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, ROOT, run_gcadj
 
 import gcadj
 from gcadj.analysis import analyse as analyse_module
@@ -41,15 +40,7 @@ QUICK = AnalyseOptions(mate_depth=1, node_limit=20_000)
 
 
 def gcadj_run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gcadj", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        env={**os.environ, "COLUMNS": "200"},
-    )
+    return run_gcadj(*args, stdin=stdin, timeout=300, env={"COLUMNS": "200"})
 
 
 def analysed(path: Path, options: AnalyseOptions | None = None) -> Verdict:

@@ -18,12 +18,11 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, run_gcadj
 
 from gcadj.app.pipeline import judge_source
 from gcadj.notation.pgn import CLOSE_VAR, MOVE, NAG, OPEN_VAR, tokens
@@ -44,14 +43,7 @@ EXPECTED = {
 
 
 def gcadj(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gcadj", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=900,
-        check=False,
-    )
+    return run_gcadj(*args, timeout=900)
 
 
 def found(record: dict[str, Any]) -> list[tuple[int, str, str]]:
