@@ -6,8 +6,8 @@ reads the tree's JSON (`gcadj.analysis.proof`), the shape ``gcadj adjudicate --j
 prints, and replays it the way a log is judged:
 
 * each of the winner's moves is read by the notation layer (`parse_log`, one ply) and
-  judged by the single-ply judge that judges every ply of a log
-  (`gcadj.judging.judge.PlyJudge`): an illegal one is rejected with the judge's reason;
+  judged by the single-ply resolver that judges every ply of a log
+  (`gcadj.judging.judge.PlyResolver`): an illegal one is rejected with the judge's reason;
 * at each of the loser's turns, the replies must be exactly the legal moves of the
   position (`Position.legal_moves`, written as Game Courier text): none left out, none
   added;
@@ -39,7 +39,7 @@ from typing import Any
 
 from gcadj.engine.position import Position
 from gcadj.errors import LogSyntaxError, ProofFault, SearchCut
-from gcadj.judging.judge import IllegalPly, PlyJudge
+from gcadj.judging.judge import IllegalPly, PlyResolver
 from gcadj.notation.parse import parse_log
 from gcadj.notation.records import MoveRecord
 from gcadj.notation.san import gc_text
@@ -100,7 +100,7 @@ class _Checker:
         self.position = position
         self.pocket_file = pocket_file
         self.deadline = deadline
-        self.judge = PlyJudge(pocket_file)
+        self.resolver = PlyResolver(pocket_file)
         self.path: list[str] = []
         self.lines = 0
         self.checked = 0  # nodes, for the deadline
@@ -277,7 +277,7 @@ class _Checker:
             record = self.one_ply(text)
         except ProofFault as fault:
             return str(fault).split(": ", 1)[-1]
-        ruling = self.judge.resolve(self.position, record)
+        ruling = self.resolver.resolve(self.position, record)
         if isinstance(ruling, IllegalPly):
             return f"{text!r} is no legal move here ({ruling.category}: {ruling.reason})"
         written = gc_text(self.position, ruling, self.pocket_file)
@@ -297,7 +297,7 @@ class _Checker:
 
     def play(self, text: str, what: str) -> None:
         record = self.one_ply(text)
-        ruling = self.judge.play(self.position, record)
+        ruling = self.resolver.play(self.position, record)
         if isinstance(ruling, IllegalPly):
             raise self.reject(f"{what} {text!r} is illegal ({ruling.category}: {ruling.reason})")
         self.path.append(text)

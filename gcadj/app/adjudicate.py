@@ -43,7 +43,7 @@ from gcadj.vocabulary import PocketFile, Status, VerdictKind
 
 if TYPE_CHECKING:
     from gcadj.analysis.search import ProgressCallback
-    from gcadj.app.worker_judging import GameText, Judged
+    from gcadj.app.worker_judging import GameText, WorkerResult
 
 FEN_SOURCE: Final = "<fen>"
 """How the position of ``--fen`` with no source is named, as standard input is "<stdin>"."""
@@ -165,7 +165,7 @@ class _Showing:
     def start(self, total: int | None) -> None:
         pass
 
-    def advance(self, result: Judged) -> None:
+    def advance(self, result: WorkerResult) -> None:
         text = result.line.rstrip("\n") if result.text is None else result.text
         self.show(Shown(result.source, text, result.status, result.outcome))
 

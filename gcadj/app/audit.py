@@ -65,9 +65,9 @@ from gcadj.app.products import (
 )
 from gcadj.app.worker_judging import (
     GameText,
-    Judged,
-    JudgeJob,
     Task,
+    WorkerResult,
+    WorkerSettings,
     failed_result,
     has_text,
     judge_task,
@@ -83,7 +83,7 @@ if TYPE_CHECKING:
     from gcadj.sources.fetch import Fetcher
 
 
-class Progress(Protocol):
+class AuditProgress(Protocol):
     """What the CLI shows while an audit runs (the library itself never prints): each
     game's result, in the order of the sources, as it is written.
 
@@ -94,7 +94,7 @@ class Progress(Protocol):
 
     def start(self, total: int | None) -> None: ...
 
-    def advance(self, result: Judged) -> None: ...
+    def advance(self, result: WorkerResult) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -102,11 +102,11 @@ class AuditPlan:
     """Everything an audit needs to know, apart from a fetcher and the progress.
 
     Without `out`, the JSONL is a scratch file, deleted at the end (a caller that wants
-    the lines shows them as they come: `Progress.advance`). `limits` are the batch
+    the lines shows them as they come: `AuditProgress.advance`). `limits` are the batch
     runner's (workers, deadline per source, memory per worker). `failing_listed` is how
     many failing games the summary keeps (None: all). The stages each game goes through
     are the judge's options' (``--adjudicate``: `JudgeOptions.adjudicate`); `texts` makes,
-    in the workers, the text a command prints of each game (`Judged.text`; ``gcadj
+    in the workers, the text a command prints of each game (`WorkerResult.text`; ``gcadj
     adjudicate`` of a folder).
     """
 
@@ -139,12 +139,12 @@ class AuditPlan:
             force=self.force,
         )
 
-    def job(self) -> JudgeJob:
+    def job(self) -> WorkerSettings:
         """How each source is judged, in the workers."""
         pages = None
         if self.viewers is not None and self.viewer_games is not ViewerChoice.NONE:
             pages = ViewerPages(self.viewers, self.viewer_games)
-        return JudgeJob(self.judge, pages, self.report is not None, texts=self.texts)
+        return WorkerSettings(self.judge, pages, self.report is not None, texts=self.texts)
 
 
 @dataclass
@@ -173,7 +173,7 @@ def run_audit(
     plan: AuditPlan,
     *,
     fetcher: Fetcher | None = None,
-    progress: Progress | None = None,
+    progress: AuditProgress | None = None,
 ) -> AuditRun:
     """The whole audit of `plan` (see the module docstring); returns what happened.
 
@@ -269,7 +269,7 @@ class _Recorder:
         self,
         writer: JsonlWriter,
         run: AuditRun,
-        progress: Progress | None,
+        progress: AuditProgress | None,
         facts: dict[str, GameFacts],
     ) -> None:
         self.writer = writer
@@ -278,7 +278,7 @@ class _Recorder:
         self.facts = facts
         self.done: set[str] = set()  # by `source_key`, however a source was spelled
 
-    def __call__(self, unit: list[list[Judged]]) -> None:
+    def __call__(self, unit: list[list[WorkerResult]]) -> None:
         fresh = []
         for results in unit:
             for result in results:
@@ -345,8 +345,8 @@ def _unique(
 
 
 def _tasks(
-    specs: Iterable[str], fetcher: Fetcher | None, job: JudgeJob
-) -> Iterator[Task | Done[list[Judged]]]:
+    specs: Iterable[str], fetcher: Fetcher | None, job: WorkerSettings
+) -> Iterator[Task | Done[list[WorkerResult]]]:
     """A task per source; a URL is fetched here (politely, in one place), and a fetch
     failure is already its result."""
     for spec in specs:
@@ -373,8 +373,8 @@ __all__ = [
     "AuditError",
     "AuditInterrupted",
     "AuditPlan",
+    "AuditProgress",
     "AuditRun",
-    "Progress",
     "facts_of_earlier",
     "run_audit",
 ]

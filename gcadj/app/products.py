@@ -8,7 +8,7 @@ report, for ``gcadj audit`` and ``gcadj serve`` alike.
   the verdict. `ViewerPages` says which games get one and how: pages that link one shared
   style and script (`write_viewer_assets` puts them in the folder once, before any page:
   5 KB a page instead of 30; the audit's), or self-contained pages. (``gcadj serve``
-  keeps each game's viewer data instead: `gcadj.app.worker_judging.JudgeJob.views`.)
+  keeps each game's viewer data instead: `gcadj.app.worker_judging.WorkerSettings.views`.)
 - `write_products` writes the CSV and the report from the JSONL file, so a resumed audit
   or a check's folder counts everything, and nothing is judged again.
 

@@ -2,7 +2,7 @@
 ``gcadj adjudicate`` and ``gcadj serve`` alike: judge it (`gcadj.app.pipeline.judge_source`,
 its stages included: each verdict carries its adjudication when the judge options ask for
 one), write the viewer page of each game that wants one
-(`gcadj.app.products.write_game_page`), and send back, per game, a `Judged`: what the
+(`gcadj.app.products.write_game_page`), and send back, per game, a `WorkerResult`: what the
 parent needs of the verdict, small enough to travel.
 
 **The JSON line of a game is the verdict's own** (`Verdict.json_line`): what ``gcadj check
@@ -37,17 +37,17 @@ log = logging.getLogger(__name__)
 ViewData = Callable[["Verdict"], "bytes | None"]
 """What a client keeps of a game's viewer instead of a page file (``gcadj serve``'s
 stored data, `gcadj.web.check_work.stored_view`): made in the worker from the judged game
-(its adjudication included), sent back with the game's result (`Judged.view`). A
+(its adjudication included), sent back with the game's result (`WorkerResult.view`). A
 picklable function: it travels too."""
 
 GameText = Callable[["Verdict"], str]
 """What a command prints of a game (``gcadj adjudicate``'s block, its ``-q`` line or its
 JSON line: `gcadj.outputs.adjudication_text.game_text`), made in the worker from the judged
-game and sent back with its result (`Judged.text`). A picklable function."""
+game and sent back with its result (`WorkerResult.text`). A picklable function."""
 
 
 @dataclass(frozen=True)
-class JudgeJob:
+class WorkerSettings:
     """How a worker judges each source of a batch (small and picklable: it travels to the
     workers): the judge's options (the stages they ask for included: `JudgeOptions.adjudicate`,
     and the time a source's stages share, `JudgeOptions.stage_seconds`), the viewer pages
@@ -62,13 +62,13 @@ class JudgeJob:
     texts: GameText | None = None
 
 
-class Judged(NamedTuple):
+class WorkerResult(NamedTuple):
     """One game's result, as a worker sends it to the parent: its JSON line (`game_line`,
     with the newline), its status and outcome (for the counts and the exit code), the
     line ``gcadj check -q`` prints for it when it is not legal, what the report shows of
     it besides the verdict (None when nothing, or not wanted), the file name of its
-    viewer page (None: none), its viewer's data (`JudgeJob.views`; None: none), and the
-    text a command prints of it (`JudgeJob.texts`; None: none)."""
+    viewer page (None: none), its viewer's data (`WorkerSettings.views`; None: none), and the
+    text a command prints of it (`WorkerSettings.texts`; None: none)."""
 
     source: str
     line: str
@@ -81,11 +81,11 @@ class Judged(NamedTuple):
     text: str | None = None
 
 
-def game_result(verdict: Verdict, job: JudgeJob, viewer: str | None = None) -> Judged:
-    """What the parent needs of a judged game (`Judged`)."""
+def game_result(verdict: Verdict, job: WorkerSettings, viewer: str | None = None) -> WorkerResult:
+    """What the parent needs of a judged game (`WorkerResult`)."""
     from gcadj.outputs.report import verdict_line
 
-    return Judged(
+    return WorkerResult(
         verdict.source,
         verdict.json_line() + "\n",
         verdict.status,
@@ -98,7 +98,7 @@ def game_result(verdict: Verdict, job: JudgeJob, viewer: str | None = None) -> J
     )
 
 
-def game_text(verdict: Verdict, job: JudgeJob) -> str | None:
+def game_text(verdict: Verdict, job: WorkerSettings) -> str | None:
     """The text `job.texts` makes of a judged game (None: none asked). A bug there is
     logged and the game's JSON line stands in for it: the verdict is never lost."""
     if job.texts is None:
@@ -110,7 +110,7 @@ def game_text(verdict: Verdict, job: JudgeJob) -> str | None:
         return verdict.json_line()
 
 
-def game_view(verdict: Verdict, job: JudgeJob) -> bytes | None:
+def game_view(verdict: Verdict, job: WorkerSettings) -> bytes | None:
     """The viewer data `job.views` makes of a verdict; None when it makes none, or fails
     (a bug: logged; a page must never cost the verdict)."""
     if job.views is None:
@@ -139,7 +139,7 @@ def game_facts(verdict: Verdict) -> GameFacts | None:
     return GameFacts(link, white, black)
 
 
-def judge_text(spec: str, text: str | None, job: JudgeJob) -> list[Judged]:
+def judge_text(spec: str, text: str | None, job: WorkerSettings) -> list[WorkerResult]:
     """Every game of one source, judged (its text read from `spec` when `text` is None),
     its stages run, each with its viewer page when `job.pages` wants one; never raises for
     a bad source (`judge_source` turns it into a verdict)."""
@@ -150,17 +150,17 @@ def judge_text(spec: str, text: str | None, job: JudgeJob) -> list[Judged]:
     return results
 
 
-def failed_result(name: str, message: str, job: JudgeJob | None = None) -> list[Judged]:
+def failed_result(name: str, message: str, job: WorkerSettings | None = None) -> list[WorkerResult]:
     """The result of a source with no game: an "error" verdict saying `message` (with
     what its stages make of it: an adjudication has no position to adjudicate)."""
     from gcadj.judging.verdict import failed_verdict
 
-    job = job or JudgeJob()
+    job = job or WorkerSettings()
     verdict = failed_verdict(name, Status.ERROR, message)
     return [game_result(with_stages(verdict, job.options), job)]
 
 
-def lost_result(name: str, lost: Lost, job: JudgeJob | None = None) -> list[Judged]:
+def lost_result(name: str, lost: Lost, job: WorkerSettings | None = None) -> list[WorkerResult]:
     """The result of a source the batch runner could not finish (`gcadj.app.batch`): an
     "error" verdict, "NAME: the worker judging it died: signal 9 (SIGKILL)", or an
     internal error when the work itself failed (a bug); its stages run as for any game."""
@@ -171,7 +171,7 @@ def lost_result(name: str, lost: Lost, job: JudgeJob | None = None) -> list[Judg
     name = source_name(name)
     if not lost.internal:
         return failed_result(name, f"{name}: {lost.words}", job)
-    job = job or JudgeJob()
+    job = job or WorkerSettings()
     verdict = failed_verdict(name, Status.ERROR, f"{name}{INTERNAL_ERROR}{lost.words}")
     internal = dataclasses.replace(verdict, internal=True)
     return [game_result(with_stages(internal, job.options), job)]
@@ -181,7 +181,7 @@ def lost_result(name: str, lost: Lost, job: JudgeJob | None = None) -> list[Judg
 Task = tuple[str, "str | None"]
 
 
-def judge_task(task: Task, job: JudgeJob) -> list[Judged]:
+def judge_task(task: Task, job: WorkerSettings) -> list[WorkerResult]:
     """The work of an audit's task (see `judge_text`)."""
     return judge_text(task[0], task[1], job)
 
@@ -197,10 +197,10 @@ def has_text(task: Task) -> bool:
 
 __all__ = [
     "GameText",
-    "JudgeJob",
-    "Judged",
     "Task",
     "ViewData",
+    "WorkerResult",
+    "WorkerSettings",
     "failed_result",
     "game_facts",
     "game_result",

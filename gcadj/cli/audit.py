@@ -70,11 +70,11 @@ from gcadj.words import plural
 if TYPE_CHECKING:
     from gcadj.app.audit import AuditPlan, AuditRun
     from gcadj.app.products import ViewerChoice
-    from gcadj.app.worker_judging import Judged
+    from gcadj.app.worker_judging import WorkerResult
     from gcadj.outputs.audit_report import Summary
 
 
-class _AuditProgress:
+class _StderrProgress:
     """Progress on stderr: a rich bar on a terminal; without one (CI logs) a plain line
     every 10 seconds; nothing with --quiet. Each game as it is written: its JSON line on
     stdout (`json_lines`: no --output), or with --quiet its line if it is not legal."""
@@ -126,7 +126,7 @@ class _AuditProgress:
             self.bar.start()
             self.task = self.bar.add_task("audit", total=total, rate="")
 
-    def advance(self, result: Judged) -> None:
+    def advance(self, result: WorkerResult) -> None:
         if self.json_lines:
             output.data(result.line)
         elif self.quiet and result.failing is not None:
@@ -454,7 +454,7 @@ def _run(plan: AuditPlan, quiet: bool) -> None:
     from gcadj.errors import CannotWrite
 
     json_lines = plan.out is None and not quiet
-    progress = _AuditProgress(quiet, json_lines)
+    progress = _StderrProgress(quiet, json_lines)
     try:
         try:
             run = run_audit(plan, progress=progress)

@@ -100,7 +100,7 @@ def square_map(pocket_file: PocketFile) -> SquareMap:
     return SquareMap(pocket_file)
 
 
-class PlyJudge:
+class PlyResolver:
     """Resolves recorded plies against a `Position`; one per game (it holds the square map)."""
 
     def __init__(self, pocket_file: PocketFile = DEFAULT_POCKET_FILE) -> None:

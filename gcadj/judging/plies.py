@@ -36,7 +36,7 @@ from gcadj.engine.move import Move
 from gcadj.engine.position import Position
 from gcadj.engine.squares import WHITE
 from gcadj.errors import NoGame, StaleVisit
-from gcadj.judging.judge import PlyJudge
+from gcadj.judging.judge import PlyResolver
 from gcadj.judging.verdict import Finding, Verdict, literal_successor
 from gcadj.notation.pgn import NOTE_MARK
 from gcadj.notation.records import GameLog, MoveRecord, UnreadText
@@ -312,10 +312,10 @@ class JudgedGame:
         records = self.log.records
         if legal >= len(records):
             return
-        judge = PlyJudge(self.log.pocket_file)
+        resolver = PlyResolver(self.log.pocket_file)
         board = self.position_after(legal)
         for record in records[legal:]:
-            after, refused = literal_successor(judge, board, record)
+            after, refused = literal_successor(resolver, board, record)
             why = None if refused is None else refused.reason
             if isinstance(after, str):
                 yield ShownBoard(record.ply + 1, None, why, after)

@@ -24,7 +24,7 @@ from gcadj.engine.position import Outcome, Position
 from gcadj.engine.squares import BLACK, WHITE
 from gcadj.errors import FenError, LogSyntaxError
 from gcadj.judging.adjudication import Adjudication
-from gcadj.judging.judge import IllegalPly, PlyJudge
+from gcadj.judging.judge import IllegalPly, PlyResolver
 from gcadj.notation.gccode import as_gcadj_fen
 from gcadj.notation.records import GameLog, MoveRecord, MoveSub
 from gcadj.vocabulary import (
@@ -407,7 +407,7 @@ class Replay:
         self.start_fen, self.position = _starting(start, pocket_file)
         self.pocket_file = pocket_file
         self.all_findings = all_findings
-        self.judge = PlyJudge(pocket_file)
+        self.resolver = PlyResolver(pocket_file)
         self.findings: list[Finding] = []
         self.unlisted = 0  # illegal plies found past MAX_FINDINGS: counted, not kept
         self.warnings: list[str] = []
@@ -455,7 +455,7 @@ class Replay:
         if move is not None:
             board.push_trusted(move)  # legal on this board: the reader resolved it there
             return
-        if isinstance(self.judge.play(board, record), IllegalPly):
+        if isinstance(self.resolver.play(board, record), IllegalPly):
             successor = self._literal_successor(board, record)
             self._board = successor if isinstance(successor, Position) else None
 
@@ -501,7 +501,7 @@ class Replay:
             position.push_trusted(known)
             verdict = known
         else:
-            verdict = self.judge.play(position, record)
+            verdict = self.resolver.play(position, record)
             if isinstance(verdict, IllegalPly):
                 over = position.outcome()  # only now: a legal move proves the game went on
                 if over is not None:
@@ -597,7 +597,7 @@ class Replay:
 
     def _literal_successor(self, position: Position, record: MoveRecord) -> Position | str:
         """The board Game Courier shows after an illegal ply (`literal_successor`)."""
-        return literal_successor(self.judge, position, record)[0]
+        return literal_successor(self.resolver, position, record)[0]
 
     def _continue_from_literal(self, record: MoveRecord) -> bool:
         """Go on from the board Game Courier showed after an illegal ply, if it is a position."""
@@ -714,7 +714,7 @@ class Replay:
 
 
 def literal_successor(
-    judge: PlyJudge, position: Position, record: MoveRecord
+    resolver: PlyResolver, position: Position, record: MoveRecord
 ) -> tuple[Position | str, IllegalPly | None]:
     """The board Game Courier shows after a ply it carries out as written (docs/rules.md
     §5.1), whatever the rules say, as the next position: the literal board (unchanged if
@@ -725,12 +725,12 @@ def literal_successor(
     with ``--all``, and the viewer steps through it past the first illegal ply. Nothing
     is judged: a ply's sub-moves are applied as typed.
     """
-    diff = judge.apply_literally(position, record)
+    diff = resolver.apply_literally(position, record)
     refused = diff if isinstance(diff, IllegalPly) else None
     if isinstance(diff, IllegalPly):  # the site would have refused it: the board is unchanged
         board = [*position.board, *position.pockets]
     else:
-        board = judge.literal_board(position, diff)
+        board = resolver.literal_board(position, diff)
     problem = _pocket_problem(board[64], WHITE) or _pocket_problem(board[65], BLACK)
     if problem is not None:
         return problem, refused

@@ -220,7 +220,7 @@ def _pick(
     board = position.board
     candidates = []
     # A point check of each piece of that kind (not the whole move list): the board moves
-    # to `target` of the legal moves, as `PlyJudge` checks a typed ply.
+    # to `target` of the legal moves, as `PlyResolver` checks a typed ply.
     for f in tuple(position.occupied[position.turn]):  # in legal_moves order; is_legal moves them
         p = board[f]
         if p is None or p.kind is not kind:

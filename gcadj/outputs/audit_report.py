@@ -30,7 +30,7 @@ from typing import Any, Final, NamedTuple
 from urllib.parse import quote
 
 from gcadj.analysis.options import INTERNAL_REASON
-from gcadj.judging.verdict import outcome_of
+from gcadj.judging.verdict import Suggestion, outcome_of
 from gcadj.outputs.files import atomic_text_file
 from gcadj.outputs.plain_words import category_sentence, move_words
 from gcadj.outputs.report import failing_line
@@ -564,8 +564,8 @@ def _adjudication_cell(record: dict[str, Any]) -> tuple[AdjudicationCell | None,
     return cell, tokens
 
 
-class Finding(NamedTuple):
-    """One finding in a row's Analysis cell: its ply (`href`: that ply in the game's
+class ReportMistake(NamedTuple):
+    """One mistake in a row's Analysis cell: its ply (`href`: that ply in the game's
     viewer, None: no viewer), the move, the kind and its line in SAN."""
 
     ply: str
@@ -582,7 +582,7 @@ class AnalysisCell(NamedTuple):
     error: str | None
     total: int
     head: str
-    findings: list[Finding]
+    findings: list[ReportMistake]
     more: int
 
 
@@ -602,7 +602,7 @@ def _analysis_cell(record: dict[str, Any], viewer: str | None) -> tuple[Analysis
         if isinstance(mistake, dict)
     ]
     findings = [
-        Finding(
+        ReportMistake(
             _text(ply.get("ply")),
             None if viewer is None else f"{viewer}#ply={_text(ply.get('ply'))}",
             _text(ply.get("move")),
@@ -639,13 +639,6 @@ def _clip(text: str) -> str:
     return text if len(text) <= NOTE_LIMIT else text[: NOTE_LIMIT - 1] + "…"
 
 
-class Suggestion(NamedTuple):
-    """A note of a row: the move the player may have meant, as typed and in SAN."""
-
-    text: str
-    san: str
-
-
 def _notes(
     record: dict[str, Any], first: dict[str, Any], facts: GameFacts | None
 ) -> list[str | Suggestion]:
@@ -665,7 +658,9 @@ def _notes(
         suggestions = first.get("suggestions") or []
         if suggestions and isinstance(suggestions[0], dict):
             best = suggestions[0]
-            notes.append(Suggestion(_text(best.get("text")), _text(best.get("san"))))
+            notes.append(
+                Suggestion(_text(best.get("text")), _text(best.get("san")), _text(best.get("why")))
+            )
         if record.get("status") == Status.ILLEGAL and facts is not None:
             white, black = facts.white, facts.black
             if white or black:  # as the viewer's title: White – Black

@@ -33,7 +33,13 @@ from typing import TYPE_CHECKING, Final
 from gcadj.analysis.options import AdjudicateOptions
 from gcadj.app.batch import Limits, Work, run_batch
 from gcadj.app.pipeline import JudgeOptions
-from gcadj.app.worker_judging import Judged, JudgeJob, failed_result, judge_text, lost_result
+from gcadj.app.worker_judging import (
+    WorkerResult,
+    WorkerSettings,
+    failed_result,
+    judge_text,
+    lost_result,
+)
 from gcadj.errors import UploadRefused
 from gcadj.sources.decode import decode_text
 from gcadj.web.defaults import ADJUDICATE_DEPTH
@@ -98,7 +104,7 @@ def file_stem(source: str) -> str:
 
 
 def stored_view(verdict: Verdict, *, fen: str | None) -> bytes | None:
-    """What the server keeps of a game's viewer (`JudgeJob.views`, in a worker): its data
+    """What the server keeps of a game's viewer (`WorkerSettings.views`, in a worker): its data
     (`gcadj.outputs.viewer.GameView`, with the adjudication the judged game carries) and
     its downloads, as compressed JSON (`read_view` reads it back); None for a verdict with
     no game to show."""
@@ -134,7 +140,7 @@ def check_job(
     sources: int = 1,
     source_seconds: float = 0.0,
     check_seconds: float = 0.0,
-) -> JudgeJob:
+) -> WorkerSettings:
     """How a check's sources are judged: with the report's facts, each game's viewer data
     (`stored_view`) sent back to be kept, and, with a `budget` (seconds a game; None: no
     adjudication), each game adjudicated: a mate searched up to `ADJUDICATE_DEPTH` moves
@@ -159,7 +165,7 @@ def check_job(
         options = dataclasses.replace(
             options, adjudicate=adjudicate, stage_seconds=min(shares) if shares else None
         )
-    return JudgeJob(
+    return WorkerSettings(
         options,
         facts=True,
         views=functools.partial(stored_view, fen=options.fen),
@@ -226,7 +232,7 @@ class SourceTask:
     adjudicate: bool = True  # False: the server's budget is spent, no mate is searched
 
 
-def judge_upload(task: SourceTask, job: JudgeJob) -> list[Judged]:
+def judge_upload(task: SourceTask, job: WorkerSettings) -> list[WorkerResult]:
     """The work of a `SourceTask` (in a worker): its games, judged (see `judge_text`)."""
     if not task.adjudicate:
         no_time = dataclasses.replace(job.options, stage_seconds=0.0)  # no mate searched
@@ -279,7 +285,7 @@ class CheckResources:
     started: float
     folder: Path
     zips: ZipLimits
-    job: JudgeJob
+    job: WorkerSettings
     stop: Callable[[], bool]
 
 
@@ -341,7 +347,9 @@ def _renamed(task: SourceTask, name: str) -> SourceTask:
 
 
 def judge_check(
-    run: CheckResources, tasks: Iterable[SourceTask], sink: Callable[[list[list[Judged]]], None]
+    run: CheckResources,
+    tasks: Iterable[SourceTask],
+    sink: Callable[[list[list[WorkerResult]]], None],
 ) -> bool:
     """Judge the sources of a check (read one at a time: a slice of them, see
     `gcadj.web.schedule.Slice`), giving `sink` the results in order; False when the check

@@ -60,7 +60,7 @@ from gcadj.app.batch import Limits
 from gcadj.app.jsonl import JsonlWriter
 from gcadj.app.pipeline import JudgeOptions
 from gcadj.app.pool import WorkerPool
-from gcadj.app.worker_judging import Judged, failed_result
+from gcadj.app.worker_judging import WorkerResult, failed_result
 from gcadj.errors import CannotWrite, ServerBusy, StoreError
 from gcadj.outputs.audit_report import GameFacts
 from gcadj.vocabulary import JobState
@@ -176,7 +176,7 @@ class Job:
     def jsonl(self) -> Path:
         return self.folder / "results.jsonl"
 
-    def record(self, unit: list[list[Judged]]) -> None:
+    def record(self, unit: list[list[WorkerResult]]) -> None:
         """The games of some sources, in order (the batch runner's sink): counted, sent
         (API), written for the report, and kept in the store in one transaction."""
         kept: list[StoredGame] = []
@@ -186,7 +186,7 @@ class Job:
                 kept.append(self._record(result))
         self.store.add_games(self.id, kept)
 
-    def _record(self, result: Judged) -> StoredGame:
+    def _record(self, result: WorkerResult) -> StoredGame:
         """One game: counted, sent (the API's answer), written to the check's JSON lines;
         what the store keeps of it."""
         self.games += 1

@@ -38,7 +38,7 @@ from gcadj.app.audit import AuditPlan, run_audit
 from gcadj.app.batch import Limits
 from gcadj.app.check import check_text
 from gcadj.app.jsonl import read_done
-from gcadj.app.worker_judging import JudgeJob, game_result
+from gcadj.app.worker_judging import WorkerSettings, game_result
 from gcadj.cli.main import app
 from gcadj.errors import AuditError
 from gcadj.outputs.audit_report import summarize
@@ -591,7 +591,7 @@ def test_without_a_terminal_progress_is_a_plain_line_every_ten_seconds(
     assert progress.bar is None  # pytest's stderr is no terminal
     progress.clock = lambda: now[0]
     progress.start(50)
-    legal = game_result(check_text("P e2-e4\n", "x"), JudgeJob())
+    legal = game_result(check_text("P e2-e4\n", "x"), WorkerSettings())
     for step in (1.0, 4.0, 6.0):  # the third advance is 11 s after the start
         now[0] += step
         progress.advance(legal)
@@ -604,7 +604,7 @@ def test_without_a_terminal_progress_is_a_plain_line_every_ten_seconds(
     quiet = _AuditProgress(quiet=True, json_lines=False)
     quiet.start(None)
     quiet.advance(legal)  # a legal game: nothing
-    quiet.advance(game_result(check_text("K e1-e3\n", "y"), JudgeJob()))
+    quiet.advance(game_result(check_text("K e1-e3\n", "y"), WorkerSettings()))
     out = capsys.readouterr()
     assert out.err == "" and out.out.startswith("y:1:1: illegal at ply 1 (1. K e1-e3)")
 

@@ -11,13 +11,13 @@ from typing import Any
 import gcadj
 from gcadj.analysis.options import AdjudicateOptions
 from gcadj.app.pipeline import JudgeOptions, judge_source
-from gcadj.app.worker_judging import JudgeJob, game_result, judge_text
+from gcadj.app.worker_judging import WorkerSettings, game_result, judge_text
 from gcadj.judging.adjudication import Adjudication
 from gcadj.judging.verdict import Verdict
 
 MATE_IN_2 = '[FEN "1k6/8/2K5/8/8/8/8/7R[] b - - 0 1"]\nk b8-a8\n'
 QUICK = AdjudicateOptions(mate_depth=3, budget=None, node_limit=100_000)
-ADJUDICATING = JudgeJob(JudgeOptions(adjudicate=QUICK))
+ADJUDICATING = WorkerSettings(JudgeOptions(adjudicate=QUICK))
 
 
 def without_seconds(record: dict[str, Any]) -> dict[str, Any]:
@@ -34,7 +34,7 @@ def test_an_adjudicating_job_gives_the_line_gcadj_adjudicate_prints() -> None:
     )
     assert without_seconds(json.loads(result.line)) == without_seconds(expected.to_json())
     assert result.line.endswith("\n") and "\n" not in result.line[:-1]
-    (plain,) = judge_text("m.txt", MATE_IN_2, JudgeJob())  # none asked: check's line exactly
+    (plain,) = judge_text("m.txt", MATE_IN_2, WorkerSettings())  # none asked: check's line exactly
     assert plain.line == gcadj.check_text(MATE_IN_2, "m.txt").json_line() + "\n"
 
 
@@ -45,7 +45,7 @@ def test_the_viewer_data_is_made_from_the_same_adjudication() -> None:
         seen.append(verdict.adjudication)
         return b"data"
 
-    job = JudgeJob(JudgeOptions(adjudicate=QUICK), views=views)
+    job = WorkerSettings(JudgeOptions(adjudicate=QUICK), views=views)
     (result,) = judge_text("m.txt", MATE_IN_2, job)
     (adjudication,) = seen
     assert adjudication is not None and result.view == b"data"
@@ -57,12 +57,12 @@ def test_a_failing_view_costs_the_page_never_the_verdict() -> None:
         raise RuntimeError("a bug in a page")
 
     verdict = gcadj.check_text("P e2-e4\n", "x")
-    result = game_result(verdict, JudgeJob(views=views))
+    result = game_result(verdict, WorkerSettings(views=views))
     assert result.view is None and result.line == verdict.json_line() + "\n"
 
 
 def test_an_adjudicating_job_travels_to_the_workers() -> None:
-    job = JudgeJob(JudgeOptions(adjudicate=QUICK, stage_seconds=3.0), facts=True)
+    job = WorkerSettings(JudgeOptions(adjudicate=QUICK, stage_seconds=3.0), facts=True)
     assert pickle.loads(pickle.dumps(job)) == job
 
 

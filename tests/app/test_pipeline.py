@@ -127,11 +127,11 @@ def test_a_pgn_game_is_judged_once_as_it_is_read() -> None:
     """Each ply of a PGN database goes through its game's replay once, and a SAN move the
     reader found legal is played as that move, never judged again: the judge sees only the
     plies typed otherwise (castling, a promotion, a {gc: ...} ply)."""
-    from gcadj.judging.judge import PlyJudge
+    from gcadj.judging.judge import PlyResolver
     from gcadj.judging.verdict import Replay
 
     path = Path(__file__).resolve().parents[2] / "bench" / "data" / "pgn" / "WorldChamp1886.pgn"
-    with calls_of(Replay.__init__, Replay.play, Replay.play_move, PlyJudge.play) as counts:
+    with calls_of(Replay.__init__, Replay.play, Replay.play_move, PlyResolver.play) as counts:
         verdicts = judge_source(str(path))
     logs = [v.log for v in verdicts if v.log is not None]
     assert len(logs) == len(verdicts) == 20
@@ -140,4 +140,4 @@ def test_a_pgn_game_is_judged_once_as_it_is_read() -> None:
     assert typed, "the database has castling to judge"
     assert counts["Replay.__init__"] == len(verdicts)
     assert counts["Replay.play"] + counts["Replay.play_move"] == sum(len(g.records) for g in logs)
-    assert counts["Replay.play"] == counts["PlyJudge.play"] == len(typed)
+    assert counts["Replay.play"] == counts["PlyResolver.play"] == len(typed)

@@ -12,7 +12,7 @@ from random_games import random_game
 from gcadj.app.check import check_text
 from gcadj.engine.move import Move
 from gcadj.engine.position import Position
-from gcadj.judging.judge import PlyJudge
+from gcadj.judging.judge import PlyResolver
 from gcadj.judging.plies import JudgedGame, JudgedPly, NoGame, StaleVisit, judged_plies
 from gcadj.judging.verdict import failed_verdict
 from gcadj.notation.san import gc_text, move_san
@@ -108,7 +108,7 @@ def test_the_walk_judges_nothing_again(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("push", "is_legal", "play_if_legal"):
         monkeypatch.setattr(Position, name, forbidden)
     for name in ("play", "resolve"):
-        monkeypatch.setattr(PlyJudge, name, forbidden)
+        monkeypatch.setattr(PlyResolver, name, forbidden)
     for verdict, line in zip(verdicts, expected, strict=True):
         walked = [(p.san, p.gc, p.fen_after) for p in judged_plies(verdict)]
         assert walked == line and len(line) > 10

@@ -293,7 +293,7 @@ def _lines_of(render: _Render, span: tuple[int, int, int, int]) -> _Lines:
 
 
 @dataclass(frozen=True)
-class _Judged:
+class _ParsedCandidate:
     """A candidate's lines after trimming, and what they parse into."""
 
     units: _Lines
@@ -352,7 +352,7 @@ def _trim(render: _Render, lines: _Lines) -> _Lines | None:
     return kept
 
 
-def _judge(render: _Render, lines: _Lines, label_letter: str | None) -> _Judged | None:
+def _judge(render: _Render, lines: _Lines, label_letter: str | None) -> _ParsedCandidate | None:
     """The candidate's plies if all its lines (trimmed) parse as a log with a ply."""
     ply_shaped = render.maybe_ply[max(lines.a, lines.b)] - render.maybe_ply[lines.a]
     if not lines.front and not lines.back and not ply_shaped:
@@ -376,7 +376,7 @@ def _judge(render: _Render, lines: _Lines, label_letter: str | None) -> _Judged 
     for letter in letters:
         plies = _plies(render, kept, letter)
         if plies:
-            return _Judged(kept, plies, letter, length)
+            return _ParsedCandidate(kept, plies, letter, length)
     return None
 
 
@@ -726,7 +726,9 @@ def _units(render: _Render, kept: _Lines) -> Iterator[_Unit]:
     yield from kept.back
 
 
-def _move_list(page: _Page, index: int, mode: int, judged: _Judged, rival: Tag | None) -> MoveList:
+def _move_list(
+    page: _Page, index: int, mode: int, judged: _ParsedCandidate, rival: Tag | None
+) -> MoveList:
     lines: list[str] = []
     positions = PagePositions()
     for unit in _units(page.renders[mode], judged.units):
