@@ -13,7 +13,7 @@ The games, fixed:
   empty, a drop one time in six when it is full), so that the pockets are full most of
   the time (the share is printed) and dropped fairy pieces fill the board.
 
-Each game is judged first (not timed), then analysed (`gcadj.analysis.analyse
+Each game is judged first (not timed), then analysed (`gcadj.analysis.analyser
 .analyse_verdict`, default options: mates within 2, the material threshold 2): CPU seconds
 per game and per ply. Start-up (the interpreter, the imports, the first analysis of a
 short game) is timed apart and left out of the per-ply figures.
@@ -65,7 +65,7 @@ from program import cpu_name  # noqa: E402
 from random_corpus import SEED  # noqa: E402
 
 from gcadj.about import build_flavour  # noqa: E402
-from gcadj.analysis.analyse import analyse_verdict  # noqa: E402
+from gcadj.analysis.analyser import analyse_verdict  # noqa: E402
 from gcadj.analysis.exchanges import MAX_PLIES, count_exchanges  # noqa: E402
 from gcadj.analysis.options import AnalyseOptions  # noqa: E402
 from gcadj.analysis.search import search_mate  # noqa: E402

@@ -34,7 +34,7 @@ from gcadj.about import __version__
 
 if TYPE_CHECKING:
     from gcadj.analysis.adjudicator import adjudicate_position
-    from gcadj.analysis.analyse import analyse_verdict
+    from gcadj.analysis.analyser import analyse_verdict
     from gcadj.analysis.options import AdjudicateOptions, AnalyseOptions
     from gcadj.app.adjudicate import adjudicate
     from gcadj.app.analyse import analyse
@@ -67,7 +67,7 @@ _LAZY = {
     "Adjudication": "gcadj.judging.adjudication",
     "AdjudicateOptions": "gcadj.analysis.options",
     "AnalyseOptions": "gcadj.analysis.options",
-    "analyse_verdict": "gcadj.analysis.analyse",
+    "analyse_verdict": "gcadj.analysis.analyser",
     "analyse": "gcadj.app.analyse",
     "GameAnalysis": "gcadj.judging.game_analysis",
     "LogSyntaxError": "gcadj.notation.parse",

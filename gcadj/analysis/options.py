@@ -125,7 +125,7 @@ class AdjudicateOptions:
 
 @dataclass(frozen=True)
 class AnalyseOptions:
-    """How a whole game is analysed (`gcadj.analysis.analyse`): the longest forced mate
+    """How a whole game is analysed (`gcadj.analysis.analyser`): the longest forced mate
     searched at each ply (`mate_depth`, the winner's moves), the class units the balance
     after the exchanges must fall by for a ply to lose material (`threshold`), and the
     bounds of each position's mate search: `node_limit` nodes (None: no limit) and

@@ -11,7 +11,7 @@ makes it twice:
   line). ``gcadj adjudicate`` is a check with this option; ``audit --adjudicate``,
   ``export --adjudicate`` and ``gcadj serve`` set it too.
 
-- **analysis** (`JudgeOptions.analyse`): `gcadj.analysis.analyse`'s analysis of the whole
+- **analysis** (`JudgeOptions.analyse`): `gcadj.analysis.analyser`'s analysis of the whole
   game (a mate missed, a mate allowed, material lost, at each legal ply), carried as
   `Verdict.analysis` (the ``"analysis"`` key). ``gcadj analyse`` is a check with this
   option; ``check --analyse``, ``audit --analyse``, ``export --analyse`` and a ``gcadj
@@ -100,7 +100,7 @@ def guarded_analysis(
     failure on the game (a bug) made its answer: an analysis with no plies whose `error`
     names it (the game's outcome is then an internal error, exit 5). Ctrl-C is not a bug:
     `KeyboardInterrupt` goes to the command."""
-    from gcadj.analysis.analyse import analyse_verdict
+    from gcadj.analysis.analyser import analyse_verdict
     from gcadj.analysis.options import INTERNAL_REASON
     from gcadj.judging.game_analysis import GameAnalysis, PositionFacts
 

@@ -2,7 +2,7 @@
 exchanges and a forced mate within reach after it, and the mistakes found there (a mate
 missed, a mate allowed, material lost), each with its line.
 
-Data only: the analysis layer makes it (`gcadj.analysis.analyse`), a judged game carries it
+Data only: the analysis layer makes it (`gcadj.analysis.analyser`), a judged game carries it
 (`Verdict.analysis`), and every writer reads it. docs/rules.md §8 settles when each mistake
 is found; its JSON (`GameAnalysis.to_json`) is the ``analysis`` key of a verdict's JSON
 when the game was analysed.
@@ -128,7 +128,7 @@ class PlyAnalysis:
 
 @dataclass(frozen=True)
 class GameAnalysis:
-    """The analysis of a whole game (`gcadj.analysis.analyse.analyse_verdict`): the depth of
+    """The analysis of a whole game (`gcadj.analysis.analyser.analyse_verdict`): the depth of
     its mate searches (`mate_depth`, the winner's moves), the material `threshold` (class
     units), what is known of the `start` position, and one `PlyAnalysis` per legal ply.
     `nodes` and `seconds`: the work done (the mate searches' and the counts' nodes).

@@ -193,7 +193,7 @@ class Verdict:
     # gcadj itself failed on the source (`internal_error_verdict`): not in the JSON, whose
     # readers recognise it by its error text (`outcome_of`)
     internal: bool = field(default=False, compare=False, repr=False)
-    # the analysis of the whole game, when it was asked for (`gcadj.analysis.analyse`):
+    # the analysis of the whole game, when it was asked for (`gcadj.analysis.analyser`):
     # its JSON is an "analysis" key, absent otherwise, so a plain check's JSON is unchanged
     analysis: GameAnalysis | None = field(default=None, compare=False, repr=False)
     # What the stages after the judging made of the game (`gcadj.app.stages`), when its

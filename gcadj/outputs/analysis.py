@@ -83,7 +83,7 @@ def finding_words(mistake: Mistake) -> str:
     elif mistake.kind is MistakeKind.ALLOWS_MATE:
         what = f"{other} mates in {mistake.moves}"
     else:
-        from gcadj.analysis.analyse import balance_words
+        from gcadj.analysis.analyser import balance_words
 
         then = balance_words(mistake.before or 0)
         now = balance_words(mistake.after or 0)

@@ -1,7 +1,7 @@
 """Human-readable verdicts, in the style of pgn-extract: where, what, why, and the board.
 
 Everything comes from the verdict: the boards are drawn from the FENs the judge recorded
-(`gcadj.outputs.diagram`), never rebuilt and judged again."""
+(`gcadj.outputs.text_diagram`), never rebuilt and judged again."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gcadj.judging.verdict import Finding, Suggestion, Verdict
-from gcadj.outputs.diagram import text_diagram
+from gcadj.outputs.text_diagram import text_diagram
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile, Side, Status
 from gcadj.words import plural
 

@@ -2,7 +2,7 @@
 
 People who study or adjudicate a game want to walk through it, not read a list of FENs.
 By default the page has everything inline (CSS, a small script, the SVG parts of the
-diagram), loads nothing and works from ``file://``. The diagram is `gcadj.outputs.svg`'s:
+diagram), loads nothing and works from ``file://``. The diagram is `gcadj.outputs.svg_diagram`'s:
 the page holds its fixed parts once (the kit: `board_kit`'s board, one drawing per piece,
 turn marks, and the legend of the letters) and, per position, the FEN (the script places
 the pieces from it) and the `marks` (last move, check or mate, the illegal move), so a
@@ -94,7 +94,7 @@ from gcadj.outputs.plain_words import (
     result_words,
     term,
 )
-from gcadj.outputs.svg import FONT, BoardKit, board_kit, marked_cells, sides_marks
+from gcadj.outputs.svg_diagram import FONT, BoardKit, board_kit, marked_cells, sides_marks
 from gcadj.outputs.viewer_analysis import analysis_box, line_html, move_mark
 from gcadj.outputs.viewer_code import VIEWER_SCRIPT, VIEWER_STYLE
 from gcadj.outputs.writers.gc import write_gc
@@ -143,7 +143,7 @@ def viewer_filename(source: str) -> str:
 class Step:
     """One position a viewer shows: its FEN (the script draws the pieces and the turn from
     it), its marks for the board seen from White's side and from Black's
-    (`gcadj.outputs.svg.marks`), its label, and the step before it (`parent`: None for the
+    (`gcadj.outputs.svg_diagram.marks`), its label, and the step before it (`parent`: None for the
     step just before it in the list, as along the game; a line that is not the game's, an
     adjudication's mating line or a defence of its proof, branches from the step it was
     played from, so that ◀ goes back there and ▶ at the game's end never jumps into it)."""

@@ -1,7 +1,7 @@
 """The game viewer's style and script (`gcadj.outputs.viewer` writes them into a page, or
 into the two files an audit's pages share).
 
-The script draws a position from the page's data and the kit (`gcadj.outputs.svg`'s
+The script draws a position from the page's data and the kit (`gcadj.outputs.svg_diagram`'s
 board, pieces and turn marks, for both sides of the board): it has no drawing code of
 its own. It steps through the steps of a game (``#ply=N``; ``#game=G&ply=N`` on a page
 of several games; ``&flip=1`` with the board seen from Black's side), keeps the address

@@ -27,7 +27,7 @@ from random_positions import random_position
 import gcadj
 from gcadj.analysis import adjudicator as adjudicate_module
 from gcadj.analysis import exchanges
-from gcadj.analysis.analyse import analyse_verdict
+from gcadj.analysis.analyser import analyse_verdict
 from gcadj.analysis.options import AnalyseOptions
 from gcadj.analysis.proof_check import ProofCheck
 from gcadj.engine.position import Position

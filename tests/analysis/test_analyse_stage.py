@@ -22,8 +22,8 @@ import pytest
 from conftest import FIXTURES, ROOT, run_gcadj
 
 import gcadj
-from gcadj.analysis import analyse as analyse_module
-from gcadj.analysis.analyse import analyse_verdict
+from gcadj.analysis import analyser
+from gcadj.analysis.analyser import analyse_verdict
 from gcadj.analysis.options import AnalyseOptions
 from gcadj.app.pipeline import JudgeOptions, judge_source
 from gcadj.app.stages import StageClock, with_stages
@@ -101,7 +101,7 @@ def test_a_bug_in_the_analysis_is_that_games_internal_error(
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError("injected")
 
-    monkeypatch.setattr(analyse_module, "search_mate", broken)
+    monkeypatch.setattr(analyser, "search_mate", broken)
     pgn = "".join(f'[Event "{i}"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n' for i in range(2))
     verdicts = judge_source("g.pgn", JudgeOptions(analyse=QUICK), text=pgn)
     assert len(verdicts) == 2  # the next game is judged and analysed all the same

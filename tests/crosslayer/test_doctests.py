@@ -30,7 +30,7 @@ MODULES = (
     "gcadj.app.adjudicate",
     "gcadj.app.analyse",
     "gcadj.analysis.adjudicator",
-    "gcadj.analysis.analyse",
+    "gcadj.analysis.analyser",
     "gcadj.analysis.exchanges",
     "gcadj.analysis.exchange_lines",
     "gcadj.analysis.options",

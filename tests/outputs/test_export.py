@@ -25,7 +25,7 @@ from gcadj.errors import ExportError
 from gcadj.judging.verdict import Verdict
 from gcadj.notation.records import MoveSub, PlaceSub
 from gcadj.outputs.game_export import export_game
-from gcadj.outputs.svg import diagram_size
+from gcadj.outputs.svg_diagram import diagram_size
 from gcadj.outputs.writers.pgn import write_pgn
 from gcadj.outputs.writers.svg import write_svg
 

@@ -10,7 +10,7 @@ import pytest
 from gcadj.app.check import check_text
 from gcadj.engine.squares import parse_square
 from gcadj.notation.parse import parse_log
-from gcadj.outputs.svg import (
+from gcadj.outputs.svg_diagram import (
     BLACK_POCKET_CELL,
     CHECK,
     MATE,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from gcadj.app.check import check_text
-from gcadj.sources.pages.html import PagePositions
+from gcadj.sources.pages.html_tree import PagePositions
 from gcadj.sources.pages.movelist import int_code
 from gcadj.sources.pages.scrape import PageError, scrape_page
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from gcadj.app.check import check_text
 from gcadj.errors import PageError
-from gcadj.sources.pages.html import parse_html, text_position
+from gcadj.sources.pages.html_tree import parse_html, text_position
 from gcadj.sources.pages.scrape import ScrapedGame, scrape_page
 
 MOVES = ["P e2-e4", "p e7-e5", "N g1-f3", "n b8-c6"]

@@ -26,7 +26,7 @@ from gcadj.app.pipeline import JudgeOptions, judge_source
 from gcadj.errors import LogSyntaxError
 from gcadj.notation.parse import parse_log
 from gcadj.outputs.plain_words import CATEGORY_SENTENCES, move_words
-from gcadj.outputs.svg import board_kit
+from gcadj.outputs.svg_diagram import board_kit
 from gcadj.outputs.writers.fen import write_fens
 from gcadj.web.result_pages import not_a_game
 

@@ -1,7 +1,7 @@
-"""``--to svg``: one self-contained SVG diagram of a position of the game (`gcadj.outputs.svg`
-draws it): by default the last legal position, which for an illegal game is the position
-its first illegal ply was played in, with that ply marked; ``--ply N`` the position after N
-legal plies."""
+"""``--to svg``: one self-contained SVG diagram of a position of the game
+(`gcadj.outputs.svg_diagram` draws it): by default the last legal position, which for an
+illegal game is the position its first illegal ply was played in, with that ply marked;
+``--ply N`` the position after N legal plies."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from gcadj.outputs.registry import (
     check_ply,
     text_writer,
 )
-from gcadj.outputs.svg import marked_cells, render_svg
+from gcadj.outputs.svg_diagram import marked_cells, render_svg
 
 __all__ = ["WRITER", "write_svg"]
 

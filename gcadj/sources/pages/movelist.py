@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag
     from bs4.element import PageElement
 
-from gcadj.sources.pages.html import PagePositions, line_column, page_size, text_offset
+from gcadj.sources.pages.html_tree import PagePositions, line_column, page_size, text_offset
 from gcadj.sources.pages.text import (
     BLOCK,
     ENTER,

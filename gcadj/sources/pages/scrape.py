@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag
 
 from gcadj.sources.pages.board import find_board, pocket_letter_from_labels
-from gcadj.sources.pages.html import text_position
+from gcadj.sources.pages.html_tree import text_position
 from gcadj.sources.pages.movelist import MoveList, find_move_list
 from gcadj.sources.pages.text import query_value, render_lines, soup_of, tag_value
 

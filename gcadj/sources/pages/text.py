@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Final
 from urllib.parse import parse_qs, urlsplit
 
-from gcadj.sources.pages.html import parse_html
+from gcadj.sources.pages.html_tree import parse_html
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup, Tag
@@ -49,7 +49,7 @@ def query_value(url: str, key: str) -> str | None:
 
 
 def soup_of(html: str) -> BeautifulSoup:
-    """Parse HTML in linear time, keeping where every text stands (`pages.html`)."""
+    """Parse HTML in linear time, keeping where every text stands (`pages.html_tree`)."""
     return parse_html(html)
 
 
