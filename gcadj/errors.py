@@ -306,7 +306,16 @@ class OptionError(GcadjError, ValueError):
         self.option = option
         self.needs = needs
         self.value = value
-        super().__init__(f"{option} needs {needs}, not {value!r}")
+        super().__init__(self.said_as(option))
+
+    def said_as(self, name: str) -> str:
+        """The message with the option called `name` (the command line's ``--mate-depth``).
+
+        Examples:
+            >>> OptionError("mate_depth", "a whole number from 1 to 30", 0).said_as("--mate-depth")
+            '--mate-depth needs a whole number from 1 to 30, not 0'
+        """
+        return f"{name} needs {self.needs}, not {self.value!r}"
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.option, self.needs, self.value))

@@ -49,8 +49,10 @@ from gcadj.cli.streams import say
 from gcadj.vocabulary import Status, VerdictKind
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from gcadj.analysis.search import Progress
-    from gcadj.app.adjudicate import Shown
+    from gcadj.app.adjudicate import AdjudicateRun, Shown
 
 ADJUDICATE_EPILOG = (
     "Sources as for check (files, folders, PGN databases, FILE#N, URLs, '-'); --fen FEN with "
@@ -135,7 +137,6 @@ def adjudicate(
 
     from gcadj.app.adjudicate import AdjudicatePlan, run_adjudicate
     from gcadj.app.pipeline import JudgeOptions
-    from gcadj.errors import AuditInterrupted, CannotWrite
     from gcadj.outputs.adjudication_text import game_text
 
     letter = check_options("adjudicate", pocket_file, fen)
@@ -152,19 +153,27 @@ def adjudicate(
         text=functools.partial(game_text, json_lines=json_lines, quiet=quiet, verbose=verbose),
     )
     run = run_adjudicate(plan, progress=SearchProgress(quiet))
-    try:
-        code = run.run(
-            functools.partial(show, json_lines=json_lines)
-        )  # never raises for a source: a bug on one is that game's answer
-    except (KeyboardInterrupt, AuditInterrupted):  # between searches, or in the workers
-        output.note("adjudicate", "interrupted")
-        raise typer.Exit(EXIT_INTERRUPTED) from None
-    except CannotWrite as err:  # the batch runner's scratch file on a full disk: not a bug
-        output.note("adjudicate", str(err))
-        raise typer.Exit(EXIT_CANNOT_WRITE) from None
+    code = run_showing("adjudicate", run, functools.partial(show, json_lines=json_lines))
     if run.interrupted:
         output.note("adjudicate", "interrupted: the last answer is what its search had proved")
     raise typer.Exit(max(code, report_problems("adjudicate", run.problems), EXIT_OK))
+
+
+def run_showing(command: str, run: AdjudicateRun, shown: Callable[[Shown], None]) -> int:
+    """Run `command`'s job (gcadj adjudicate's, or analyse's), each game `shown` as it
+    comes, and give its exit code. It never raises for a source (a bug on one is that
+    game's answer); Ctrl-C (between searches, or in the workers) and the batch runner's
+    scratch file on a full disk (not a bug) end the command with their codes, in words."""
+    from gcadj.errors import AuditInterrupted, CannotWrite
+
+    try:
+        return run.run(shown)
+    except (KeyboardInterrupt, AuditInterrupted):
+        output.note(command, "interrupted")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except CannotWrite as err:
+        output.note(command, str(err))
+        raise typer.Exit(EXIT_CANNOT_WRITE) from None
 
 
 def show(game: Shown, *, json_lines: bool = False, command: str = "adjudicate") -> None:

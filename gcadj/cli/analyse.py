@@ -15,14 +15,12 @@ import typer
 
 from gcadj.app.exit_codes import JUDGING_CODES, exit_codes_help
 from gcadj.app.fetching import FetchSettings
-from gcadj.cli import output
-from gcadj.cli.adjudicate import show
+from gcadj.cli.adjudicate import run_showing, show
 from gcadj.cli.common_options import (
     DEFAULT_ANALYSE_DEPTH,
     DEFAULT_ANALYSE_NODES,
     DEFAULT_MATERIAL_THRESHOLD,
     DEFAULT_MAX_BYTES,
-    EXIT_CANNOT_WRITE,
     EXIT_INTERRUPTED,
     EXIT_OK,
     GIVEN_NONE,
@@ -102,7 +100,6 @@ def analyse(
 
     from gcadj.app.analyse import AnalysePlan, run_analyse
     from gcadj.app.pipeline import JudgeOptions
-    from gcadj.errors import AuditInterrupted, CannotWrite
     from gcadj.outputs.analysis import analysed_text
 
     letter = check_options("analyse", pocket_file, fen)
@@ -119,14 +116,7 @@ def analyse(
         text=functools.partial(analysed_text, json_lines=json_lines, quiet=quiet, verbose=verbose),
     )
     run = run_analyse(plan)
-    try:
-        code = run.run(functools.partial(_show, json_lines=json_lines))
-    except (KeyboardInterrupt, AuditInterrupted):
-        output.note("analyse", "interrupted")
-        raise typer.Exit(EXIT_INTERRUPTED) from None
-    except CannotWrite as err:  # the batch runner's scratch file on a full disk: not a bug
-        output.note("analyse", str(err))
-        raise typer.Exit(EXIT_CANNOT_WRITE) from None
+    code = run_showing("analyse", run, functools.partial(_show, json_lines=json_lines))
     raise typer.Exit(max(code, report_problems("analyse", run.problems), EXIT_OK))
 
 

@@ -24,36 +24,21 @@ from gcadj.app.exit_codes import EXIT_UNREADABLE, JUDGING_CODES, exit_codes_help
 from gcadj.app.fetching import FetchSettings
 from gcadj.cli import output
 from gcadj.cli.common_options import (
-    DEFAULT_ANALYSE_DEPTH,
-    DEFAULT_ANALYSE_NODES,
-    DEFAULT_BUDGET,
-    DEFAULT_EVIDENCE_MARGIN,
-    DEFAULT_MATE_DEPTH,
-    DEFAULT_MATERIAL_THRESHOLD,
+    ADJUDICATION_OPTIONS,
+    ANALYSIS_OPTIONS,
     DEFAULT_MAX_BYTES,
-    DEFAULT_TABLE_MB,
     EXIT_CANNOT_WRITE,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
     GIVEN_NONE,
     INTERNAL_ERROR_HINT,
-    AdjudicateFlag,
-    AnalyseDepthOption,
-    AnalyseFlag,
-    AnalyseMoreNodesOption,
-    BudgetOption,
-    EvidenceMarginOption,
+    NO_STAGES,
     FenOption,
     JobsOption,
-    MateDepthOption,
     MaxBytesOption,
-    NodesOption,
     PocketFileOption,
-    TableOption,
-    ThresholdOption,
+    Stages,
     VerboseOption,
-    adjudication_wanted,
-    analysis_wanted,
     check_options,
     fetch_options,
     limits_of,
@@ -61,6 +46,7 @@ from gcadj.cli.common_options import (
     refuse_folder,
     report_problems,
     source_timeout_option,
+    stage_options,
 )
 from gcadj.cli.streams import say
 from gcadj.sources.walk import AUDIT_SUFFIX, SOURCE_SUFFIXES_TEXT
@@ -378,8 +364,8 @@ def _files(
 
 
 @fetch_options
+@stage_options("audit", ADJUDICATION_OPTIONS, ANALYSIS_OPTIONS)
 def audit(
-    ctx: typer.Context,
     sources: SourcesArgument = None,
     index: IndexOption = None,
     game: GameOption = "Pocket Mutation Chess",
@@ -400,16 +386,7 @@ def audit(
     pocket_file: PocketFileOption = None,
     fetch: FetchSettings = GIVEN_NONE,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
-    adjudicate: AdjudicateFlag = False,
-    mate_depth: MateDepthOption = DEFAULT_MATE_DEPTH,
-    budget: BudgetOption = DEFAULT_BUDGET,
-    nodes: NodesOption = None,
-    evidence_margin: EvidenceMarginOption = DEFAULT_EVIDENCE_MARGIN,
-    table_mb: TableOption = DEFAULT_TABLE_MB,
-    analyse: AnalyseFlag = False,
-    analyse_depth: AnalyseDepthOption = DEFAULT_ANALYSE_DEPTH,
-    threshold: ThresholdOption = DEFAULT_MATERIAL_THRESHOLD,
-    analyse_nodes: AnalyseMoreNodesOption = DEFAULT_ANALYSE_NODES,
+    stages: Stages = NO_STAGES,
 ) -> None:
     """Judge a whole archive in parallel: resumable JSONL, summary, CSV and HTML report."""
     from gcadj.app.audit import AuditPlan
@@ -432,8 +409,7 @@ def audit(
             pocket_file=letter,
             all_findings=all_findings,
             max_bytes=max_bytes,
-            adjudicate=adjudication_wanted("audit", ctx),
-            analyse=analysis_wanted("audit", ctx),
+            **stages(),
         ),
         fetch=fetch,
         limits=limits_of(jobs, source_timeout, memory),

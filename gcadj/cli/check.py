@@ -9,24 +9,20 @@ import typer
 from gcadj.app.exit_codes import exit_codes_help
 from gcadj.app.fetching import FetchSettings
 from gcadj.cli.common_options import (
-    DEFAULT_ANALYSE_DEPTH,
-    DEFAULT_ANALYSE_NODES,
-    DEFAULT_MATERIAL_THRESHOLD,
+    ANALYSIS_OPTIONS,
     DEFAULT_MAX_BYTES,
     GIVEN_NONE,
-    AnalyseDepthOption,
-    AnalyseFlag,
-    AnalyseMoreNodesOption,
+    NO_STAGES,
     FenOption,
     MaxBytesOption,
     PocketFileOption,
     QuietOption,
-    ThresholdOption,
+    Stages,
     VerboseOption,
-    analysis_wanted,
     check_options,
     fetch_options,
     report_problems,
+    stage_options,
 )
 from gcadj.sources.walk import AUDIT_SUFFIX, SOURCE_SUFFIXES_TEXT
 
@@ -41,8 +37,8 @@ CHECK_EPILOG = (
 
 
 @fetch_options
+@stage_options("check", ANALYSIS_OPTIONS)
 def check(
-    ctx: typer.Context,
     sources: Annotated[
         list[str] | None,
         typer.Argument(
@@ -64,10 +60,7 @@ def check(
     verbose: VerboseOption = False,
     fetch: FetchSettings = GIVEN_NONE,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
-    analyse: AnalyseFlag = False,
-    analyse_depth: AnalyseDepthOption = DEFAULT_ANALYSE_DEPTH,
-    threshold: ThresholdOption = DEFAULT_MATERIAL_THRESHOLD,
-    analyse_nodes: AnalyseMoreNodesOption = DEFAULT_ANALYSE_NODES,
+    stages: Stages = NO_STAGES,
 ) -> None:
     """Replay each game: report its first illegal move, or how it ended."""
     from gcadj.app.check import CheckPlan, run_check
@@ -82,7 +75,7 @@ def check(
             pocket_file=letter,
             all_findings=all_findings,
             max_bytes=max_bytes,
-            analyse=analysis_wanted("check", ctx),
+            **stages(),
         ),
         fetch=fetch,
     )

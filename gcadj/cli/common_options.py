@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Annotated, Any, Final, TypeVar
 
+import click
 import typer
 
 from gcadj.analysis.options import (  # light: no search is loaded
@@ -48,6 +49,7 @@ from gcadj.vocabulary import (
 
 if TYPE_CHECKING:
     from gcadj.app.batch import Limits
+    from gcadj.errors import OptionError
 
 # Options shared by every command that reads games (check, export, audit): one wording.
 FenOption = Annotated[
@@ -243,9 +245,6 @@ AdjudicateFlag = Annotated[
 ]
 
 
-ADJUDICATION_PARAMETERS = ("mate_depth", "budget", "nodes", "evidence_margin", "table_mb")
-
-
 def adjudicate_options_of(
     mate_depth: int,
     budget: float,
@@ -267,9 +266,7 @@ def adjudicate_options_of(
             table_mb=float(table_mb),
         )
     except OptionError as error:
-        flag = OPTION_FLAGS.get(error.option, error.option)
-        say(f"gcadj: {flag} needs {error.needs}, not {error.value!r}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
+        raise _out_of_range(error, OPTION_FLAGS) from None
 
 
 OPTION_FLAGS = {
@@ -282,7 +279,7 @@ OPTION_FLAGS = {
 """The command line's name of each option `AdjudicateOptions` checks."""
 
 
-def refuse_without(command: str, ctx: typer.Context, names: tuple[str, ...], flag: str) -> None:
+def refuse_without(command: str, ctx: click.Context, names: tuple[str, ...], flag: str) -> None:
     """A usage error (exit 2), in words, for an option of `names` that the command line
     gave although `flag`, the stage they tune, was not asked for."""
     for param in ctx.command.params:
@@ -293,7 +290,7 @@ def refuse_without(command: str, ctx: typer.Context, names: tuple[str, ...], fla
                 raise fail(command, f"{option} needs {flag}", EXIT_USAGE)
 
 
-def adjudication_wanted(command: str, ctx: typer.Context) -> AdjudicateOptions | None:
+def adjudication_wanted(command: str, ctx: click.Context) -> AdjudicateOptions | None:
     """A command whose games are adjudicated only when asked (``audit --adjudicate``): the
     options (`adjudicate_options_of` of what `ctx` parsed), None without the flag; a usage
     error, in words, for an adjudication option given without it."""
@@ -354,7 +351,6 @@ AnalyseFlag = Annotated[
         "allowed, material lost, each with its line): every JSON line gains its analysis.",
     ),
 ]
-ANALYSIS_PARAMETERS = ("analyse_depth", "threshold", "analyse_nodes")
 ANALYSE_FLAGS = {"mate_depth": "--mate-depth", "node_limit": "--nodes", "threshold": "--threshold"}
 """The command line's name of each option `AnalyseOptions` checks (gcadj analyse's)."""
 
@@ -375,12 +371,17 @@ def analyse_options_of(
             mate_depth=int(mate_depth), threshold=int(threshold), node_limit=int(nodes)
         )
     except OptionError as error:
-        flag = (flags or ANALYSE_FLAGS).get(error.option, error.option)
-        say(f"gcadj: {flag} needs {error.needs}, not {error.value!r}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
+        raise _out_of_range(error, flags or ANALYSE_FLAGS) from None
 
 
-def analysis_wanted(command: str, ctx: typer.Context) -> AnalyseOptions | None:
+def _out_of_range(error: OptionError, flags: dict[str, str]) -> typer.Exit:
+    """A usage error (exit 2) for an option the API refused (`error`, from
+    `gcadj.analysis.options`), said with the option's name on the command line (`flags`)."""
+    say(f"gcadj: {error.said_as(flags.get(error.option, error.option))}", err=True)
+    return typer.Exit(EXIT_USAGE)
+
+
+def analysis_wanted(command: str, ctx: click.Context) -> AnalyseOptions | None:
     """A command whose games are analysed only when asked (``check --analyse``): the
     options (`analyse_options_of` of what `ctx` parsed), None without the flag; a usage
     error, in words, for an analysis option given without it."""
@@ -393,7 +394,36 @@ def analysis_wanted(command: str, ctx: typer.Context) -> AnalyseOptions | None:
     return None
 
 
-def stages_wanted(command: str, ctx: typer.Context) -> dict[str, Any]:
+OptionDeclaration = tuple[str, Any, Any]
+"""An option declared once for several commands: (parameter, annotation, default)."""
+
+ADJUDICATION_OPTIONS: tuple[OptionDeclaration, ...] = (
+    ("adjudicate", AdjudicateFlag, False),
+    ("mate_depth", MateDepthOption, DEFAULT_MATE_DEPTH),
+    ("budget", BudgetOption, DEFAULT_BUDGET),
+    ("nodes", NodesOption, None),
+    ("evidence_margin", EvidenceMarginOption, DEFAULT_EVIDENCE_MARGIN),
+    ("table_mb", TableOption, DEFAULT_TABLE_MB),
+)
+"""``--adjudicate`` and its options on a command that adjudicates only when asked,
+declared once (`stage_options`), in their order of ``--help``."""
+
+ANALYSIS_OPTIONS: tuple[OptionDeclaration, ...] = (
+    ("analyse", AnalyseFlag, False),
+    ("analyse_depth", AnalyseDepthOption, DEFAULT_ANALYSE_DEPTH),
+    ("threshold", ThresholdOption, DEFAULT_MATERIAL_THRESHOLD),
+    ("analyse_nodes", AnalyseMoreNodesOption, DEFAULT_ANALYSE_NODES),
+)
+"""``--analyse`` and its options on a command that analyses only when asked, declared
+once (`stage_options`), in their order of ``--help``."""
+
+ADJUDICATION_PARAMETERS = tuple(name for name, _, _ in ADJUDICATION_OPTIONS[1:])
+"""The adjudication options without their flag, as `adjudicate_options_of` takes them."""
+ANALYSIS_PARAMETERS = tuple(name for name, _, _ in ANALYSIS_OPTIONS[1:])
+"""The analysis options without their flag (depth, threshold, nodes)."""
+
+
+def stages_wanted(command: str, ctx: click.Context) -> dict[str, Any]:
     """The stages a command runs only when asked (``--adjudicate``, ``--analyse``), as the
     keywords of its `JudgeOptions`: `adjudication_wanted`'s and `analysis_wanted`'s."""
     adjudicate = adjudication_wanted(command, ctx) if "adjudicate" in ctx.params else None
@@ -509,7 +539,7 @@ def fetch_settings_of(
     )
 
 
-FETCH_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
+FETCH_OPTIONS: tuple[OptionDeclaration, ...] = (
     ("cache", CacheOption, None),
     ("no_cache", NoCacheOption, False),
     ("delay", DelayOption, None),
@@ -533,28 +563,77 @@ def fetch_options(command: Callable[..., R]) -> Callable[..., R]:
     ``--help`` lists them there), and the command gets them as one `FetchSettings`
     (`fetch_settings_of`). The options are declared here only, for check, export, audit,
     fetch and adjudicate alike."""
+    return _options_in_place_of(
+        command, "fetch", FETCH_OPTIONS, lambda values: fetch_settings_of(**values)
+    )
+
+
+Stages = Callable[[], dict[str, Any]]
+"""The stages a command was asked for (``--adjudicate``, ``--analyse``), as keywords of
+its `JudgeOptions` (`stages_wanted`), read when called: the command's own checks of its
+command line come first."""
+
+
+def _no_stages() -> dict[str, Any]:
+    return {}
+
+
+NO_STAGES: Final[Stages] = _no_stages
+"""The ``stages`` parameter's default in a command's own signature (typer never sees it:
+`stage_options` replaces it with the options)."""
+
+
+def stage_options(
+    name: str, *groups: tuple[OptionDeclaration, ...]
+) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """A command that runs stages only when asked (check, export, audit), with their
+    options (`groups`: `ADJUDICATION_OPTIONS`, `ANALYSIS_OPTIONS`) in place of its parameter
+    ``stages: Stages``: typer sees the options where ``stages`` stands, and the command
+    gets one `Stages` that reads them (`stages_wanted`, a usage error of command `name`
+    for an option given without its flag). The options are declared here only."""
+    options = tuple(option for group in groups for option in group)
+
+    def with_stages(command: Callable[..., R]) -> Callable[..., R]:
+        return _options_in_place_of(
+            command,
+            "stages",
+            options,
+            lambda _: functools.partial(stages_wanted, name, click.get_current_context()),
+        )
+
+    return with_stages
+
+
+def _options_in_place_of(
+    command: Callable[..., R],
+    placeholder: str,
+    options: tuple[OptionDeclaration, ...],
+    value: Callable[[dict[str, Any]], object],
+) -> Callable[..., R]:
+    """`command` with `options` in place of its parameter `placeholder`, in the signature
+    typer reads; the command gets, as `placeholder`, `value` of what they were given."""
     signature = inspect.signature(command, eval_str=True)
     names = list(signature.parameters)
-    at = names.index("fetch")
-    options = [
+    at = names.index(placeholder)
+    declared = [
         inspect.Parameter(
             name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=kind
         )
-        for name, kind, default in FETCH_OPTIONS
+        for name, kind, default in options
     ]
     parameters = list(signature.parameters.values())
-    parameters[at : at + 1] = options
+    parameters[at : at + 1] = declared
 
     @functools.wraps(command)
-    def with_fetch_settings(*args: Any, **kwargs: Any) -> R:
-        values = [kwargs.pop(name) for name, _, _ in FETCH_OPTIONS]
-        return command(*args, fetch=fetch_settings_of(*values), **kwargs)
+    def with_options(*args: Any, **kwargs: Any) -> R:
+        values = {name: kwargs.pop(name) for name, _, _ in options}
+        return command(*args, **{placeholder: value(values)}, **kwargs)
 
-    with_fetch_settings.__signature__ = signature.replace(  # type: ignore[attr-defined]
+    with_options.__signature__ = signature.replace(  # type: ignore[attr-defined]
         parameters=parameters
     )
-    with_fetch_settings.__annotations__ = {p.name: p.annotation for p in parameters}
-    return with_fetch_settings
+    with_options.__annotations__ = {p.name: p.annotation for p in parameters}
+    return with_options
 
 
 def fail(command: str, message: str, code: int) -> typer.Exit:
@@ -633,7 +712,9 @@ def write_output(
 
 
 __all__ = [
+    "ADJUDICATION_OPTIONS",
     "ANALYSE_FLAGS",
+    "ANALYSIS_OPTIONS",
     "ANALYSIS_PARAMETERS",
     "DEFAULT_ANALYSE_DEPTH",
     "DEFAULT_ANALYSE_NODES",
@@ -652,6 +733,7 @@ __all__ = [
     "EXIT_USAGE",
     "FETCH_OPTIONS",
     "INTERNAL_ERROR_HINT",
+    "NO_STAGES",
     "STATUS_EXIT",
     "AdjudicateFlag",
     "AnalyseDepthOption",
@@ -664,6 +746,8 @@ __all__ = [
     "JobsOption",
     "MateDepthOption",
     "NodesOption",
+    "OptionDeclaration",
+    "Stages",
     "TableOption",
     "ThresholdOption",
     "adjudicate_options_of",
@@ -681,6 +765,7 @@ __all__ = [
     "refuse_folder",
     "report_problems",
     "source_timeout_option",
+    "stage_options",
     "stages_wanted",
     "write_output",
 ]

@@ -16,36 +16,23 @@ import typer
 from gcadj.app.exit_codes import EXIT_ILLEGAL, EXIT_OK, JUDGING_CODES, exit_codes_help
 from gcadj.app.fetching import FetchSettings
 from gcadj.cli.common_options import (
-    DEFAULT_ANALYSE_DEPTH,
-    DEFAULT_ANALYSE_NODES,
-    DEFAULT_BUDGET,
-    DEFAULT_EVIDENCE_MARGIN,
-    DEFAULT_MATE_DEPTH,
-    DEFAULT_MATERIAL_THRESHOLD,
+    ADJUDICATION_OPTIONS,
+    ANALYSIS_OPTIONS,
     DEFAULT_MAX_BYTES,
-    DEFAULT_TABLE_MB,
     EXIT_USAGE,
     GIVEN_NONE,
-    AdjudicateFlag,
-    AnalyseDepthOption,
-    AnalyseFlag,
-    AnalyseMoreNodesOption,
-    BudgetOption,
-    EvidenceMarginOption,
+    NO_STAGES,
     FenOption,
-    MateDepthOption,
     MaxBytesOption,
-    NodesOption,
     PocketFileOption,
     QuietOption,
-    TableOption,
-    ThresholdOption,
+    Stages,
     VerboseOption,
     check_options,
     fail,
     fetch_options,
     number_option,
-    stages_wanted,
+    stage_options,
 )
 from gcadj.cli.streams import say
 from gcadj.sources.walk import AUDIT_SUFFIX
@@ -118,8 +105,8 @@ def export_epilog() -> str:
 
 
 @fetch_options
+@stage_options("export", ADJUDICATION_OPTIONS, ANALYSIS_OPTIONS)
 def export(
-    ctx: typer.Context,
     to: Annotated[
         str,
         typer.Option(
@@ -180,16 +167,7 @@ def export(
     verbose: VerboseOption = False,
     fetch: FetchSettings = GIVEN_NONE,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
-    adjudicate: AdjudicateFlag = False,
-    mate_depth: MateDepthOption = DEFAULT_MATE_DEPTH,
-    budget: BudgetOption = DEFAULT_BUDGET,
-    nodes: NodesOption = None,
-    evidence_margin: EvidenceMarginOption = DEFAULT_EVIDENCE_MARGIN,
-    table_mb: TableOption = DEFAULT_TABLE_MB,
-    analyse: AnalyseFlag = False,
-    analyse_depth: AnalyseDepthOption = DEFAULT_ANALYSE_DEPTH,
-    threshold: ThresholdOption = DEFAULT_MATERIAL_THRESHOLD,
-    analyse_nodes: AnalyseMoreNodesOption = DEFAULT_ANALYSE_NODES,
+    stages: Stages = NO_STAGES,
 ) -> None:
     """Convert games to another format (the formats are listed below)."""
     from gcadj.app.export import ExportJob, run_export
@@ -203,9 +181,7 @@ def export(
         to=to,
         output=output,
         force=force,
-        judge=JudgeOptions(
-            fen=fen, pocket_file=letter, max_bytes=max_bytes, **stages_wanted("export", ctx)
-        ),
+        judge=JudgeOptions(fen=fen, pocket_file=letter, max_bytes=max_bytes, **stages()),
         options=ExportOptions(ply=ply, to_pocket_file=_target_file(to_pocket_file), fix=fix),
         quiet=quiet,
         verbose=verbose,

@@ -8,6 +8,7 @@ Commands are registered here, in the order users need them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -116,55 +117,77 @@ def main_callback(
 
 
 # Each command's line in `gcadj --help` is its short help, given whole: click would cut a
-# docstring's first sentence to fit the terminal and end it with "...".
-app.command(
-    cls=Command,
-    epilog=check.CHECK_EPILOG,
-    short_help="Judge games: the first illegal move, or how each game ended.",
-)(check.check)
-app.command(
-    cls=Command,
-    epilog=adjudicate.ADJUDICATE_EPILOG,
-    short_help="Adjudicate unfinished games: a proved forced mate, a claimable draw, material.",
-)(adjudicate.adjudicate)
-app.command(
-    cls=Command,
-    epilog=analyse.ANALYSE_EPILOG,
-    short_help="Analyse every ply: a mate missed, a mate allowed, material lost (alias: analyze).",
-)(analyse.analyse)
-app.command(
-    cls=Command,
-    name="analyze",
-    epilog=analyse.ANALYSE_EPILOG,
-    hidden=True,
-)(analyse.analyse)
-app.command(cls=Command)(export.export)  # its line names the formats (LATE_SHORT_HELPS)
-app.command(
-    cls=Command,
-    epilog=audit.AUDIT_EPILOG,
-    short_help="Judge a whole archive in parallel, with a summary and reports.",
-)(audit.audit)
-app.command(
-    cls=Command,
-    epilog=fetch.FETCH_EPILOG,
-    short_help="Download a Game Courier page and save its game as a log.",
-)(fetch.fetch)
-app.command(
-    cls=Command,
-    name="fen",
-    epilog=fen.FEN_EPILOG,
-    short_help="Convert between gcadj's FEN and Game Courier's position code.",
-)(fen.fen_command)
-app.command(
-    cls=Command,
-    epilog=serve.SERVE_EPILOG,
-    short_help="Serve the adjudicator in a browser: paste, upload, or a JSON API.",
-)(serve.serve)
-app.command(
-    cls=Command,
-    epilog=perft.PERFT_EPILOG,
-    short_help="Count the legal move tree to a depth (to test the engine).",
-)(perft.perft)
+# docstring's first sentence to fit the terminal and end it with "...". Export's line and
+# epilog name the formats, so they are made when shown (LATE_SHORT_HELPS, LATE_EPILOGS).
+COMMANDS: tuple[tuple[str, Callable[..., None], str | None, str | None], ...] = (
+    (
+        "check",
+        check.check,
+        check.CHECK_EPILOG,
+        "Judge games: the first illegal move, or how each game ended.",
+    ),
+    (
+        "adjudicate",
+        adjudicate.adjudicate,
+        adjudicate.ADJUDICATE_EPILOG,
+        "Adjudicate unfinished games: a proved forced mate, a claimable draw, material.",
+    ),
+    (
+        "analyse",
+        analyse.analyse,
+        analyse.ANALYSE_EPILOG,
+        "Analyse every ply: a mate missed, a mate allowed, material lost (alias: analyze).",
+    ),
+    ("analyze", analyse.analyse, analyse.ANALYSE_EPILOG, None),
+    ("export", export.export, None, None),
+    (
+        "audit",
+        audit.audit,
+        audit.AUDIT_EPILOG,
+        "Judge a whole archive in parallel, with a summary and reports.",
+    ),
+    (
+        "fetch",
+        fetch.fetch,
+        fetch.FETCH_EPILOG,
+        "Download a Game Courier page and save its game as a log.",
+    ),
+    (
+        "fen",
+        fen.fen_command,
+        fen.FEN_EPILOG,
+        "Convert between gcadj's FEN and Game Courier's position code.",
+    ),
+    (
+        "serve",
+        serve.serve,
+        serve.SERVE_EPILOG,
+        "Serve the adjudicator in a browser: paste, upload, or a JSON API.",
+    ),
+    (
+        "perft",
+        perft.perft,
+        perft.PERFT_EPILOG,
+        "Count the legal move tree to a depth (to test the engine).",
+    ),
+)
+"""The commands, in the order users need them: (name, function, epilog, short help)."""
+
+HIDDEN = frozenset({"analyze"})
+"""Names that run a command but are not listed (the American spelling of analyse)."""
+
+
+def _register(
+    commands: tuple[tuple[str, Callable[..., None], str | None, str | None], ...],
+) -> None:
+    """Each command of `commands` made a `Command` of the app, in their order."""
+    for name, function, epilog, short_help in commands:
+        app.command(
+            name=name, cls=Command, epilog=epilog, short_help=short_help, hidden=name in HIDDEN
+        )(function)
+
+
+_register(COMMANDS)
 
 
 def main() -> None:
