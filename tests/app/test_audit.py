@@ -584,10 +584,10 @@ def test_a_malformed_redirect_is_one_error_and_the_audit_finishes(tmp_path: Path
 def test_without_a_terminal_progress_is_a_plain_line_every_ten_seconds(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from gcadj.cli.audit import _AuditProgress
+    from gcadj.cli.audit import _StderrProgress
 
     now = [100.0]
-    progress = _AuditProgress(quiet=False, json_lines=False)
+    progress = _StderrProgress(quiet=False, json_lines=False)
     assert progress.bar is None  # pytest's stderr is no terminal
     progress.clock = lambda: now[0]
     progress.start(50)
@@ -598,10 +598,10 @@ def test_without_a_terminal_progress_is_a_plain_line_every_ten_seconds(
     progress.stop()
     lines = capsys.readouterr().err.splitlines()
     assert lines == ["audit: 3/50 judged, 0.3/s, ETA 172 s"]
-    streaming = _AuditProgress(quiet=False, json_lines=True)
+    streaming = _StderrProgress(quiet=False, json_lines=True)
     streaming.advance(legal)
     assert capsys.readouterr().out == legal.line == check_text("P e2-e4\n", "x").json_line() + "\n"
-    quiet = _AuditProgress(quiet=True, json_lines=False)
+    quiet = _StderrProgress(quiet=True, json_lines=False)
     quiet.start(None)
     quiet.advance(legal)  # a legal game: nothing
     quiet.advance(game_result(check_text("K e1-e3\n", "y"), WorkerSettings()))
