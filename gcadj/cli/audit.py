@@ -366,6 +366,7 @@ def _files(
 @fetch_options
 @stage_options("audit", ADJUDICATION_OPTIONS, ANALYSIS_OPTIONS)
 def audit(
+    ctx: typer.Context,
     sources: SourcesArgument = None,
     index: IndexOption = None,
     game: GameOption = "Pocket Mutation Chess",

@@ -39,6 +39,7 @@ CHECK_EPILOG = (
 @fetch_options
 @stage_options("check", ANALYSIS_OPTIONS)
 def check(
+    ctx: typer.Context,
     sources: Annotated[
         list[str] | None,
         typer.Argument(

@@ -10,7 +10,6 @@ import re
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Annotated, Any, Final, TypeVar
 
-import click
 import typer
 
 from gcadj.analysis.options import (  # light: no search is loaded
@@ -279,7 +278,7 @@ OPTION_FLAGS = {
 """The command line's name of each option `AdjudicateOptions` checks."""
 
 
-def refuse_without(command: str, ctx: click.Context, names: tuple[str, ...], flag: str) -> None:
+def refuse_without(command: str, ctx: typer.Context, names: tuple[str, ...], flag: str) -> None:
     """A usage error (exit 2), in words, for an option of `names` that the command line
     gave although `flag`, the stage they tune, was not asked for."""
     for param in ctx.command.params:
@@ -290,7 +289,7 @@ def refuse_without(command: str, ctx: click.Context, names: tuple[str, ...], fla
                 raise fail(command, f"{option} needs {flag}", EXIT_USAGE)
 
 
-def adjudication_wanted(command: str, ctx: click.Context) -> AdjudicateOptions | None:
+def adjudication_wanted(command: str, ctx: typer.Context) -> AdjudicateOptions | None:
     """A command whose games are adjudicated only when asked (``audit --adjudicate``): the
     options (`adjudicate_options_of` of what `ctx` parsed), None without the flag; a usage
     error, in words, for an adjudication option given without it."""
@@ -381,7 +380,7 @@ def _out_of_range(error: OptionError, flags: dict[str, str]) -> typer.Exit:
     return typer.Exit(EXIT_USAGE)
 
 
-def analysis_wanted(command: str, ctx: click.Context) -> AnalyseOptions | None:
+def analysis_wanted(command: str, ctx: typer.Context) -> AnalyseOptions | None:
     """A command whose games are analysed only when asked (``check --analyse``): the
     options (`analyse_options_of` of what `ctx` parsed), None without the flag; a usage
     error, in words, for an analysis option given without it."""
@@ -423,7 +422,7 @@ ANALYSIS_PARAMETERS = tuple(name for name, _, _ in ANALYSIS_OPTIONS[1:])
 """The analysis options without their flag (depth, threshold, nodes)."""
 
 
-def stages_wanted(command: str, ctx: click.Context) -> dict[str, Any]:
+def stages_wanted(command: str, ctx: typer.Context) -> dict[str, Any]:
     """The stages a command runs only when asked (``--adjudicate``, ``--analyse``), as the
     keywords of its `JudgeOptions`: `adjudication_wanted`'s and `analysis_wanted`'s."""
     adjudicate = adjudication_wanted(command, ctx) if "adjudicate" in ctx.params else None
@@ -564,7 +563,7 @@ def fetch_options(command: Callable[..., R]) -> Callable[..., R]:
     (`fetch_settings_of`). The options are declared here only, for check, export, audit,
     fetch and adjudicate alike."""
     return _options_in_place_of(
-        command, "fetch", FETCH_OPTIONS, lambda values: fetch_settings_of(**values)
+        command, "fetch", FETCH_OPTIONS, lambda values, _: fetch_settings_of(**values)
     )
 
 
@@ -589,8 +588,9 @@ def stage_options(
     """A command that runs stages only when asked (check, export, audit), with their
     options (`groups`: `ADJUDICATION_OPTIONS`, `ANALYSIS_OPTIONS`) in place of its parameter
     ``stages: Stages``: typer sees the options where ``stages`` stands, and the command
-    gets one `Stages` that reads them (`stages_wanted`, a usage error of command `name`
-    for an option given without its flag). The options are declared here only."""
+    gets one `Stages` that reads them from its context (its parameter ``ctx``:
+    `stages_wanted`, a usage error of command `name` for an option given without its
+    flag). The options are declared here only."""
     options = tuple(option for group in groups for option in group)
 
     def with_stages(command: Callable[..., R]) -> Callable[..., R]:
@@ -598,7 +598,7 @@ def stage_options(
             command,
             "stages",
             options,
-            lambda _: functools.partial(stages_wanted, name, click.get_current_context()),
+            lambda _, kwargs: functools.partial(stages_wanted, name, kwargs["ctx"]),
         )
 
     return with_stages
@@ -608,10 +608,11 @@ def _options_in_place_of(
     command: Callable[..., R],
     placeholder: str,
     options: tuple[OptionDeclaration, ...],
-    value: Callable[[dict[str, Any]], object],
+    value: Callable[[dict[str, Any], dict[str, Any]], object],
 ) -> Callable[..., R]:
     """`command` with `options` in place of its parameter `placeholder`, in the signature
-    typer reads; the command gets, as `placeholder`, `value` of what they were given."""
+    typer reads; the command gets, as `placeholder`, `value` of what they were given and
+    of its other arguments."""
     signature = inspect.signature(command, eval_str=True)
     names = list(signature.parameters)
     at = names.index(placeholder)
@@ -627,7 +628,7 @@ def _options_in_place_of(
     @functools.wraps(command)
     def with_options(*args: Any, **kwargs: Any) -> R:
         values = {name: kwargs.pop(name) for name, _, _ in options}
-        return command(*args, **{placeholder: value(values)}, **kwargs)
+        return command(*args, **{placeholder: value(values, kwargs)}, **kwargs)
 
     with_options.__signature__ = signature.replace(  # type: ignore[attr-defined]
         parameters=parameters

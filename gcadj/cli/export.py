@@ -107,6 +107,7 @@ def export_epilog() -> str:
 @fetch_options
 @stage_options("export", ADJUDICATION_OPTIONS, ANALYSIS_OPTIONS)
 def export(
+    ctx: typer.Context,
     to: Annotated[
         str,
         typer.Option(

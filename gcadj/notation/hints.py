@@ -36,6 +36,7 @@ from gcadj.notation.lexicon import (
     LINE_SPACE,
     LINE_SPACE_CLASS,
     LOOSE_MARKS,
+    MOVE_NUMBER,
     promotion_suffix,
 )
 from gcadj.vocabulary import (
@@ -60,7 +61,7 @@ _SAN = re.compile(
 )
 _X_CAPTURE = re.compile(rf"(?:([A-Za-z]){_WS})?({_ANY_SQUARE}){_WS}[x:]{_WS}({_ANY_SQUARE})")
 _UCI = re.compile(r"([a-z][0-9])([a-z][0-9])[qrbn]?")
-_MOVE_NUMBER_INSIDE = re.compile(r"(?:^|\s)[0-9]+\.(?:\.\.)?(?=\s|[A-Za-z]|$)")
+_MOVE_NUMBER_INSIDE = re.compile(rf"(?:^|\s){MOVE_NUMBER}(?=\s|[A-Za-z]|$)")
 _SPACED_MOVE = re.compile(r"([A-Za-z])\s+([a-z][0-9])\s+([a-z][0-9])")
 # gcadj's own SAN for pocket moves, typed into a log: a drop "I@c4" (also "I@-c4",
 # "I @ c4"), a pocketing "Rh1@" or "Rh1@=I".

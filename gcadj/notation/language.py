@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Final
 
-from gcadj.notation.lexicon import LINE_SPACE_CLASS
+from gcadj.notation.lexicon import LINE_SPACE_CLASS, MOVE_NUMBER
 from gcadj.notation.records import GameLog, MoveRecord
 from gcadj.vocabulary import DEFAULT_POCKET_FILE, PocketFile
 
@@ -22,7 +22,7 @@ GRAMMAR_NAME: Final = "gamecourier.lark"
 BOARD_FILES: Final = "abcdefgh"
 
 # A move number prefix such as "3." or "3...", with the white space before it.
-NUMBER_PREFIX: Final = re.compile(rf"{LINE_SPACE_CLASS}*([0-9]+\.(?:\.\.)?)")
+NUMBER_PREFIX: Final = re.compile(rf"{LINE_SPACE_CLASS}*({MOVE_NUMBER})")
 
 
 @functools.cache

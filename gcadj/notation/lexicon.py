@@ -29,11 +29,18 @@ __all__ = [
     "LINE_SPACE_CLASS",
     "LOOSE_MARKS",
     "MARKS",
+    "MOVE_NUMBER",
     "PROMOTION",
     "RESULT_TOKEN",
     "SourceFormat",
     "promotion_suffix",
 ]
+
+# -- move numbers ------------------------------------------------------------------------
+
+MOVE_NUMBER: Final = r"[0-9]+\.(?:\.\.)?"
+"""A move number before a ply, as logs and PGN write it: ``12.`` (White's) or ``12...``
+(Black's), as a pattern for the readers' expressions."""
 
 # -- white space -------------------------------------------------------------------------
 

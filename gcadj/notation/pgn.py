@@ -45,6 +45,7 @@ from gcadj.notation.lexicon import (
     CASTLING,
     CASTLING_MOVE,
     LINE_SPACE_CLASS,
+    MOVE_NUMBER,
     PROMOTION,
     RESULT_TOKEN,
     SourceFormat,
@@ -245,7 +246,7 @@ _SUBMOVE: Final = rf"""(?:
 _GC_LINE: Final = re.compile(
     rf"""{_WS}(?:
         //.*                                                  # a comment line
-      | (?:[0-9]+\.(?:\.\.)?{_WS})?                          # a ply: its number,
+      | (?:{MOVE_NUMBER}{_WS})?                               # a ply: its number,
         {_SUBMOVE}(?:{_WS};{_WS}{_SUBMOVE}?)*{_WS};?{_WS}      # its sub-moves,
         (?://.*)?                                             # its comment
     )""",

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 from gcadj.errors import LogSyntaxError
 from gcadj.notation.hints import bad_square_hint, foreign_notation_hint
 from gcadj.notation.language import NUMBER_PREFIX, square_pattern
-from gcadj.notation.lexicon import LINE_SPACE
+from gcadj.notation.lexicon import LINE_SPACE, MOVE_NUMBER
 
 _LINE_START: Final = frozenset({"LABEL", "SQUARE", "AT", "MINUS", "CAPTURE", "SEMI"})
 _AFTER_SUBMOVE: Final = frozenset({"SEMI", "COMMENT", "_NL", "$END"})
@@ -53,7 +53,7 @@ _PREVIOUS_TOKEN: Final = tuple(
     (re.compile(pattern), words)
     for pattern, words in (
         (r"(?:^|[\s;])(capture)$", "'{}'"),
-        (r"^\s*([0-9]+\.(?:\.\.)?)$", "the move number '{}'"),
+        (rf"^\s*({MOVE_NUMBER})$", "the move number '{}'"),
         (r"([a-z][0-9])$", "the square {}"),
         (r"\[\s*([A-Za-z][A-Za-z0-9_]*)$", "the tag name '{}'"),
         (r"(?:^|[^A-Za-z])([A-Za-z])$", "the label '{}'"),
