@@ -527,34 +527,56 @@ GIVEN_NONE: Final = FetchSettings()
 R = TypeVar("R")
 
 
+def option_group(
+    parameter: str, options: list[inspect.Parameter], make: Callable[..., Any]
+) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """A decorator: a command whose parameter `parameter` stands for a group of options
+    shows typer those `options` in its place (so ``--help`` lists them there, in their
+    order), and gets them as one value, ``make(**their values)``: a group declared once
+    and read in one place (`fetch_options`, ``gcadj serve``'s settings)."""
+
+    def decorate(command: Callable[..., R]) -> Callable[..., R]:
+        signature = inspect.signature(command, eval_str=True)
+        names = list(signature.parameters)
+        at = names.index(parameter)
+        parameters = list(signature.parameters.values())
+        parameters[at : at + 1] = [
+            option.replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD) for option in options
+        ]
+
+        @functools.wraps(command)
+        def with_group(*args: Any, **kwargs: Any) -> R:
+            values = {option.name: kwargs.pop(option.name) for option in options}
+            return command(*args, **{parameter: make(**values)}, **kwargs)
+
+        with_group.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=parameters
+        )
+        with_group.__annotations__ = {p.name: p.annotation for p in parameters}
+        return with_group
+
+    return decorate
+
+
+def options_of(function: Callable[..., Any]) -> list[inspect.Parameter]:
+    """The parameters of `function`, each an option as its annotation declares it: a
+    group for `option_group` declared as the one function that reads it."""
+    return list(inspect.signature(function, eval_str=True).parameters.values())
+
+
 def fetch_options(command: Callable[..., R]) -> Callable[..., R]:
     """A command that reads URLs, with the fetch options (`FETCH_OPTIONS`) in place of its
     parameter ``fetch: FetchSettings``: typer sees the options where ``fetch`` stands (so
     ``--help`` lists them there), and the command gets them as one `FetchSettings`
     (`fetch_settings_of`). The options are declared here only, for check, export, audit,
     fetch and adjudicate alike."""
-    signature = inspect.signature(command, eval_str=True)
-    names = list(signature.parameters)
-    at = names.index("fetch")
     options = [
         inspect.Parameter(
             name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=kind
         )
         for name, kind, default in FETCH_OPTIONS
     ]
-    parameters = list(signature.parameters.values())
-    parameters[at : at + 1] = options
-
-    @functools.wraps(command)
-    def with_fetch_settings(*args: Any, **kwargs: Any) -> R:
-        values = [kwargs.pop(name) for name, _, _ in FETCH_OPTIONS]
-        return command(*args, fetch=fetch_settings_of(*values), **kwargs)
-
-    with_fetch_settings.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=parameters
-    )
-    with_fetch_settings.__annotations__ = {p.name: p.annotation for p in parameters}
-    return with_fetch_settings
+    return option_group("fetch", options, fetch_settings_of)(command)
 
 
 def fail(command: str, message: str, code: int) -> typer.Exit:
@@ -678,6 +700,8 @@ __all__ = [
     "memory_option",
     "number_option",
     "number_parser",
+    "option_group",
+    "options_of",
     "refuse_folder",
     "report_problems",
     "source_timeout_option",
