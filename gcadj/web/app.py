@@ -30,11 +30,13 @@ settings, the store of results (`gcadj.web.store.ResultStore`, opened before the
 listens), the pool of checks (`gcadj.web.jobs.JobRunner`, made at start-up, stopped at
 shutdown) and the reader of bodies (`gcadj.web.receive.Receiver`: the size limit, the
 budget of bytes held at once, the spilling of large uploads). Pages are made from the
-store in a thread (`gcadj.web.result_pages`), never on the event loop. A client that
-hangs up is one line of the log at info level. An unexpected error answers a page that
-says so, never a traceback. `create_app` puts `gcadj.web.guard.Guard` in front of it all:
-the security headers on every answer (500s too), the ``Host`` and ``Origin`` checks, the
-cap on requests at once.
+store in a thread (`gcadj.web.result_pages`), never on the event loop; a check's end and
+its lines are awaited (`gcadj.web.handoff`), never polled. A request refused anywhere
+raises `gcadj.errors.Refused`, answered by one handler (`refused`: a line of text for the
+API, a page for a browser). A client that hangs up is one line of the log at info
+level. An unexpected error answers a page that says so, never a traceback. `create_app`
+puts `gcadj.web.guard.Guard` in front of it all: the security headers on every answer
+(500s too), the ``Host`` and ``Origin`` checks, the cap on requests at once.
 """
 
 from __future__ import annotations
