@@ -28,7 +28,7 @@ from pathlib import Path
 import requests
 from program import GCADJ, build_of_program
 
-GAME = b"P e2-e4\np e7-e5\n"
+GAME = b"P f2-f3\np e7-e5\nP g2-g4\nq d8-h4\n"  # a mate: nothing left to adjudicate
 
 
 def timed(checks: int, send: object) -> list[float]:
