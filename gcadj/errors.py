@@ -18,7 +18,7 @@ application layer turns it into that source's internal-error verdict (exit code 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from gcadj.terminal import visible
 
@@ -506,6 +506,37 @@ class ServerBusy(GcadjError):
     """Too many checks are waiting: the server turns new ones away for now."""
 
 
+class Refused(GcadjError):
+    """A request `gcadj serve` refuses, raised wherever the refusal is found and answered
+    in one place (`gcadj.web.app.refused`): its HTTP `status`, the `message` its caller
+    reads (a line of text for the API and the guard, a page for a browser: the form again
+    for a 400, else a page titled `title`), what a page adds after it (`note`) and the
+    answer's `headers` (``Connection: close`` when the client may still be sending).
+
+    >>> refused = Refused(413, "refused: too large", headers={"connection": "close"})
+    >>> refused.status, refused.title, str(refused)
+    (413, 'Too large', 'refused: too large')
+    """
+
+    TITLES: Final = {404: "Not found", 413: "Too large", 503: "Busy"}
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        title: str | None = None,
+        note: str = "",
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.title = title or self.TITLES.get(status, "Refused")
+        self.note = note
+        self.headers = dict(headers or {})
+
+
 class ServeError(GcadjError):
     """The server cannot start (the address is taken, or not this machine's)."""
 
@@ -540,6 +571,7 @@ __all__ = [
     "OwnFileError",
     "PageError",
     "ParserDeclined",
+    "Refused",
     "RetryableFetch",
     "RunStopped",
     "SanError",

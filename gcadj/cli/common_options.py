@@ -556,15 +556,70 @@ GIVEN_NONE: Final = FetchSettings()
 R = TypeVar("R")
 
 
+def option_group(
+    parameter: str,
+    options: list[inspect.Parameter],
+    make: Callable[..., Any],
+    *,
+    with_arguments: Callable[[Any, dict[str, Any]], object] | None = None,
+) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """A decorator: a command whose parameter `parameter` stands for a group of options
+    shows typer those `options` in its place (so ``--help`` lists them there, in their
+    order), and gets them as one value, ``make(**their values)``: a group declared once
+    and read in one place (`fetch_options`, `stage_options`, ``gcadj serve``'s settings).
+    With `with_arguments`, the value is ``with_arguments(make(**values), other arguments)``
+    (the stages read the command's own context)."""
+
+    def decorate(command: Callable[..., R]) -> Callable[..., R]:
+        signature = inspect.signature(command, eval_str=True)
+        names = list(signature.parameters)
+        at = names.index(parameter)
+        parameters = list(signature.parameters.values())
+        parameters[at : at + 1] = [
+            option.replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD) for option in options
+        ]
+
+        @functools.wraps(command)
+        def with_group(*args: Any, **kwargs: Any) -> R:
+            values = {option.name: kwargs.pop(option.name) for option in options}
+            value = make(**values)
+            if with_arguments is not None:
+                value = with_arguments(value, kwargs)
+            return command(*args, **{parameter: value}, **kwargs)
+
+        with_group.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=parameters
+        )
+        with_group.__annotations__ = {p.name: p.annotation for p in parameters}
+        return with_group
+
+    return decorate
+
+
+def options_of(function: Callable[..., Any]) -> list[inspect.Parameter]:
+    """The parameters of `function`, each an option as its annotation declares it: a
+    group for `option_group` declared as the one function that reads it."""
+    return list(inspect.signature(function, eval_str=True).parameters.values())
+
+
+def declared(options: tuple[OptionDeclaration, ...]) -> list[inspect.Parameter]:
+    """Option declarations ((parameter, annotation, default)) as the parameters
+    `option_group` shows typer."""
+    return [
+        inspect.Parameter(
+            name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=kind
+        )
+        for name, kind, default in options
+    ]
+
+
 def fetch_options(command: Callable[..., R]) -> Callable[..., R]:
     """A command that reads URLs, with the fetch options (`FETCH_OPTIONS`) in place of its
     parameter ``fetch: FetchSettings``: typer sees the options where ``fetch`` stands (so
     ``--help`` lists them there), and the command gets them as one `FetchSettings`
     (`fetch_settings_of`). The options are declared here only, for check, export, audit,
     fetch and adjudicate alike."""
-    return _options_in_place_of(
-        command, "fetch", FETCH_OPTIONS, lambda values, _: fetch_settings_of(**values)
-    )
+    return option_group("fetch", declared(FETCH_OPTIONS), fetch_settings_of)(command)
 
 
 Stages = Callable[[], dict[str, Any]]
@@ -591,50 +646,13 @@ def stage_options(
     gets one `Stages` that reads them from its context (its parameter ``ctx``:
     `stages_wanted`, a usage error of command `name` for an option given without its
     flag). The options are declared here only."""
-    options = tuple(option for group in groups for option in group)
-
-    def with_stages(command: Callable[..., R]) -> Callable[..., R]:
-        return _options_in_place_of(
-            command,
-            "stages",
-            options,
-            lambda _, kwargs: functools.partial(stages_wanted, name, kwargs["ctx"]),
-        )
-
-    return with_stages
-
-
-def _options_in_place_of(
-    command: Callable[..., R],
-    placeholder: str,
-    options: tuple[OptionDeclaration, ...],
-    value: Callable[[dict[str, Any], dict[str, Any]], object],
-) -> Callable[..., R]:
-    """`command` with `options` in place of its parameter `placeholder`, in the signature
-    typer reads; the command gets, as `placeholder`, `value` of what they were given and
-    of its other arguments."""
-    signature = inspect.signature(command, eval_str=True)
-    names = list(signature.parameters)
-    at = names.index(placeholder)
-    declared = [
-        inspect.Parameter(
-            name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=kind
-        )
-        for name, kind, default in options
-    ]
-    parameters = list(signature.parameters.values())
-    parameters[at : at + 1] = declared
-
-    @functools.wraps(command)
-    def with_options(*args: Any, **kwargs: Any) -> R:
-        values = {name: kwargs.pop(name) for name, _, _ in options}
-        return command(*args, **{placeholder: value(values, kwargs)}, **kwargs)
-
-    with_options.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=parameters
+    options = declared(tuple(option for group in groups for option in group))
+    return option_group(
+        "stages",
+        options,
+        dict,
+        with_arguments=lambda _, kwargs: functools.partial(stages_wanted, name, kwargs["ctx"]),
     )
-    with_options.__annotations__ = {p.name: p.annotation for p in parameters}
-    return with_options
 
 
 def fail(command: str, message: str, code: int) -> typer.Exit:
@@ -763,6 +781,8 @@ __all__ = [
     "memory_option",
     "number_option",
     "number_parser",
+    "option_group",
+    "options_of",
     "refuse_folder",
     "report_problems",
     "source_timeout_option",

@@ -3,11 +3,13 @@
 Starlette and uvicorn (the ``serve`` extra) are imported only when the command runs, so
 ``gcadj --help`` and every other command start without them; without the extra the
 command says how to install it and exits 2. Each option is declared once, as a typed
-value below, and `settings_of` turns them into the server's one `ServeSettings`.
+parameter of `serve_run_of`, which alone reads them, into the server's one
+`ServeSettings`; `serve` gets what it made (`serve_options`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -20,6 +22,8 @@ from gcadj.cli.common_options import (
     limits_of,
     memory_option,
     number_option,
+    option_group,
+    options_of,
     source_timeout_option,
 )
 from gcadj.cli.streams import say
@@ -225,53 +229,16 @@ AdjudicateShareOption = Annotated[
 ]
 
 
-def settings_of(values: dict[str, object]) -> ServeSettings:
-    """The server's settings from the command's options (its parameters by name, as
-    click parsed them: ``ctx.params``)."""
-    from gcadj.web.limits import KB, MB, ServeSettings
+@dataclass(frozen=True)
+class ServeRun:
+    """What ``gcadj serve`` was told: the server's settings, and whether to open a
+    browser on its page."""
 
-    def number(name: str) -> float:
-        value = values[name]
-        assert isinstance(value, (int, float))
-        return float(value)
-
-    allowed = values["allowed_host"]
-    jobs = values["jobs"]
-    limits = limits_of(
-        jobs if isinstance(jobs, int) else None, number("source_timeout"), int(number("memory"))
-    )
-    return ServeSettings(
-        host=str(values["host"]),
-        port=int(number("port")),
-        max_body=int(number("max_upload") * MB),
-        zip_max_total=int(number("zip_max_mb") * MB),
-        zip_max_files=int(number("zip_max_files")),
-        zip_max_ratio=int(number("zip_max_ratio")),
-        workers=limits.jobs,
-        source_timeout=limits.source_seconds,
-        worker_memory=limits.memory,
-        job_timeout=number("job_timeout"),
-        keep_days=number("keep"),
-        data=None if values["data"] is None else str(values["data"]),
-        max_store=int(number("max_store") * MB),
-        adjudicate_budget=number("adjudicate_budget"),
-        public_urls_only=bool(values["public_urls_only"]),
-        allowed_hosts=tuple(str(h) for h in allowed) if isinstance(allowed, (list, tuple)) else (),
-        max_buffer=int(number("max_buffer") * MB),
-        client_timeout=number("client_timeout"),
-        min_upload_rate=int(number("min_upload_rate") * KB),
-        body_timeout=number("body_timeout"),
-        trust_proxy=bool(values["trust_proxy"]),
-        client_connections=int(number("client_connections")),
-        client_requests=int(number("client_requests")),
-        client_buffer=int(number("client_buffer") * MB),
-        client_checks=int(number("client_checks")),
-        adjudicate_share=number("adjudicate_share"),
-    )
+    settings: ServeSettings
+    open_browser: bool = False
 
 
-def serve(
-    ctx: typer.Context,
+def serve_run_of(
     host: HostOption = defaults.HOST,
     port: PortOption = defaults.PORT,
     open_browser: OpenOption = False,
@@ -299,7 +266,51 @@ def serve(
     client_buffer: ClientBufferOption = float(defaults.CLIENT_BUFFER_MB),
     client_checks: ClientChecksOption = defaults.CLIENT_CHECKS,
     adjudicate_share: AdjudicateShareOption = defaults.ADJUDICATE_SHARE,
-) -> None:
+) -> ServeRun:
+    """``gcadj serve``'s options, declared once (this signature: `serve` shows them to
+    typer through `serve_options`) and read here only, into the server's one
+    `ServeSettings` (sizes in MB and KB as bytes, the limits of the batch runner as
+    `limits_of` makes them for audit too)."""
+    from gcadj.web.limits import KB, MB, ServeSettings
+
+    limits = limits_of(jobs, source_timeout, memory)
+    settings = ServeSettings(
+        host=host,
+        port=port,
+        max_body=int(max_upload * MB),
+        zip_max_total=int(zip_max_mb * MB),
+        zip_max_files=zip_max_files,
+        zip_max_ratio=zip_max_ratio,
+        workers=limits.jobs,
+        source_timeout=limits.source_seconds,
+        worker_memory=limits.memory,
+        job_timeout=float(job_timeout),
+        keep_days=float(keep),
+        data=data,
+        max_store=int(max_store * MB),
+        adjudicate_budget=float(adjudicate_budget),
+        public_urls_only=public_urls_only,
+        allowed_hosts=tuple(allowed_host or ()),
+        max_buffer=int(max_buffer * MB),
+        client_timeout=float(client_timeout),
+        min_upload_rate=int(min_upload_rate * KB),
+        body_timeout=float(body_timeout),
+        trust_proxy=trust_proxy,
+        client_connections=client_connections,
+        client_requests=client_requests,
+        client_buffer=int(client_buffer * MB),
+        client_checks=client_checks,
+        adjudicate_share=float(adjudicate_share),
+    )
+    return ServeRun(settings, open_browser)
+
+
+serve_options = option_group("run", options_of(serve_run_of), serve_run_of)
+"""``gcadj serve``'s options (`serve_run_of`'s parameters) in place of its ``run``."""
+
+
+@serve_options
+def serve(run: ServeRun) -> None:
     """Serve the adjudicator as a web page and a JSON API."""
     import importlib.util
 
@@ -318,12 +329,12 @@ def serve(
     from gcadj.errors import ServeError, StoreError
     from gcadj.web.serve import run_server
 
-    settings = settings_of(ctx.params)
+    settings = run.settings
     if settings.port > 65535:
         say(f"gcadj serve: --port must be at most 65535, not {settings.port}", err=True)
         raise typer.Exit(EXIT_USAGE)
     try:
-        run_server(settings, open_browser=open_browser)
+        run_server(settings, open_browser=run.open_browser)
     except ServeError as err:
         say(f"gcadj serve: {err}", err=True)
         raise typer.Exit(EXIT_USAGE) from None

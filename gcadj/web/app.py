@@ -30,11 +30,13 @@ settings, the store of results (`gcadj.web.store.ResultStore`, opened before the
 listens), the pool of checks (`gcadj.web.jobs.JobRunner`, made at start-up, stopped at
 shutdown) and the reader of bodies (`gcadj.web.receive.Receiver`: the size limit, the
 budget of bytes held at once, the spilling of large uploads). Pages are made from the
-store in a thread (`gcadj.web.result_pages`), never on the event loop. A client that
-hangs up is one line of the log at info level. An unexpected error answers a page that
-says so, never a traceback. `create_app` puts `gcadj.web.guard.Guard` in front of it all:
-the security headers on every answer (500s too), the ``Host`` and ``Origin`` checks, the
-cap on requests at once.
+store in a thread (`gcadj.web.result_pages`), never on the event loop; a check's end and
+its lines are awaited (`gcadj.web.handoff`), never polled. A request refused anywhere
+raises `gcadj.errors.Refused`, answered by one handler (`refused`: a line of text for the
+API, a page for a browser). A client that hangs up is one line of the log at info
+level. An unexpected error answers a page that says so, never a traceback. `create_app`
+puts `gcadj.web.guard.Guard` in front of it all: the security headers on every answer
+(500s too), the ``Host`` and ``Origin`` checks, the cap on requests at once.
 """
 
 from __future__ import annotations
@@ -42,7 +44,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import queue
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -64,7 +65,7 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from gcadj.app.pipeline import JudgeOptions
-from gcadj.errors import BadRequest, BodyTooLarge, ServerBusy, StoreError
+from gcadj.errors import BadRequest, BodyTooLarge, Refused, ServerBusy, StoreError
 from gcadj.vocabulary import JobState
 from gcadj.web import pages, result_pages
 from gcadj.web.clients import CLIENT_SCOPE
@@ -87,7 +88,6 @@ from gcadj.web.uploads import Upload
 log = logging.getLogger(__name__)
 
 INLINE_SECONDS: Final = 8.0  # how long POST /check waits before showing progress instead
-RELEASE_SECONDS: Final = 0.2  # how often a finished check's uploads are looked for
 PASTED: Final = "pasted text"
 BODY: Final = "<body>"
 JSONL_TYPE: Final = "application/x-ndjson; charset=utf-8"
@@ -194,8 +194,7 @@ def release_when_done(state: ServerState, job: Job, receipt: Receipt) -> None:
 
     async def wait() -> None:
         try:
-            while not job.finished.is_set():
-                await asyncio.sleep(RELEASE_SECONDS)
+            await job.finished.wait()
         finally:
             receipt.close()
 
@@ -204,23 +203,64 @@ def release_when_done(state: ServerState, job: Job, receipt: Receipt) -> None:
     task.add_done_callback(state.releases.discard)
 
 
-def refusal(request: Request, status: int, message: str) -> Response:
-    """A request refused, said as its caller reads it: a line of text for the API, a page
-    for a browser (the form again, with the message, for a request that was wrong). A
-    refusal before the body was read closes the connection: the client may still send."""
-    close = CLOSE if status in (413, 503) else None
+def sentence(message: str) -> str:
+    """A refusal's message as a page shows it: capitalised, but for gcadj's own name.
+
+    >>> sentence("busy: try again"), sentence("gcadj cannot keep results now")
+    ('Busy: try again', 'gcadj cannot keep results now')
+    """
+    if message.startswith("gcadj"):
+        return message
+    return message[:1].upper() + message[1:]
+
+
+def refusal_answer(request: Request, refusal: Refused) -> Response:
+    """A refusal said as its caller reads it: a line of text for the API, a page for a
+    browser (the form again, with the message, for a request that was wrong: 400)."""
     if is_api(request):
-        return PlainTextResponse(f"{message}\n", status, headers=close)
-    shown = message[:1].upper() + message[1:]
-    if status == 400:
-        return html(pages.home(state_of(request).settings, message=shown), status)
-    title = {413: "Too large", 503: "Busy"}.get(status, "Refused")
-    return html(pages.message_page(title, shown), status, close)
+        return PlainTextResponse(f"{refusal.message}\n", refusal.status, headers=refusal.headers)
+    shown = sentence(refusal.message)
+    if refusal.status == 400:
+        made = pages.home(state_of(request).settings, message=shown)
+        return html(made, refusal.status, refusal.headers)
+    if refusal.note:
+        shown = f"{shown}. {refusal.note}"
+    return html(pages.message_page(refusal.title, shown), refusal.status, refusal.headers)
 
 
-async def receive(request: Request, state: ServerState) -> tuple[list[Part], Receipt] | Response:
-    """The request's parts and what they hold, or the answer that refuses it: 413 too
-    large, 503 over the budget, or (a client that hung up) an answer nobody reads."""
+async def refused(request: Request, exc: Exception) -> Response:
+    """The one handler of refusals: a `Refused` raised by any endpoint, and Starlette's
+    own (an address no route has, a method a route does not take), answered alike."""
+    if isinstance(exc, HTTPException):
+        exc = missing(request, str(exc.detail), status=exc.status_code)
+    assert isinstance(exc, Refused)
+    return refusal_answer(request, exc)
+
+
+def busy(message: object) -> Refused:
+    """The server cannot take this request now (503): said, and the connection closed
+    (the client may still be sending)."""
+    return Refused(503, f"busy: {message}", headers=CLOSE)
+
+
+def missing(request: Request, what: str, *, status: int = 404) -> Refused:
+    """A result, game or file that is not there (404), and on a page how long results
+    are kept."""
+    keep = pages.days_text(state_of(request).settings.keep_days)
+    note = f"A result is kept {keep} after its check, unless its owner deletes it."
+    return Refused(status, what, title="Not found", note=note)
+
+
+def store_unavailable(err: StoreError) -> Refused:
+    """The server's disk cannot keep or give results now (503): said, not a bug."""
+    message = f"gcadj cannot read or keep results now: {err}"
+    return Refused(503, message, title="Store unavailable")
+
+
+async def receive(request: Request, state: ServerState) -> tuple[list[Part], Receipt]:
+    """The request's parts and what they hold; `Refused` 413 too large, 503 over the
+    budget, 400 not a form. A client that hangs up raises Starlette's `ClientDisconnect`
+    (answered by `failure`: nobody reads it)."""
     try:
         return await state.receiver.read(request, client=client_of(request), whole=is_api(request))
     except BodyTooLarge:
@@ -229,14 +269,11 @@ async def receive(request: Request, state: ServerState) -> tuple[list[Part], Rec
             f"refused: the upload is larger than this server's limit of {limit} per check; "
             "send fewer files at once, or zip them"
         )
-        return refusal(request, 413, message)
+        raise Refused(413, message, headers=CLOSE) from None
     except ServerBusy as err:
-        return refusal(request, 503, f"busy: {err}")
+        raise busy(err) from None
     except FormError as err:
-        return refusal(request, 400, str(err))
-    except ClientDisconnect:
-        log.info("%s: the client hung up before its request was whole", request.url.path)
-        return Response(status_code=400)
+        raise Refused(400, str(err)) from None
 
 
 def request_sources(
@@ -259,16 +296,13 @@ def request_sources(
     return uploads, urls, fields
 
 
-async def start_check(request: Request) -> tuple[Job, str] | Response:
+async def start_check(request: Request) -> tuple[Job, str]:
     """Read a request and start its check: the check and its owner's token; the check
-    holds the request's uploads (and its share of the budget) until it ends. Or the
-    answer that refuses it."""
+    holds the request's uploads (and its share of the budget) until it ends. `Refused`
+    says why not."""
     state = state_of(request)
     api = is_api(request)
-    received = await receive(request, state)
-    if isinstance(received, Response):
-        return received
-    parts, receipt = received
+    parts, receipt = await receive(request, state)
     try:
         uploads, urls, fields = request_sources(request, parts)
         options = judge_options(fields)
@@ -286,14 +320,15 @@ async def start_check(request: Request) -> tuple[Job, str] | Response:
         )
     except (FormError, BadRequest) as err:
         receipt.close()
-        return refusal(request, 400, str(err))
+        raise Refused(400, str(err)) from None
     except ServerBusy as err:
         receipt.close()
-        return refusal(request, 503, f"busy: {err}")
+        raise busy(err) from None
     except StoreError as err:
         receipt.close()
         log.error("a check could not be started: %s", err)
-        return refusal(request, 503, f"gcadj cannot keep results now: {err}")
+        message = f"gcadj cannot keep results now: {err}"
+        raise Refused(503, message, title="Busy", headers=CLOSE) from None
     release_when_done(state, job, receipt)
     return job, token
 
@@ -303,14 +338,11 @@ async def home(request: Request) -> Response:
 
 
 async def check(request: Request) -> Response:
-    started = await start_check(request)
-    if isinstance(started, Response):
-        return started
-    job, token = started
+    """Start a check and answer with its result's address as soon as it has ended (or
+    after `INLINE_SECONDS`: its progress), awaiting its end, never polling it."""
+    job, token = await start_check(request)
     state = state_of(request)
-    finish = time.monotonic() + INLINE_SECONDS
-    while not job.finished.is_set() and time.monotonic() < finish:
-        await asyncio.sleep(0.05)
+    await job.finished.wait(INLINE_SECONDS)
     response = RedirectResponse(result_path(job.id), status_code=303)
     response.set_cookie(
         OWNER_COOKIE,
@@ -333,10 +365,10 @@ async def stored(request: Request) -> StoredResult:
     state = state_of(request)
     result_id = str(request.path_params["id"])
     if not is_result_id(result_id):
-        raise HTTPException(404, "No such result")
+        raise missing(request, "No such result")
     result = await asyncio.to_thread(state.store.get, result_id)
     if result is None:
-        raise HTTPException(404, "No such result")
+        raise missing(request, "No such result")
     return result
 
 
@@ -380,11 +412,11 @@ async def report_game(request: Request) -> Response:
     state = state_of(request)
     n = int(request.path_params["n"])
     if not is_game_number(n):
-        raise HTTPException(404, "No such game in this result")
+        raise missing(request, "No such game in this result")
     result = await stored(request)
     game = await asyncio.to_thread(state.store.game, result.id, n)
     if game is None:
-        raise HTTPException(404, "No such game in this result")
+        raise missing(request, "No such game in this result")
     made = await asyncio.to_thread(
         result_pages.game_page,
         result,
@@ -409,7 +441,7 @@ async def download(request: Request) -> Response:
         _, csv = await asyncio.to_thread(state.store.products, result.id)
         if csv is not None:
             return Response(csv, media_type="text/csv; charset=utf-8", headers=disposition)
-    raise HTTPException(404, "No such file")
+    raise missing(request, "No such file")
 
 
 def attachment(filename: str) -> str:
@@ -448,7 +480,7 @@ async def delete_result(request: Request) -> Response:
             "Only the browser that made this result can delete it. It is deleted by itself "
             f"on {result_pages.kept_until(result, state.settings.keep_days)}."
         )
-        return html(pages.message_page("Not yours", message), 403)
+        raise Refused(403, message, title="Not yours")
     await asyncio.to_thread(state.runner.delete, result.id)
     response = html(pages.message_page("Deleted", "The result is deleted.", kind="ok"))
     response.delete_cookie(OWNER_COOKIE, path=result_path(result.id))
@@ -456,10 +488,7 @@ async def delete_result(request: Request) -> Response:
 
 
 async def api_check(request: Request) -> Response:
-    started = await start_check(request)
-    if isinstance(started, Response):
-        return started
-    job, _ = started
+    job, _ = await start_check(request)
     where = str(request.base_url).rstrip("/") + result_path(job.id)
     headers = {"link": f'<{where}>; rel="alternate"; type="text/html"'}
     return JobLines(state_of(request).runner, job, headers)
@@ -478,12 +507,9 @@ class JobLines(StreamingResponse):
         super().__init__(self.lines(), media_type=JSONL_TYPE, headers=headers)
 
     async def lines(self) -> AsyncIterator[str]:
+        """Each line as the check's thread hands it over (awaited: `Handoff.get`)."""
         while True:
-            try:
-                line = self.job.lines.get_nowait()
-            except queue.Empty:
-                await asyncio.sleep(0.05)
-                continue
+            line = await self.job.lines.get()
             if line is None:
                 self.delivered = True
                 return
@@ -497,26 +523,13 @@ class JobLines(StreamingResponse):
                 self.runner.abandon(self.job)
 
 
-async def not_found(request: Request, exc: Exception) -> Response:
-    status = getattr(exc, "status_code", 404)
-    detail = getattr(exc, "detail", "not found")
-    if is_api(request):
-        return PlainTextResponse(f"{detail}\n", status)
-    keep = pages.days_text(state_of(request).settings.keep_days)
-    message = f"{detail}. A result is kept {keep} after its check, unless its owner deletes it."
-    return html(pages.message_page("Not found", message), status)
-
-
 async def failure(request: Request, exc: Exception) -> Response:
     if isinstance(exc, ClientDisconnect):  # not a failure: the client went away
         log.info("%s: the client hung up", request.url.path)
         return Response(status_code=400)
     if isinstance(exc, StoreError):  # the server's disk: said, not a bug
         log.error("%s: %s", request.url.path, exc)
-        message = f"gcadj cannot read or keep results now: {exc}"
-        if is_api(request):
-            return PlainTextResponse(message + "\n", 503)
-        return html(pages.message_page("Store unavailable", message), 503)
+        return refusal_answer(request, store_unavailable(exc))
     log.error("internal error on %s", request.url.path, exc_info=exc)
     message = (
         f"gcadj failed on this request (internal error: {type(exc).__name__}). This is a "
@@ -593,7 +606,8 @@ def create_app(settings: ServeSettings, store: ResultStore) -> Guard:
     """The web app behind its `Guard` (an ASGI app for uvicorn), keeping its results in
     `store`; its checks run in a `JobRunner` made at start-up, stopped at shutdown."""
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
-        HTTPException: not_found,
+        Refused: refused,
+        HTTPException: refused,
         Exception: failure,
     }
     app = Starlette(routes=ROUTES, lifespan=lifespan, exception_handlers=handlers)

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from gcadj.errors import Refused
 from gcadj.web.clients import CLIENT_SCOPE, Shares, request_client
 from gcadj.web.limits import ANY_HOST, ServeSettings, host_name
 
@@ -135,7 +136,7 @@ class Guard:
 
         refusal = self.refusal(scope)
         if refusal is not None:
-            await self.answer(send, *refusal)
+            await self.answer(send, refusal.status, refusal.message)
             return
         client = client_of(scope, self.settings)
         if not self.clients.take(client):
@@ -159,17 +160,18 @@ class Guard:
             "most this server takes from one client at once; try again in a minute"
         )
 
-    def refusal(self, scope: Scope) -> tuple[int, str] | None:
-        """The status and message a request is refused with before the app, or None."""
+    def refusal(self, scope: Scope) -> Refused | None:
+        """Why a request is refused before the app, or None."""
         settings = self.settings
         host = header(scope, b"host")
         if host is not None:
             named = split_host(host)
             if named is None or not settings.host_allowed(named[0]):
                 log.info("refused a request for Host %r", host)
-                return 400, (
+                return Refused(
+                    400,
                     f"refused: this server does not answer to the name {host!r}; start it "
-                    "with --allowed-host NAME to serve it under that name"
+                    "with --allowed-host NAME to serve it under that name",
                 )
         if scope.get("method", "GET") not in SAFE_METHODS:
             origin = foreign_origin(
@@ -180,19 +182,23 @@ class Guard:
             )
             if origin is not None:
                 log.info("refused a %s from %s", scope.get("method"), origin)
-                return 403, (
+                return Refused(
+                    403,
                     f"refused: a form from another site ({origin}) may not post to this "
-                    "server; open the server's own page and use its form"
+                    "server; open the server's own page and use its form",
                 )
         if self.active >= settings.max_requests:
-            return 503, (
+            return Refused(
+                503,
                 f"busy: {self.active} requests are being handled, the most this server takes "
-                "at once; try again in a minute"
+                "at once; try again in a minute",
             )
         return None
 
     async def answer(self, send: Send, status: int, message: str) -> None:
-        """A plain-text answer of the guard's own, closing the connection."""
+        """An answer of the guard's own (a refusal, or a failure the app could not
+        answer): a line of text, as the API's refusals are (the app has not run, so no
+        page is made, whoever asks), closing the connection."""
         body = (message + "\n").encode("utf-8")
         headers = [
             (b"content-type", b"text/plain; charset=utf-8"),

@@ -45,7 +45,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import queue
 import shutil
 import tempfile
 import threading
@@ -72,6 +71,7 @@ from gcadj.web.check_work import (
     judge_check,
     plan_check,
 )
+from gcadj.web.handoff import Handoff, Signal
 from gcadj.web.limits import ServeSettings
 from gcadj.web.schedule import AdjudicationBudget, FairPools, Slice
 from gcadj.web.store import DONE, INTERRUPTED, ResultStore, StoredGame
@@ -164,12 +164,12 @@ class Job:
     skipped: int = 0  # files of zips that are not game files
     facts: dict[str, GameFacts] = field(default_factory=dict)  # what the report shows
     numbers: dict[str, int] = field(default_factory=dict)  # a game's number, by source
-    lines: queue.Queue[str | None] = field(default_factory=queue.Queue)  # API: to send
+    lines: Handoff[str | None] = field(default_factory=Handoff)  # API: to send; None: the end
     report: str | None = None  # of several games, once judged
     csv: str | None = None
     ended: float | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
-    finished: threading.Event = field(default_factory=threading.Event)
+    finished: Signal = field(default_factory=Signal)  # awaited by the handlers
     _out: JsonlWriter | None = None
 
     @property
@@ -386,9 +386,15 @@ class JobRunner:
         with self._lock:
             job.ending = DELETED
             live = job.id in self._jobs
-        job.cancel.set()
+        self._cancel(job)
         if not live:
             self._settle_later(job.id, DELETED)
+
+    def _cancel(self, job: Job) -> None:
+        """Tell `job`'s thread to stop: it looks between two sources, and at once if it is
+        waiting for a pool (`FairPools.wake`)."""
+        job.cancel.set()
+        self.pools.wake()
 
     def delete(self, result_id: str) -> bool:
         """Stop the check if it runs, and delete its result; False if there was none."""
@@ -396,8 +402,8 @@ class JobRunner:
         if job is not None:
             with self._lock:
                 job.ending = DELETED
-            job.cancel.set()
-            job.finished.wait(10)
+            self._cancel(job)
+            job.finished.wait_blocking(10)
         return self.store.delete(result_id)
 
     def shutdown(self) -> None:
@@ -411,9 +417,9 @@ class JobRunner:
                 if job.ending == DONE:
                     job.ending = INTERRUPTED
         for job in jobs:
-            job.cancel.set()
+            self._cancel(job)
         for job in jobs:
-            job.finished.wait(5)
+            job.finished.wait_blocking(5)
             job.close_output(quiet=True)
         self._retry_unsettled()
         self.fetcher.close()

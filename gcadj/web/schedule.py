@@ -48,7 +48,6 @@ if TYPE_CHECKING:
 
 USAGE_HALF_LIFE: Final = 60.0  # seconds: how long a client's use of the workers is remembered
 BUCKET_SECONDS: Final = 60.0  # the adjudication budget holds this many seconds of refill
-POLL_SECONDS: Final = 0.2  # how often a waiting check looks whether it was cancelled
 
 T = TypeVar("T")
 
@@ -103,7 +102,8 @@ class FairPools:
         self, client: str, cancelled: Callable[[], bool], *, small: bool = False
     ) -> WorkerPool | None:
         """A pool for a check of `client` (`small`: a few sources), once it is its turn
-        (None when `cancelled()` says so meanwhile)."""
+        (None when `cancelled()` says so meanwhile: whoever cancels calls `wake`). The
+        thread sleeps until a pool is released or `wake` is called: no polling."""
         waiter = Waiter(client, next(self._seq), small)
         with self._cond:
             self._waiting.append(waiter)
@@ -112,11 +112,16 @@ class FairPools:
                     if self._free and self._first() == waiter:
                         self._holding[client] += 1
                         return self._free.pop()
-                    self._cond.wait(POLL_SECONDS)
+                    self._cond.wait()
                 return None
             finally:
                 self._waiting.remove(waiter)
                 self._cond.notify_all()
+
+    def wake(self) -> None:
+        """Make every waiting check look again whether it was cancelled."""
+        with self._cond:
+            self._cond.notify_all()
 
     def release(self, client: str, pool: WorkerPool, seconds: float) -> None:
         """`client`'s check gives `pool` back, having held it `seconds`."""

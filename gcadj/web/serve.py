@@ -3,19 +3,30 @@ browser if asked, serve.
 
 The socket is bound here before uvicorn starts, so a port in use is one clear message
 rather than a log of uvicorn's, and ``--port 0`` (any free port) prints the real one.
+
+`SETTINGS_ENV` is a test hook in the spirit of `gcadj.app.pool.HANG_ENV`: set, the server
+also prints the settings it runs with, as one JSON line after its first, so that a test
+sees every option of the command reach the running server.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
 import math
+import os
 import socket
 import sys
 import threading
+from typing import Final
 
 from gcadj.errors import ServeError
 from gcadj.web.limits import ANY_HOST, ServeSettings, is_loopback_host
 from gcadj.web.pages import days_text
+
+SETTINGS_ENV: Final = "GCADJ_SERVE_SAY_SETTINGS"
+SETTINGS_LINE: Final = "gcadj serve: settings: "
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -73,8 +84,6 @@ def log_to_stderr() -> None:
 
 def run_server(settings: ServeSettings, *, open_browser: bool = False) -> None:
     """Serve until Ctrl-C (or SIGTERM); prints the address first."""
-    import dataclasses
-
     import uvicorn
 
     from gcadj.web.app import create_app
@@ -114,6 +123,9 @@ def run_server(settings: ServeSettings, *, open_browser: bool = False) -> None:
     server = uvicorn.Server(config)
     log_to_stderr()
     print(startup_line(settings, settings.pool_size), flush=True)
+    if os.environ.get(SETTINGS_ENV):
+        said = json.dumps(dataclasses.asdict(settings))
+        print(SETTINGS_LINE + said, file=sys.stderr, flush=True)
     if open_browser:
         import webbrowser
 
@@ -140,4 +152,12 @@ def connection_cap(settings: ServeSettings) -> int:
     return max(16, min(settings.max_connections, soft // 2))
 
 
-__all__ = ["bind", "connection_cap", "log_to_stderr", "run_server", "startup_line"]
+__all__ = [
+    "SETTINGS_ENV",
+    "SETTINGS_LINE",
+    "bind",
+    "connection_cap",
+    "log_to_stderr",
+    "run_server",
+    "startup_line",
+]

@@ -114,13 +114,13 @@ def test_the_presets_come_from_the_vocabulary() -> None:
 def test_serve_defaults_are_the_settings_defaults() -> None:
     """`gcadj serve` given no option makes the settings a server made in Python has by
     default (`ServeSettings()`): both read `gcadj.web.defaults`, and its help shows them."""
-    from gcadj.cli.serve import settings_of
+    from gcadj.cli.serve import serve_run_of
     from gcadj.web.limits import ServeSettings
 
     command = typer.main.get_command(app).commands["serve"]  # type: ignore[attr-defined]
     context = command.make_context("serve", [])
     default = ServeSettings()
-    made = settings_of(dict(context.params))
+    made = serve_run_of(**context.params).settings
     # --jobs left out is one worker per core, worked out for the command at once
     assert dataclasses.replace(made, workers=default.workers) == default
     shown = help_of("serve")

@@ -87,6 +87,7 @@ def test_a_waiting_check_that_is_cancelled_gets_no_pool() -> None:
     while pools.waiting < 1:
         time.sleep(0.01)
     cancelled.set()
+    pools.wake()  # whoever cancels wakes the waiting checks (`JobRunner` does)
     thread.join(10)
     assert got == [None] and pools.waiting == 0
     pools.release("A", held, 0.0)  # type: ignore[arg-type]
@@ -104,6 +105,7 @@ def test_a_check_keeps_its_pool_while_one_is_free_or_only_its_own_client_waits()
         time.sleep(0.01)
     assert not pools.should_yield("A")  # its own client's check: first come, first served
     given_up.set()
+    pools.wake()
     own.join(10)
     assert pools.waiting == 0
 
