@@ -78,6 +78,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+import jinja2
 from markupsafe import Markup
 
 from gcadj.about import GAMES_BLOCK_ID
@@ -231,13 +232,15 @@ class GameView:
 @dataclass
 class _Item:
     """A move list's item before it is rendered: its macro (``viewer_parts.html``) and
-    what the macro is given; an analysed ply's lines are added after the walk."""
+    what the macro is given (a legal ply's, the most frequent, by position: a macro
+    called so costs less); an analysed ply's lines are added after the walk."""
 
     macro: str
-    args: dict[str, Any] = field(default_factory=dict)
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
 
     def html(self) -> str:
-        return str(getattr(viewer_macros(), self.macro)(**self.args))
+        return str(getattr(viewer_macros(), self.macro)(*self.args, **self.kwargs))
 
 
 def _cap(words: str) -> str:
@@ -616,7 +619,7 @@ def _analysed(analysis: GameAnalysis, walk: _Walker) -> str:
             continue
         lines = analysis_lines(analysed, step, walk.steps[step].fen, walk.add_step)
         if lines:
-            walk.items[step].args["lines"] = lines
+            walk.items[step].kwargs["lines"] = lines
     return str(analysis_box(analysis))
 
 
@@ -624,7 +627,7 @@ def _analysed(analysis: GameAnalysis, walk: _Walker) -> str:
 
 
 def _start_item(game: JudgedGame, repeats: str | None = None) -> _Item:
-    return _Item("start_item", {"comments": game.leading_comments, "repeats": repeats})
+    return _Item("start_item", kwargs={"comments": game.leading_comments, "repeats": repeats})
 
 
 def _move_item(
@@ -632,20 +635,21 @@ def _move_item(
 ) -> _Item:
     """A legal ply's item; `mark`: the mark of its analysis's findings
     (`gcadj.outputs.viewer_analysis.move_mark`)."""
+    typed = ply.text
     return _Item(
         "move_item",
-        {
-            "step": step,
-            "number": ply.move_number,
-            "dots": _dots(ply.white),
-            "san": ply.san,
-            "typed": ply.text,
-            "canonical": ply.gc or ply.text,
-            "white": ply.white,
-            "repeats": repeats,
-            "mark": mark,
-            "comments": ply.comments,
-        },
+        (
+            step,
+            ply.move_number,
+            _dots(ply.white),
+            ply.san,
+            typed,
+            ply.gc or typed,
+            ply.white,
+            repeats,
+            mark,
+            ply.comments,
+        ),
     )
 
 
@@ -672,7 +676,7 @@ def _illegal_item(ply: JudgedPly, finding: Finding, red: int | None, after: int 
     the board Game Courier showed, counts as its own too (`data-after`)."""
     return _Item(
         "illegal_item",
-        {
+        kwargs={
             "red": red,
             "after": after,
             "number": ply.move_number,
@@ -692,7 +696,7 @@ def _shown_item(ply: JudgedPly, after: int | None, shown: ShownBoard | None) -> 
         why = f"not shown: the board after it is no position ({shown.problem})"
     return _Item(
         "shown_item",
-        {
+        kwargs={
             "after": after,
             "why": why,
             "number": ply.move_number,
@@ -704,14 +708,15 @@ def _shown_item(ply: JudgedPly, after: int | None, shown: ShownBoard | None) -> 
 
 
 def _unreadable_item(words: str, error: str, source: str) -> _Item:
-    return _Item("unreadable_item", {"words": _cap(words), "error": message_html(error, source)})
+    error_html = message_html(error, source)
+    return _Item("unreadable_item", kwargs={"words": _cap(words), "error": error_html})
 
 
 def _unread_item(words: str, unread: UnreadText, source: str) -> _Item:
     """The text from the unreadable ply on, as typed, with the syntax error."""
     return _Item(
         "unreadable_item",
-        {
+        kwargs={
             "words": _cap(words),
             "error": message_html(unread.error, source),
             "unread": unread.text.rstrip("\n"),
@@ -835,7 +840,12 @@ class ViewerAssets:
 
 @functools.cache
 def viewer_assets(size: int = 48) -> ViewerAssets:
-    """The shared files of linked viewer pages of this square size (see `ViewerAssets`)."""
+    """The shared files of linked viewer pages of this square size (see `ViewerAssets`).
+
+    The templates are compiled here too (the kit's legend is a macro's, and
+    `page_template`): an audit asks for the files before it forks the workers that write
+    the pages, which then start with the templates compiled."""
+    page_template()
     kit = _kit(size, SHARED_POCKET_FILES, PIECE)
     script = f"window.GCADJ_KIT = {_json_for_script(kit)};\n{VIEWER_SCRIPT}"
     names = [
@@ -885,8 +895,7 @@ def viewer_page(
                 name: board_kit(name, size, flipped=True).background for name in others
             }
     step = first.steps[first.initial]
-    page = viewer_environment().get_template("viewer.html")
-    return page.render(
+    return page_template().render(
         title=title,
         assets=assets,
         top=Markup(top),
@@ -903,6 +912,13 @@ def viewer_page(
         games_block=Markup(_json_for_script({"games": [{"gc": game.gc} for game in games]})),
         kit=kit_json,
     )
+
+
+@functools.cache
+def page_template() -> jinja2.Template:
+    """The page's template, compiled once per process: an audit's parent compiles it (with
+    the parts' macros, `viewer_assets`) before it forks the workers that write pages."""
+    return viewer_environment().get_template("viewer.html")
 
 
 class _GameParts:
