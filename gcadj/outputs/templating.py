@@ -31,6 +31,8 @@ from gcadj.about import GENERATOR_META, __version__
 HERE: Final = Path(__file__).parent
 TEMPLATES: Final = HERE / "templates"
 STATIC: Final = HERE / "static"
+BOXES: Final = "viewer_boxes.html"
+"""The viewer's template of the boxes of an adjudication and an analysis."""
 
 
 @cache
@@ -126,14 +128,16 @@ def viewer_environment() -> jinja2.Environment:
 
 
 @cache
-def viewer_macros() -> Any:
-    """The macros of the viewer's parts (``viewer_parts.html``), compiled once per process:
-    `gcadj.outputs.viewer`, `gcadj.outputs.viewer_analysis` and
-    `gcadj.outputs.html_text` render a page's pieces with them."""
-    return viewer_environment().get_template("viewer_parts.html").module
+def viewer_macros(name: str = "viewer_parts.html") -> Any:
+    """The macros of the viewer's template `name`, compiled once per process: its parts
+    (``viewer_parts.html``: `gcadj.outputs.viewer`, `gcadj.outputs.html_text` render a
+    page's pieces with them) or the boxes of an adjudication and an analysis
+    (``viewer_boxes.html``, compiled only when a game has one)."""
+    return viewer_environment().get_template(name).module
 
 
 __all__ = [
+    "BOXES",
     "Markup",
     "break_parts",
     "environment",

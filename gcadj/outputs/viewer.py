@@ -102,7 +102,7 @@ from gcadj.outputs.plain_words import (
     result_words,
 )
 from gcadj.outputs.svg import FONT, board_kit, marked_cells, sides_marks
-from gcadj.outputs.templating import viewer_environment, viewer_macros
+from gcadj.outputs.templating import BOXES, viewer_environment, viewer_macros
 from gcadj.outputs.viewer_analysis import Mark, analysis_box, analysis_lines, move_mark
 from gcadj.outputs.viewer_code import VIEWER_SCRIPT, VIEWER_STYLE
 from gcadj.outputs.writers.gc import write_gc
@@ -502,7 +502,7 @@ class _Adjudicated:
             "material": adjudication.material,
             "notes": adjudication.notes,
         }
-        return str(viewer_macros().adjudication(box))
+        return str(viewer_macros(BOXES).adjudication(box))
 
     def walk_words(self, ply: int) -> str:
         """Ply `ply` of the game as players say it: "move 6, Black"."""

@@ -32,7 +32,7 @@ from gcadj.judging.game_analysis import GameAnalysis, PlyAnalysis, PositionFacts
 from gcadj.notation.san import numbered_moves
 from gcadj.outputs.analysis import MATE_NAG, finding_words, nag_of, summary_words
 from gcadj.outputs.plain_words import move_words
-from gcadj.outputs.templating import viewer_macros
+from gcadj.outputs.templating import BOXES, viewer_macros
 from gcadj.vocabulary import MistakeKind, Side
 
 __all__ = [
@@ -125,7 +125,7 @@ def analysis_box(analysis: GameAnalysis, *, first_step: int = 0) -> Markup:
     balance after the exchanges, and every finding linked to its ply's step (`first_step`:
     the step of the start position, 0 on a game's page)."""
     if analysis.error is not None:
-        return Markup(viewer_macros().analysis_box(summary_words(analysis), None, ()))
+        return Markup(viewer_macros(BOXES).analysis_box(summary_words(analysis), None, ()))
     findings = []
     for mistake in analysis.mistakes:
         ply = analysis.plies[mistake.ply - 1]
@@ -141,7 +141,7 @@ def analysis_box(analysis: GameAnalysis, *, first_step: int = 0) -> Markup:
         )
     words = summary_words(analysis).removeprefix("analysis: ")
     graph = _graph(analysis, 320, 90, first_step)
-    return Markup(viewer_macros().analysis_box(words, graph, findings))
+    return Markup(viewer_macros(BOXES).analysis_box(words, graph, findings))
 
 
 def _graph_value(facts: PositionFacts) -> float | None:
@@ -162,7 +162,7 @@ def balance_graph(
     `GRAPH_LIMIT` class units (a forced mate at its winner's edge); a position whose count
     was cut leaves a gap. Each finding is a red dot on its ply, linked to its step
     (`first_step` + ply), with the finding on hover."""
-    return Markup(viewer_macros().balance_graph(_graph(analysis, width, height, first_step)))
+    return Markup(viewer_macros(BOXES).balance_graph(_graph(analysis, width, height, first_step)))
 
 
 def _graph(analysis: GameAnalysis, width: int, height: int, first_step: int) -> dict[str, object]:
