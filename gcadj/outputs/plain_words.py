@@ -12,7 +12,6 @@ Every sentence is written here, once: `CATEGORY_SENTENCES` has one for each `Cat
 
 from __future__ import annotations
 
-import html
 from typing import Final
 
 from gcadj.vocabulary import AdjudicationClass, Category, Result, Termination
@@ -127,8 +126,8 @@ def result_words(result: str, termination: str | None = None) -> str:
 
 
 def term(words: str, precise: str, *, tag: str = "span") -> str:
-    """HTML for `words` with the precise term on hover (``title``), both escaped."""
-    return (
-        f'<{tag} class="term" title="{html.escape(precise, quote=True)}">'
-        f"{html.escape(words, quote=False)}</{tag}>"
-    )
+    """HTML for `words` with the precise term on hover (``title``), both escaped (the
+    viewer's template ``term``)."""
+    from gcadj.outputs.templating import viewer_macros  # pages only; plain text needs none
+
+    return str(viewer_macros().term(words, precise, tag))

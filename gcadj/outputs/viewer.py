@@ -60,20 +60,28 @@ escaped, so no log text can close it. So does each game itself, as Game Courier 
 (``export --to gc``'s) in the ``gcadj-games`` element (`gcadj.about.GAMES_BLOCK_ID`):
 ``gcadj check viewer.html`` reads it back and gives the game's verdict
 (`gcadj.sources.own`).
+
+The markup is in templates (`gcadj/outputs/templates/viewer.html`, the page, and
+``viewer_parts.html``, its pieces), the style and the script in static files
+(`gcadj/outputs/static/viewer.css`, ``viewer.js``), rendered by the viewer's environment
+(`gcadj.outputs.templating.viewer_environment`, compiled once per process); this module
+says what goes in them.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import html
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
-from gcadj.about import GAMES_BLOCK_ID, GENERATOR_META
+import jinja2
+from markupsafe import Markup
+
+from gcadj.about import GAMES_BLOCK_ID
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import PIECE
 from gcadj.engine.position import Position
@@ -84,7 +92,7 @@ from gcadj.judging.game_analysis import GameAnalysis, PlyAnalysis
 from gcadj.judging.plies import JudgedGame, JudgedPly, ShownBoard
 from gcadj.judging.verdict import Finding, Verdict
 from gcadj.notation.records import GameLog, UnreadText
-from gcadj.outputs.html_text import breakable, message_html
+from gcadj.outputs.html_text import message_html
 from gcadj.outputs.legend import piece_legend
 from gcadj.outputs.plain_words import (
     ADJUDICATION_WORDS,
@@ -92,10 +100,10 @@ from gcadj.outputs.plain_words import (
     category_sentence,
     move_words,
     result_words,
-    term,
 )
-from gcadj.outputs.svg_diagram import FONT, BoardKit, board_kit, marked_cells, sides_marks
-from gcadj.outputs.viewer_analysis import analysis_box, line_html, move_mark
+from gcadj.outputs.svg_diagram import FONT, board_kit, marked_cells, sides_marks
+from gcadj.outputs.templating import BOXES, viewer_environment, viewer_macros
+from gcadj.outputs.viewer_analysis import Mark, analysis_box, analysis_lines, move_mark
 from gcadj.outputs.viewer_code import VIEWER_SCRIPT, VIEWER_STYLE
 from gcadj.outputs.writers.gc import write_gc
 from gcadj.urls import is_url
@@ -221,8 +229,18 @@ class GameView:
         )
 
 
-def _e(value: object) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
+@dataclass
+class _Item:
+    """A move list's item before it is rendered: its macro (``viewer_parts.html``) and
+    what the macro is given (a legal ply's, the most frequent, by position: a macro
+    called so costs less); an analysed ply's lines are added after the walk."""
+
+    macro: str
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    def html(self) -> str:
+        return str(getattr(viewer_macros(), self.macro)(*self.args, **self.kwargs))
 
 
 def _cap(words: str) -> str:
@@ -294,7 +312,7 @@ def game_view(verdict: Verdict, *, size: int = 48) -> GameView:
         initial=initial,
         head=_head_html(verdict, title, white, black, walk) + shown,
         facts=_facts_html(verdict, log),
-        items=tuple(walk.items),
+        items=tuple(item.html() for item in walk.items),
         label=f"{title} ({status})" if white or black else f"{title}: {status}",
         gc=write_gc(verdict),
     )
@@ -322,7 +340,7 @@ class _Walker:
         self.pocket_file = game.log.pocket_file
         start = game.position_after(0)
         self.steps: list[Step] = [self.step(start, "Start")]
-        self.items: list[str] = [_start_item(game)]  # marked when repeated: `game_view`
+        self.items: list[_Item] = [_start_item(game)]  # marked when repeated: `game_view`
         self.shown: Iterator[ShownBoard] | None = None
         self.before: Position | None = (
             None  # the board the next ply is played on, past the legal game
@@ -458,32 +476,33 @@ class _Adjudicated:
             self.where = "where gcadj stopped reading the game"
 
     def html(self) -> str:
+        """The box (the template ``adjudication``); the lines' steps are added to the walk."""
         adjudication = self.adjudication
         kind = adjudication.kind
-        how = term(ADJUDICATION_WORDS.get(kind, str(kind)), str(kind), tag="b")
-        proposed = term(PROPOSED_WORDS.get(adjudication.result, ""), str(adjudication.result))
-        reason = _reason_html(self.reason(), adjudication.reason)
-        parts = [
-            f'<div class="adjudication {_e(kind)}" id="adjudication"><p>Adjudication: {how}, '
-            f"{proposed}. {reason}.</p>"
-        ]
         mate = adjudication.mate
+        line = tree = more = None
         if mate is not None and adjudication.position is not None:
-            parts.append(self.line_html(mate))
-            parts.append(self.proof_html(mate))
-        if adjudication.repeated_plies:
-            plies = ", ".join(
-                "the start" if ply == 0 else f"after {_e(self.walk_words(ply))}"
-                for ply in adjudication.repeated_plies
-            )
-            parts.append(
-                f'<p class="repeated-plies">The position stood {len(adjudication.repeated_plies)}'
-                f" times: {plies} (marked ↻ in the list).</p>"
-            )
-        parts.append(_material_html(adjudication))
-        parts.extend(f'<p class="note">Note: {_e(note)}</p>' for note in adjudication.notes)
-        parts.append("</div>")
-        return "".join(parts)
+            line = self.line(mate)
+            tree, more = self.proof(mate)
+        box = {
+            "kind": str(kind),
+            "how": ADJUDICATION_WORDS.get(kind, str(kind)),
+            "proposed": PROPOSED_WORDS.get(adjudication.result, ""),
+            "result": str(adjudication.result),
+            "reason": _cap(self.reason()),
+            "precise": _cap(adjudication.reason),
+            "line": line,
+            "where": self.where,
+            "tree": tree,
+            "tree_words": plural(mate.tree_moves, "move") if mate is not None else "",
+            "more": more,
+            "repeated": [
+                None if ply == 0 else self.walk_words(ply) for ply in adjudication.repeated_plies
+            ],
+            "material": adjudication.material,
+            "notes": adjudication.notes,
+        }
+        return str(viewer_macros(BOXES).adjudication(box))
 
     def walk_words(self, ply: int) -> str:
         """Ply `ply` of the game as players say it: "move 6, Black"."""
@@ -512,12 +531,13 @@ class _Adjudicated:
             return "not played"
         return f"from the position {self.where}, not played"
 
-    def line_html(self, mate: ForcedMate) -> str:
+    def line(self, mate: ForcedMate) -> list[tuple[int, str]]:
         """The mating line, each move a step branching from the position adjudicated
-        (`ForcedMate.steps`: recorded by the prover, checked by the proof checker)."""
+        (`ForcedMate.steps`: recorded by the prover, checked by the proof checker): each
+        move's step and its numbered SAN."""
         walk, before = self.walk, self.adjudication.position or ""
         parent = self.root
-        moves = []
+        links = []
         for san, step in zip(mate.san, mate.steps, strict=True):
             numbered = _numbered(before, san)
             label = f"Mating line, {self.label()}: {numbered}"
@@ -525,63 +545,48 @@ class _Adjudicated:
             walk.steps.append(
                 walk.step(Position(step.fen_after), label, parent, last_move=step.move)
             )
-            moves.append(f'<li data-ply="{here}"><a href="#ply={here}">{_e(numbered)}</a></li>')
+            links.append((here, numbered))
             parent, before = here, step.fen_after
-        where = "" if self.where is None else f", from the position {_e(self.where)}"
-        return f'<div class="line">Mating line{where}: <ol>{"".join(moves)}</ol></div>'
+        return links
 
-    def proof_html(self, mate: ForcedMate) -> str:
-        """Every defence of the proof as a tree: a defence at a time, each opened to the
-        winner's answer and the defences to that, each move a step of the board."""
+    def proof(self, mate: ForcedMate) -> tuple[list[_Node], tuple[str, str] | None]:
+        """Every defence of the proof as a tree (the template ``tree``: a defence at a
+        time, each opened to the winner's answer and the defences to that, each move a
+        step of the board), and how many of its moves are drawn when not all are."""
         if not mate.drawn or mate.tree_moves <= 1:  # a mate in 1: its line is all of it
-            return ""
+            return [], None
         before = self.adjudication.position or ""
         mated = mate.tree.get("move") is None  # the side to move is mated: its moves first
-        tree = self.tree_html(mate.drawn, self.root, before, defences=mated)
-        more = ""
+        tree = self.tree(mate.drawn, self.root, before, defences=mated)
+        more = None
         if mate.drawn_moves < mate.tree_moves:
-            more = (
-                f'<p class="more">The proof has {mate.tree_moves:,} moves; the first '
-                f"{mate.drawn_moves:,} are drawn here (<code>gcadj adjudicate -v</code> lists "
-                "them all).</p>"
-            )
-        return (
-            f'<details class="proof"><summary>Every defence: the proof '
-            f"({plural(mate.tree_moves, 'move')})</summary>{tree}{more}</details>"
-        )
+            more = (f"{mate.tree_moves:,}", f"{mate.drawn_moves:,}")
+        return tree, more
 
-    def tree_html(
+    def tree(
         self, moves: tuple[ProofMove, ...], parent: int, before: str, *, defences: bool
-    ) -> str:
+    ) -> list[_Node]:
         """`moves` played from step `parent` (the position `before`): the winner's moves
-        with the defences under them, or defences, each in its own ``<details>`` that
-        opens to the answer and what follows."""
-        items = []
+        with the defences under them, or defences, each with the answer and what follows."""
+        nodes = []
         for move in moves:
             link = self.move_link(move, parent, before)
-            here = len(self.walk.steps) - 1
+            here = link[0]
             if not defences:  # the winner's move: every defence to it, below
-                sub = self.tree_html(move.answers, here, move.step.fen_after, defences=True)
-                items.append(f'<li class="attack">{link}{sub}</li>')
+                below = self.tree(move.answers, here, move.step.fen_after, defences=True)
+                nodes.append(_Node(link, attack=True, below=below))
                 continue
             if not move.answers:
-                items.append(f'<li class="defence">{link}</li>')
+                nodes.append(_Node(link))
                 continue
             (answer,) = move.answers
             reply = self.move_link(answer, here, move.step.fen_after)
-            answered = len(self.walk.steps) - 1
-            deeper = self.tree_html(answer.answers, answered, answer.step.fen_after, defences=True)
-            if not deeper:
-                items.append(f'<li class="defence">{link} {reply}</li>')
-            else:
-                items.append(
-                    f'<li class="defence"><details><summary>{link} {reply}</summary>'
-                    f"{deeper}</details></li>"
-                )
-        return f'<ul class="tree">{"".join(items)}</ul>' if items else ""
+            deeper = self.tree(answer.answers, reply[0], answer.step.fen_after, defences=True)
+            nodes.append(_Node(link, reply=reply, below=deeper))
+        return nodes
 
-    def move_link(self, move: ProofMove, parent: int, before: str) -> str:
-        """A step for `move`, played from step `parent`, and its link."""
+    def move_link(self, move: ProofMove, parent: int, before: str) -> tuple[int, str]:
+        """A step for `move`, played from step `parent`: its index and the numbered move."""
         walk = self.walk
         numbered = _numbered(before, move.san)
         here = len(walk.steps)
@@ -589,7 +594,19 @@ class _Adjudicated:
         walk.steps.append(
             walk.step(Position(move.step.fen_after), label, parent, last_move=move.step.move)
         )
-        return f'<a data-ply="{here}" href="#ply={here}">{_e(numbered)}</a>'
+        return here, numbered
+
+
+@dataclass(frozen=True)
+class _Node:
+    """A move of a proof's tree: its link (step, numbered move); a winner's move
+    (`attack`) has the defences to it `below`; a defence has the winner's answer
+    (`reply`) and the defences to that `below`."""
+
+    link: tuple[int, str]
+    attack: bool = False
+    reply: tuple[int, str] | None = None
+    below: list[_Node] = field(default_factory=list)
 
 
 def _analysed(analysis: GameAnalysis, walk: _Walker) -> str:
@@ -600,253 +617,176 @@ def _analysed(analysis: GameAnalysis, walk: _Walker) -> str:
         step = analysed.ply  # a legal ply's step and item are numbered by the ply
         if not analysed.mistakes or step >= len(walk.items):
             continue
-        lines = line_html(analysed, step, walk.steps[step].fen, walk.add_step)
+        lines = analysis_lines(analysed, step, walk.steps[step].fen, walk.add_step)
         if lines:
-            walk.items[step] = walk.items[step].removesuffix("</li>") + lines + "</li>"
-    return analysis_box(analysis)
-
-
-def _material_html(adjudication: Adjudication) -> str:
-    material = adjudication.material
-    if material is None:
-        return ""
-    rows = "".join(
-        f"<tr><th>{name}</th>{''.join(f'<td>{n}</td>' for n in side.by_class)}"
-        f"<td>{side.total}</td><td>{_e(side.pocket or '–')}</td></tr>"
-        for name, side in (("White", material.white), ("Black", material.black))
-    )
-    heads = "".join(f"<th>{n}</th>" for n in range(1, len(material.white.by_class) + 1))
-    return (
-        f'<details class="material"><summary>Material: White {material.white.total}, '
-        f"Black {material.black.total} (class units)</summary><table><tr><th>class</th>"
-        f"{heads}<th>total</th><th>pocket</th></tr>{rows}</table></details>"
-    )
-
-
-def _reason_html(words: str, precise: str) -> str:
-    """The reason in a player's words, with the precise one on hover when they differ."""
-    if words == precise:
-        return _e(_cap(words))
-    return term(_cap(words), _cap(precise))
+            walk.items[step].kwargs["lines"] = lines
+    return str(analysis_box(analysis))
 
 
 # -- the move list ---------------------------------------------------------------------
 
 
-def _comment_html(comments: list[str]) -> str:
-    if not comments:
-        return ""
-    return f'<div class="comment">{"<br>".join(_e(line) for line in comments)}</div>'
-
-
-def _start_item(game: JudgedGame, repeats: str | None = None) -> str:
-    mark = _repeat_mark(repeats)
-    return (
-        f'<li data-ply="0"{" class=repeated" if repeats else ""}><a href="#ply=0">'
-        f'<span class="num">Start</span>{mark}</a>{_comment_html(game.leading_comments)}</li>'
-    )
-
-
-def _repeat_mark(repeats: str | None) -> str:
-    """The mark of a position the adjudication found repeated (a claimable draw)."""
-    if repeats is None:
-        return ""
-    return f' <span class="repeat" title="{_e(repeats)}">↻ {_e(repeats)}</span>'
+def _start_item(game: JudgedGame, repeats: str | None = None) -> _Item:
+    return _Item("start_item", kwargs={"comments": game.leading_comments, "repeats": repeats})
 
 
 def _move_item(
-    ply: JudgedPly, step: int, repeats: str | None = None, marked: tuple[str, str] = ("", "")
-) -> str:
-    """A legal ply's item; `marked`: the mark of its analysis's findings and their classes
+    ply: JudgedPly, step: int, repeats: str | None = None, mark: Mark | None = None
+) -> _Item:
+    """A legal ply's item; `mark`: the mark of its analysis's findings
     (`gcadj.outputs.viewer_analysis.move_mark`)."""
-    typed, canonical = ply.text, ply.gc or ply.text
-    title = f' title="Game Courier, canonical: {_e(canonical)}"' if canonical != typed else ""
-    side = "w" if ply.white else "b"
-    mark, classes = marked
-    return (
-        f'<li data-ply="{step}" class="{side}{" repeated" if repeats else ""}{classes}">'
-        f'<a href="#ply={step}">'
-        f'<span class="num">{ply.move_number}{_dots(ply.white)}</span> '
-        f'<span class="san">{_e(ply.san)}</span>{mark} '
-        f'<code class="gc"{title}>{_e(typed)}</code>{_repeat_mark(repeats)}</a>'
-        f"{_comment_html(ply.comments)}</li>"
+    typed = ply.text
+    return _Item(
+        "move_item",
+        (
+            step,
+            ply.move_number,
+            _dots(ply.white),
+            ply.san,
+            typed,
+            ply.gc or typed,
+            ply.white,
+            repeats,
+            mark,
+            ply.comments,
+        ),
     )
 
 
-def _finding_html(finding: Finding, san: bool) -> str:
+def _finding(finding: Finding, san: bool) -> dict[str, object]:
     """A finding in a player's words (the category's term on hover), where it was typed,
-    and each suggestion with the text that would replace the typed ply (`data-fix`: SAN
-    for a ply typed as SAN, else Game Courier text)."""
-    sentence = category_sentence(finding.category)
-    parts = [
-        f'<div class="finding"><p>{term(sentence, str(finding.category), tag="b")} '
-        f'{_e(_cap(finding.reason))}. <span class="where">(line {finding.line}, column '
-        f"{finding.column})</span></p>"
-    ]
-    if finding.suggestions:
-        parts.append('<div class="suggestions">Did you mean:<ul>')
-        for s in finding.suggestions:
-            fix = s.san if san else s.text
-            parts.append(
-                f'<li class="suggestion" data-fix="{_e(fix)}"><code>{_e(s.text)}</code> '
-                f"({_e(s.san)}){' — ' + _e(s.why) if s.why else ''}</li>"
-            )
-        parts.append("</ul></div>")
-    parts.append("</div>")
-    return "".join(parts)
+    and each suggestion with the text that would replace the typed ply (`fix`: SAN for a
+    ply typed as SAN, else Game Courier text)."""
+    return {
+        "sentence": category_sentence(finding.category),
+        "category": str(finding.category),
+        "reason": _cap(finding.reason),
+        "text": finding.text,
+        "line": finding.line,
+        "column": finding.column,
+        "suggestions": [
+            {"fix": s.san if san else s.text, "text": s.text, "san": s.san, "why": s.why}
+            for s in finding.suggestions
+        ],
+    }
 
 
-def _illegal_item(ply: JudgedPly, finding: Finding, red: int | None, after: int | None) -> str:
+def _illegal_item(ply: JudgedPly, finding: Finding, red: int | None, after: int | None) -> _Item:
     """An illegal ply: opens its red step (the board it was played on); the step after it,
     the board Game Courier showed, counts as its own too (`data-after`)."""
-    where = "" if red is None else f' data-ply="{red}"'
-    if after is not None:
-        where += f' data-after="{after}"'
-    typed = (
-        f' data-typed="{_e(finding.text)}" data-line="{finding.line}" '
-        f'data-column="{finding.column}"'
-    )
-    head = (
-        f'<span class="num">{ply.move_number}{_dots(ply.white)}</span> '
-        f'<code class="gc">{_e(ply.text)}</code> <span class="flag">illegal</span>'
-    )
-    link = head if red is None else f'<a href="#ply={red}">{head}</a>'
-    return (
-        f'<li{where} class="illegal"{typed}>{link}{_finding_html(finding, ply.record.san)}'
-        f"{_comment_html(ply.comments)}</li>"
+    return _Item(
+        "illegal_item",
+        kwargs={
+            "red": red,
+            "after": after,
+            "number": ply.move_number,
+            "dots": _dots(ply.white),
+            "text": ply.text,
+            "f": _finding(finding, ply.record.san),
+            "comments": ply.comments,
+        },
     )
 
 
-def _shown_item(ply: JudgedPly, after: int | None, shown: ShownBoard | None) -> str:
+def _shown_item(ply: JudgedPly, after: int | None, shown: ShownBoard | None) -> _Item:
     """A ply after the first illegal one: the board Game Courier showed after it, when
     that board is a position; not judged, since the game had gone wrong before it."""
-    body = (
-        f'<span class="num">{ply.move_number}{_dots(ply.white)}</span> '
-        f'<code class="gc">{_e(ply.text)}</code>'
-    )
-    if after is None:
-        why = "not shown: the board before it is no position"
-        if shown is not None and shown.problem:
-            why = f"not shown: the board after it is no position ({shown.problem})"
-        return f'<li class="unjudged" title="{_e(why)}">{body}{_comment_html(ply.comments)}</li>'
-    title = "not judged: the game went wrong before it; the board Game Courier showed"
-    return (
-        f'<li data-ply="{after}" class="shown" title="{title}"><a href="#ply={after}">{body}</a>'
-        f"{_comment_html(ply.comments)}</li>"
-    )
-
-
-def _unreadable_item(words: str, error: str, source: str) -> str:
-    return (
-        f'<li class="illegal unreadable"><span class="num">{_e(_cap(words))}</span> '
-        f'<span class="flag">unreadable</span><div class="finding">'
-        f"{message_html(error, source)}</div></li>"
+    why = "not shown: the board before it is no position"
+    if shown is not None and shown.problem:
+        why = f"not shown: the board after it is no position ({shown.problem})"
+    return _Item(
+        "shown_item",
+        kwargs={
+            "after": after,
+            "why": why,
+            "number": ply.move_number,
+            "dots": _dots(ply.white),
+            "text": ply.text,
+            "comments": ply.comments,
+        },
     )
 
 
-def _unread_item(words: str, unread: UnreadText, source: str) -> str:
+def _unreadable_item(words: str, error: str, source: str) -> _Item:
+    error_html = message_html(error, source)
+    return _Item("unreadable_item", kwargs={"words": _cap(words), "error": error_html})
+
+
+def _unread_item(words: str, unread: UnreadText, source: str) -> _Item:
     """The text from the unreadable ply on, as typed, with the syntax error."""
-    return (
-        f'<li class="illegal unreadable"><span class="num">{_e(_cap(words))}</span> '
-        f'<span class="flag">unreadable</span><div class="finding">'
-        f"{message_html(unread.error, source)}</div>"
-        f'<pre class="unread" title="not read: as typed, from line {unread.line}">'
-        f"{_e(unread.text.rstrip(chr(10)))}</pre></li>"
+    return _Item(
+        "unreadable_item",
+        kwargs={
+            "words": _cap(words),
+            "error": message_html(unread.error, source),
+            "unread": unread.text.rstrip("\n"),
+            "line": unread.line,
+        },
     )
 
 
 # -- the page --------------------------------------------------------------------------
 
 
-def _verdict_html(verdict: Verdict, walk: _Walker) -> str:
-    """The verdict in a player's words: "move 12, Black" for "ply 24", a sentence for the
-    category (its term on hover), "Game not finished" for ``*``."""
+def _verdict(verdict: Verdict, walk: _Walker) -> dict[str, object]:
+    """The verdict in a player's words (the template ``verdict_box``): "move 12, Black"
+    for "ply 24", a sentence for the category (its term on hover), "Game not finished"
+    for ``*``."""
     finding = verdict.first_illegal
-    precise = f"{verdict.result} ({verdict.termination or 'ongoing'})"
-    result = term(result_words(verdict.result, verdict.termination), precise, tag="b")
-    if verdict.status == Status.LEGAL:
-        moves = (
-            "No move was played."
-            if walk.last_words is None
-            else (f"Every move is legal, up to {walk.last_words}.")
+    said: dict[str, object] = {
+        "legal": verdict.status == Status.LEGAL,
+        "finding": verdict.status == Status.ILLEGAL and finding is not None,
+        "last_words": walk.last_words,
+        "next_words": walk.next_words,
+        "result_words": result_words(verdict.result, verdict.termination),
+        "result_precise": f"{verdict.result} ({verdict.termination or 'ongoing'})",
+    }
+    if finding is not None:
+        said.update(
+            where=_cap(move_words(finding.move_number, finding.side)),
+            ply=f"ply {finding.ply}",
+            text=finding.text,
+            sentence=category_sentence(finding.category),
+            category=str(finding.category),
+            reason=_cap(finding.reason),
+            count=len(walk.game.findings),
         )
-        return f'<div class="verdict legal"><p>{moves} {result}.</p></div>'
-    if verdict.status == Status.ILLEGAL and finding is not None:
-        where = move_words(finding.move_number, finding.side)
-        sentence = category_sentence(finding.category)
-        more = len(walk.game.findings)
-        every = f" {more} illegal moves in all, each in red in the list." if more > 1 else ""
-        return (
-            f'<div class="verdict illegal"><p>{term(_cap(where), f"ply {finding.ply}", tag="b")}'
-            f", <code>{_e(finding.text)}</code>, is illegal. "
-            f"{term(sentence, str(finding.category))} {_e(_cap(finding.reason))}.</p>"
-            f"<p>Every move before it is legal.{every}</p></div>"
-        )
-    legal = "" if walk.last_words is None else f"Every move is legal up to {walk.last_words}; "
-    return (
-        f'<div class="verdict illegal"><p>{legal}{_e(walk.next_words)} could not be read '
-        "(in the list below).</p></div>"
-    )
+    return said
 
 
 def _head_html(
     verdict: Verdict, title: str, white: str | None, black: str | None, walk: _Walker
 ) -> str:
-    players = ""
+    players = None
     if white or black:
-        players = (
-            f'<p class="players">{Side.WHITE.capitalized}: {_e(white or "?")} · '
-            f"{Side.BLACK.capitalized}: {_e(black or '?')}</p>"
-        )
-    return f"<h1>{_e(title)}</h1>{players}{_verdict_html(verdict, walk)}"
+        players = (Side.WHITE.capitalized, white or "?", Side.BLACK.capitalized, black or "?")
+    return str(viewer_macros().head(title, players, _verdict(verdict, walk)))
 
 
 def _facts_html(verdict: Verdict, log: GameLog) -> str:
-    rows = [("Source", breakable(verdict.source))]
+    tags = []
     for name in ("Event", "Site", "Date", "Status"):
         value = log.tag(name)
         if value:
-            text = _e(value)
-            if name == "Site" and is_url(value):
-                text = f'<a href="{text}" rel="noopener noreferrer">{text}</a>'
-            rows.append((name, text))
+            tags.append((name, value, name == "Site" and is_url(value)))
     termination = verdict.termination or ("rules infraction" if verdict.first_illegal else None)
-    precise = f"{verdict.result} ({termination or 'none'})"
-    rows.append(("Result", term(result_words(verdict.result, verdict.termination), precise)))
-    if log.pocket_file != DEFAULT_POCKET_FILE:
-        rows.append(("Pockets", f"{_e(log.pocket_file)}1 and {_e(log.pocket_file)}8"))
-    body = "".join(f"<tr><th>{name}</th><td>{value}</td></tr>" for name, value in rows)
-    return f'<table class="facts">{body}</table>'
+    pockets = None if log.pocket_file == DEFAULT_POCKET_FILE else str(log.pocket_file)
+    return str(
+        viewer_macros().facts(
+            verdict.source,
+            tags,
+            result_words(verdict.result, verdict.termination),
+            f"{verdict.result} ({termination or 'none'})",
+            pockets,
+        )
+    )
 
 
 @functools.cache
 def _legend_html() -> str:
     """The legend of the 19 letters: the same on every page, so made once per process (an
     audit writes thousands of viewers)."""
-    rows = "".join(
-        f'<tr><td class="letter">{_e(r.letter)}</td><td>{_e(r.name)}</td><td>{_e(r.moves)}</td>'
-        f"<td>{_e(r.value_class)}</td></tr>"
-        for r in piece_legend()
-    )
-    return (
-        "<table><tr><th>Letter</th><th>Piece</th><th>Moves</th><th>Class</th></tr>"
-        f"{rows}</table><p>White's pieces are light discs with upper-case letters, Black's "
-        "dark ones; the King is ringed. A piece pocketed from ranks 1–7 may mutate into "
-        "another of its class; one pocketed from rank 8 must promote to the next class.</p>"
-    )
-
-
-def _board_svg(kit: BoardKit, step: Step) -> str:
-    """The diagram's frame and the shown step's marks; the script adds the background,
-    the pieces and the turn mark from the kit (`_kit`), each drawn once in it."""
-    return (
-        f'<svg id="board" xmlns="http://www.w3.org/2000/svg" width="{kit.width}" '
-        f'height="{kit.height}" viewBox="0 0 {kit.width} {kit.height}" font-family="{FONT}" '
-        'role="img" aria-label="board">'
-        f'<rect width="{kit.width}" height="{kit.height}" fill="#ffffff"/>'
-        f'<g id="background"></g><g id="marks">{step.marks}</g><g id="pieces"></g>'
-        '<g id="turn"></g></svg>'
-    )
+    return str(viewer_macros().legend(piece_legend()))
 
 
 def _json_for_script(data: object) -> str:
@@ -900,7 +840,12 @@ class ViewerAssets:
 
 @functools.cache
 def viewer_assets(size: int = 48) -> ViewerAssets:
-    """The shared files of linked viewer pages of this square size (see `ViewerAssets`)."""
+    """The shared files of linked viewer pages of this square size (see `ViewerAssets`).
+
+    The templates are compiled here too (the kit's legend is a macro's, and
+    `page_template`): an audit asks for the files before it forks the workers that write
+    the pages, which then start with the templates compiled."""
+    page_template()
     kit = _kit(size, SHARED_POCKET_FILES, PIECE)
     script = f"window.GCADJ_KIT = {_json_for_script(kit)};\n{VIEWER_SCRIPT}"
     names = [
@@ -908,38 +853,6 @@ def viewer_assets(size: int = 48) -> ViewerAssets:
         for text, ext in ((VIEWER_STYLE, "css"), (script, "js"))
     ]
     return ViewerAssets(names[0], names[1], {names[0]: VIEWER_STYLE, names[1]: script})
-
-
-def _game_list(games: Sequence[GameView]) -> str:
-    """The game list of a page of several games: a menu, and a link to each game's end
-    (numbered by the list itself: "1. Alice – Bob")."""
-    if len(games) == 1:
-        return ""
-    options = "".join(
-        f'<option value="{n}">{n}. {_e(game.label)}</option>' for n, game in enumerate(games, 1)
-    )
-    links = "".join(
-        f'<li><a href="#game={n}&amp;ply={game.initial}">{_e(game.label)}</a></li>'
-        for n, game in enumerate(games, 1)
-    )
-    return (
-        f'<nav id="games" aria-label="games"><label for="game-select">Game '
-        f"({len(games)} in this page)</label> "
-        f'<select id="game-select">{options}</select>'
-        f'<ol id="game-links">{links}</ol></nav>\n'
-    )
-
-
-def _game_templates(games: Sequence[GameView]) -> str:
-    """Each game's header, facts and moves, inert until the script swaps them in."""
-    if len(games) == 1:
-        return ""
-    return "".join(
-        f'<template class="game-parts" data-game="{n}">'
-        f'<div data-part="head">{game.head}</div><div data-part="facts">{game.facts}</div>'
-        f'<div data-part="moves">{"".join(game.items)}</div></template>\n'
-        for n, game in enumerate(games, 1)
-    )
 
 
 def viewer_page(
@@ -969,14 +882,11 @@ def viewer_page(
             for game in games
         ]
     }
+    kit_json = None
     if assets is None:
         used = set("".join(step.fen.split(" ", 1)[0] for g in games for step in g.steps))
         inline_kit = _kit(size, {g.pocket_file for g in games}, used & PIECE.keys())
-        style = f"<style>{VIEWER_STYLE}</style>"
-        code = (
-            f'<script type="application/json" id="gcadj-kit">{_json_for_script(inline_kit)}'
-            f"</script>\n<script>{VIEWER_SCRIPT}</script>"
-        )
+        kit_json = Markup(_json_for_script(inline_kit))
     else:
         others = sorted({g.pocket_file for g in games} - set(SHARED_POCKET_FILES))
         if others:  # a board the shared kit lacks travels with the page
@@ -984,37 +894,40 @@ def viewer_page(
             data["flipped"] = {
                 name: board_kit(name, size, flipped=True).background for name in others
             }
-        style = f'<link rel="stylesheet" href="{_e(assets.style_name)}">'
-        code = f'<script src="{_e(assets.script_name)}"></script>'
     step = first.steps[first.initial]
-    address = "#ply=N" if len(games) == 1 else "#game=G&amp;ply=N"
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
-        f"{GENERATOR_META}\n"
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_e(title)} — gcadj viewer</title>\n{style}</head>\n"
-        f'<body>\n{top}{_game_list(games)}<header id="game-head">{first.head}</header>\n'
-        "<main>\n"
-        f'<section id="view"><div id="board-box">{_board_svg(kit, step)}</div>\n'
-        '<div id="controls"><button id="first" title="Start (Home)">|◀</button>'
-        '<button id="prev" title="Back (←)">◀</button>'
-        '<button id="next" title="Forward (→)">▶</button>'
-        '<button id="last" title="End (End)">▶|</button>'
-        '<button id="flip" title="Flip the board (F)" aria-pressed="false">⇅ Flip</button>'
-        "</div>\n"
-        f'<p id="ply-label">{_e(step.label)}</p>\n'
-        f'<div id="fen-box"><span>FEN</span> <code id="fen">{_e(step.fen)}</code> '
-        '<button id="copy" title="Copy the FEN">Copy</button>'
-        '<span id="copied" aria-live="polite"></span></div>\n'
-        f'<div id="facts-box">{first.facts}</div></section>\n'
-        f'<section id="list"><h2>Moves</h2><ol id="moves">{"".join(first.items)}</ol></section>\n'
-        f'</main>\n{bottom}<details id="legend" open><summary>Piece letters</summary>'
-        "</details>\n"
-        f'<p class="made">Made by gcadj. Keys: ← → Home End, F flips the board. '
-        f"Add <code>{address}</code> to the address to open a position.</p>\n"
-        f"{_game_templates(games)}"
-        f'<script type="application/json" id="game-data">{_json_for_script(data)}</script>\n'
-        f'<script type="application/json" id="{GAMES_BLOCK_ID}">'
-        f"{_json_for_script({'games': [{'gc': game.gc} for game in games]})}</script>\n"
-        f"{code}\n</body></html>\n"
+    return page_template().render(
+        title=title,
+        assets=assets,
+        top=Markup(top),
+        bottom=Markup(bottom),
+        games=[_GameParts(game) for game in games],
+        first=_GameParts(first),
+        width=kit.width,
+        height=kit.height,
+        font=FONT,
+        step=step,
+        marks=Markup(step.marks),
+        data=Markup(_json_for_script(data)),
+        games_block_id=GAMES_BLOCK_ID,
+        games_block=Markup(_json_for_script({"games": [{"gc": game.gc} for game in games]})),
+        kit=kit_json,
     )
+
+
+@functools.cache
+def page_template() -> jinja2.Template:
+    """The page's template, compiled once per process: an audit's parent compiles it (with
+    the parts' macros, `viewer_assets`) before it forks the workers that write pages."""
+    return viewer_environment().get_template("viewer.html")
+
+
+class _GameParts:
+    """A game's parts as the page template reads them: its HTML as markup (made by this
+    module's templates: `game_view`, or kept by the server from it)."""
+
+    def __init__(self, game: GameView) -> None:
+        self.label = game.label
+        self.initial = game.initial
+        self.head = Markup(game.head)
+        self.facts = Markup(game.facts)
+        self.items = Markup("".join(game.items))

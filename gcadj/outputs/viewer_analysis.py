@@ -13,31 +13,37 @@ viewers, the pages of a ``gcadj serve`` check with ``analyse=1``): what
   viewer plays no move. The line's links sit under the ply in the move list;
 - **a box under the verdict**: the counts per kind, every finding linked to its ply, and a
   small graph of the balance after the exchanges over the plies (`balance_graph`: inline
-  SVG drawn here, no chart library), each finding a red dot linked to its ply.
+  SVG drawn by the template, no chart library), each finding a red dot linked to its ply.
 
-Nothing is searched or judged here: everything is read from the analysis.
+Nothing is searched or judged here: everything is read from the analysis. The markup is
+the viewer's templates' (``viewer_parts.html``: ``move_item``'s mark, ``analysis_lines``,
+``analysis_box``, ``balance_graph``); this module says what goes in it.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
-from typing import Final
+from typing import Final, NamedTuple
+
+from markupsafe import Markup
 
 from gcadj.engine.move import Move
 from gcadj.judging.game_analysis import GameAnalysis, PlyAnalysis, PositionFacts
 from gcadj.notation.san import numbered_moves
 from gcadj.outputs.analysis import MATE_NAG, finding_words, nag_of, summary_words
 from gcadj.outputs.plain_words import move_words
+from gcadj.outputs.templating import BOXES, viewer_macros
 from gcadj.vocabulary import MistakeKind, Side
 
 __all__ = [
     "GRAPH_LIMIT",
     "KIND_WORDS",
     "AddStep",
+    "AnalysisLine",
+    "Mark",
     "analysis_box",
+    "analysis_lines",
     "balance_graph",
-    "line_html",
     "move_mark",
 ]
 
@@ -57,32 +63,43 @@ GRAPH_LIMIT: Final = 8
 larger lead, or a forced mate, is drawn at the edge."""
 
 
-def _e(value: object) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
+class Mark(NamedTuple):
+    """A move item's mark of its analysis's findings: ``??`` or ``?`` (`nag`), the
+    findings in words on hover (`said`), and their kinds, the item's classes (`kinds`)."""
+
+    nag: str
+    said: str
+    kinds: str
 
 
-def _term(words: str, precise: str) -> str:
-    return f'<span class="term" title="{_e(precise)}">{_e(words)}</span>'
+class AnalysisLine(NamedTuple):
+    """A finding's line under its move item: its kind (`kind`, the JSON's term), the
+    kind as the page names it (`name`), and each move's step and numbered SAN (`links`)."""
+
+    kind: str
+    name: str
+    links: tuple[tuple[int, str], ...]
 
 
-def move_mark(analysed: PlyAnalysis | None) -> tuple[str, str]:
-    """A move item's mark of its findings and its classes: ``??`` for a mate missed or
-    allowed, ``?`` for material lost, the findings in words on hover; ("", "") for a ply
-    without one."""
+def move_mark(analysed: PlyAnalysis | None) -> Mark | None:
+    """A move item's mark of its findings: ``??`` for a mate missed or allowed, ``?`` for
+    material lost, the findings in words on hover; None for a ply without one."""
     if analysed is None or not analysed.mistakes:
-        return "", ""
-    mark = "??" if nag_of(analysed.mistakes) == MATE_NAG else "?"
+        return None
+    nag = "??" if nag_of(analysed.mistakes) == MATE_NAG else "?"
     said = "; ".join(f"{m.kind.value}: {m.reason}" for m in analysed.mistakes)
     kinds = " ".join(dict.fromkeys(m.kind.value for m in analysed.mistakes))
-    return f' <span class="mark" title="{_e(said)}">{mark}</span>', f" mistake {kinds}"
+    return Mark(nag, said, kinds)
 
 
-def line_html(analysed: PlyAnalysis, step: int, fen_after: str, add_step: AddStep) -> str:
-    """The lines of a ply's findings under its move item (empty: none), each move a step
+def analysis_lines(
+    analysed: PlyAnalysis, step: int, fen_after: str, add_step: AddStep
+) -> tuple[AnalysisLine, ...]:
+    """The lines of a ply's findings under its move item (none: empty), each move a step
     that branches from the position its line starts from: step `step`, the position after
     the ply (`fen_after`), or the step before it for a line from before the ply (a mate
     missed, exchanges left unmade)."""
-    parts = []
+    lines = []
     for mistake in analysed.mistakes:
         if not mistake.steps:
             continue
@@ -93,41 +110,38 @@ def line_html(analysed: PlyAnalysis, step: int, fen_after: str, add_step: AddSte
             numbered = numbered_moves([san], fen)
             label = f"{name} ({_where(analysed)}), not played: {numbered}"
             here = add_step(line_step.fen_after, label, parent, line_step.move)
-            links.append(f'<li data-ply="{here}"><a href="#ply={here}">{_e(numbered)}</a></li>')
+            links.append((here, numbered))
             parent, fen = here, line_step.fen_after
-        parts.append(
-            f'<div class="analysis-line {_e(mistake.kind.value)}">'
-            f"{_term(name, mistake.kind.value)}: <ol>{''.join(links)}</ol></div>"
-        )
-    return "".join(parts)
+        lines.append(AnalysisLine(mistake.kind.value, name, tuple(links)))
+    return tuple(lines)
 
 
 def _where(analysed: PlyAnalysis) -> str:
     return move_words(analysed.move_number, analysed.side.value)
 
 
-def analysis_box(analysis: GameAnalysis, *, first_step: int = 0) -> str:
+def analysis_box(analysis: GameAnalysis, *, first_step: int = 0) -> Markup:
     """The box under the verdict: the counts per kind (`summary_words`), the graph of the
     balance after the exchanges, and every finding linked to its ply's step (`first_step`:
     the step of the start position, 0 on a game's page)."""
     if analysis.error is not None:
-        return f'<div class="analysis" id="analysis"><p>{_e(summary_words(analysis))}</p></div>'
-    items = []
+        return Markup(viewer_macros(BOXES).analysis_box(summary_words(analysis), None, ()))
+    findings = []
     for mistake in analysis.mistakes:
         ply = analysis.plies[mistake.ply - 1]
-        step = first_step + mistake.ply
-        where = f"{_where(ply)[:1].upper()}{_where(ply)[1:]}: {ply.san}"
-        items.append(
-            f'<li data-ply="{step}" class="{_e(mistake.kind.value)}"><a href="#ply={step}">'
-            f"{_e(where)}</a> {_term(KIND_WORDS[mistake.kind], mistake.kind.value)}: "
-            f"{_e(finding_words(mistake))}</li>"
+        where = _where(ply)
+        findings.append(
+            {
+                "step": first_step + mistake.ply,
+                "kind": mistake.kind.value,
+                "where": f"{where[:1].upper()}{where[1:]}: {ply.san}",
+                "name": KIND_WORDS[mistake.kind],
+                "words": finding_words(mistake),
+            }
         )
-    found = f'<ol class="findings">{"".join(items)}</ol>' if items else ""
     words = summary_words(analysis).removeprefix("analysis: ")
-    return (
-        f'<div class="analysis" id="analysis"><p>Analysis: {_e(words)}.</p>'
-        f"{balance_graph(analysis, first_step=first_step)}{found}</div>"
-    )
+    graph = _graph(analysis, 320, 90, first_step)
+    return Markup(viewer_macros(BOXES).analysis_box(words, graph, findings))
 
 
 def _graph_value(facts: PositionFacts) -> float | None:
@@ -142,12 +156,17 @@ def _graph_value(facts: PositionFacts) -> float | None:
 
 def balance_graph(
     analysis: GameAnalysis, *, width: int = 320, height: int = 90, first_step: int = 0
-) -> str:
+) -> Markup:
     """A small graph of the balance after the exchanges over the game (inline SVG): a
     line from the start to the last ply, White's lead up, level in the middle, cut at
     `GRAPH_LIMIT` class units (a forced mate at its winner's edge); a position whose count
     was cut leaves a gap. Each finding is a red dot on its ply, linked to its step
     (`first_step` + ply), with the finding on hover."""
+    return Markup(viewer_macros(BOXES).balance_graph(_graph(analysis, width, height, first_step)))
+
+
+def _graph(analysis: GameAnalysis, width: int, height: int, first_step: int) -> dict[str, object]:
+    """What `balance_graph`'s template draws: the size, the runs of points, the dots."""
     facts = [analysis.start, *(ply.after for ply in analysis.plies)]
     count = max(1, len(facts) - 1)
     pad, mid = 4.0, height / 2
@@ -165,29 +184,29 @@ def balance_graph(
             runs.append([])
             continue
         runs[-1].append(f"{x(ply):.1f},{y(value):.1f}")
-    lines = "".join(
-        f'<polyline points="{" ".join(run)}" fill="none" stroke="#1b4f9c" stroke-width="1.5"/>'
-        for run in runs
-        if len(run) > 1
-    )
     dots = []
     for mistake in analysis.mistakes:
         value = _graph_value(facts[mistake.ply]) or 0.0
-        step = first_step + mistake.ply
         dots.append(
-            f'<a href="#ply={step}"><circle class="dot" cx="{x(mistake.ply):.1f}" '
-            f'cy="{y(value):.1f}" r="3.5" fill="#b00020"><title>ply {mistake.ply}: '
-            f"{_e(mistake.kind.value)}: {_e(mistake.reason)}</title></circle></a>"
+            {
+                "step": first_step + mistake.ply,
+                "x": f"{x(mistake.ply):.1f}",
+                "y": f"{y(value):.1f}",
+                "ply": mistake.ply,
+                "kind": mistake.kind.value,
+                "reason": mistake.reason,
+            }
         )
-    label = "Balance after the exchanges, ply by ply (White up, Black down)"
-    return (
-        f'<svg class="balance-graph" xmlns="http://www.w3.org/2000/svg" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}" role="img" aria-label="{label}">'
-        f"<title>{label}; cut at {GRAPH_LIMIT} class units</title>"
-        f'<rect width="{width}" height="{height}" fill="#fbfbfb" stroke="#ddd"/>'
-        f'<line x1="{pad}" y1="{mid}" x2="{width - pad}" y2="{mid}" stroke="#bbb" '
-        'stroke-dasharray="3,3"/>'
-        f'<text x="{pad + 2}" y="12" font-size="10" fill="#777">White +</text>'
-        f'<text x="{pad + 2}" y="{height - 5}" font-size="10" fill="#777">Black +</text>'
-        f"{lines}{''.join(dots)}</svg>"
-    )
+    return {
+        "width": width,
+        "height": height,
+        "label": "Balance after the exchanges, ply by ply (White up, Black down)",
+        "limit": GRAPH_LIMIT,
+        "pad": pad,
+        "mid": mid,
+        "right": width - pad,
+        "text_x": pad + 2,
+        "bottom": height - 5,
+        "runs": [run for run in runs if len(run) > 1],
+        "dots": dots,
+    }
