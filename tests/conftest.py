@@ -101,6 +101,17 @@ def read_log(path: Path, pocket_file: PocketFile | str = "i") -> GameLog:
     return parse_log(text, source=str(path), pocket_file=PocketFile(pocket_file))
 
 
+LONG_FIRST = (ROOT / "tests" / "web",)
+"""Folders whose tests each take seconds (a real server, a browser): run first, so that
+with the suite spread over the cores (`-n auto`) the short tests fill the end and no core
+waits idle on one long test started last (the folders run in name order otherwise)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests first (`LONG_FIRST`); the order is otherwise the collection's."""
+    items.sort(key=lambda item: not any(item.path.is_relative_to(f) for f in LONG_FIRST))
+
+
 @pytest.fixture
 def fixtures_dir() -> Path:
     return FIXTURES

@@ -54,3 +54,27 @@ def test_a_module_counts_as_compiled_only_with_its_source_beside_it(tmp_path: Pa
     (tmp_path / f"_core__mypyc{suffix}").write_bytes(b"")  # the shared library: no source
     assert compiled_modules(tmp_path) == ["gcadj.engine.position"]
     assert compiled_modules(tmp_path / "engine" / "missing") == []
+
+
+def test_ci_runs_the_tests_of_every_compiled_layer_against_the_compiled_wheel() -> None:
+    """`.ci/run` runs only some folders of tests against the compiled wheel (the rest is the
+    same Python in both builds): every layer with a module in hatch_build.py's
+    COMPILED_MODULES must be among them, and the run of every command."""
+    import ast
+    import re
+
+    tree = ast.parse((ROOT / "hatch_build.py").read_text(encoding="utf-8"))
+    modules = next(
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.AnnAssign | ast.Assign)
+        and "COMPILED_MODULES"
+        in ast.unparse(node.targets[0] if isinstance(node, ast.Assign) else node.target)
+    )
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    command = re.search(r"GCADJ_EXPECT_BUILD=compiled .*?pytest(.*?)[^\\]\n", ci, re.S)
+    assert command is not None
+    folders = set(command.group(1).split())
+    layers = {Path(module).parts[1] for module in modules}
+    assert layers and {f"tests/{layer}" for layer in layers} <= folders
+    assert {"tests/crosslayer", "tests/cli/test_every_command_runs.py"} <= folders
