@@ -1,5 +1,6 @@
-"""`python -m gcadj` runs the command line."""
+"""`python -m gcadj` runs the command line (through the same guarded entry point as the
+``gcadj`` script: `gcadj.cli.launch`)."""
 
-from gcadj.cli.main import main
+from gcadj.cli.launch import main
 
 main()

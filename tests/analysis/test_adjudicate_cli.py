@@ -209,6 +209,9 @@ def test_ctrl_c_reaches_a_search_through_the_api_in_either_build() -> None:
     program = (
         "import gcadj\n"
         "options = gcadj.AdjudicateOptions(mate_depth=6, budget=900)\n"
+        # every module of the search imported (a mate in 1 adjudicated) before 'searching':
+        # a Ctrl-C sent while importing would test the interpreter, not the prover
+        "gcadj.adjudicate_position('k7/8/1K6/8/8/8/8/7R[] w - - 0 1', options)\n"
         "print('searching', flush=True)\n"
         f"found = gcadj.adjudicate_position({LONG_SEARCH!r}, options)\n"
         "print(found.cut, found.reason, flush=True)\n"
