@@ -10,7 +10,7 @@ code never asks *which* piece it has, only *how* it moves.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from gcadj.engine.squares import (
     BLACK,
@@ -105,17 +105,17 @@ _KIND_DATA = (
     ("Z", "AmazonRider", 8, "BRI"),
 )
 
-KINDS: tuple[PieceKind, ...] = tuple(
+KINDS: Final[tuple[PieceKind, ...]] = tuple(
     _make_kind(i, letter, name, cls, comps)
     for i, (letter, name, cls, comps) in enumerate(_KIND_DATA)
 )
-KIND: dict[str, PieceKind] = {kind.letter: kind for kind in KINDS}
+KIND: Final[dict[str, PieceKind]] = {kind.letter: kind for kind in KINDS}
 """Kinds by upper-case letter."""
-KING = KIND["K"]
-PAWN = KIND["P"]
-HIGHEST_CLASS = max(kind.value_class for kind in KINDS)
+KING: Final = KIND["K"]
+PAWN: Final = KIND["P"]
+HIGHEST_CLASS: Final = max(kind.value_class for kind in KINDS)
 
-CLASS_MEMBERS: dict[int, tuple[PieceKind, ...]] = {
+CLASS_MEMBERS: Final[dict[int, tuple[PieceKind, ...]]] = {
     c: tuple(kind for kind in KINDS if kind.value_class == c) for c in range(1, HIGHEST_CLASS + 1)
 }
 
@@ -185,9 +185,9 @@ def _make_piece(kind: PieceKind, color: int) -> Piece:
     )
 
 
-ATTACKS_DIRECTLY = 1
-ATTACKS_ALONG = 2
-_PAWN_CAPTURE_VECTORS = (((1, 1), (-1, 1)), ((1, -1), (-1, -1)))  # per colour
+ATTACKS_DIRECTLY: Final = 1
+ATTACKS_ALONG: Final = 2
+_PAWN_CAPTURE_VECTORS: Final = (((1, 1), (-1, 1)), ((1, -1), (-1, -1)))  # per colour
 _ATTACK_TABLES: dict[tuple[str, int], bytes] = {}
 
 
@@ -213,11 +213,11 @@ def _attack_table(kind: PieceKind, color: int) -> bytes:
     return table
 
 
-PIECES: tuple[tuple[Piece, ...], tuple[Piece, ...]] = (
+PIECES: Final[tuple[tuple[Piece, ...], tuple[Piece, ...]]] = (
     tuple(_make_piece(kind, WHITE) for kind in KINDS),
     tuple(_make_piece(kind, BLACK) for kind in KINDS),
 )
-PIECE: dict[str, Piece] = {p.symbol: p for side in PIECES for p in side}
+PIECE: Final[dict[str, Piece]] = {p.symbol: p for side in PIECES for p in side}
 """Pieces by symbol: 'Q' is the White Queen, 'q' the Black one."""
 
 

@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, Final
 
 from gcadj.engine.compiled import rebuild_args
 from gcadj.engine.fen import STARTING_FEN, format_fen, parse_fen
@@ -96,9 +96,9 @@ class Outcome:
 # Tables: lines out of a square for checks/pins/attacks, pawn steps, pocketing choices.
 
 
-_DIAGONAL_RAYS = rays_for(DIAGONAL_VECTORS)
-_ORTHOGONAL_RAYS = rays_for(ORTHOGONAL_VECTORS)
-_KNIGHT_RAYS = rays_for(KNIGHT_VECTORS)
+_DIAGONAL_RAYS: Final = rays_for(DIAGONAL_VECTORS)
+_ORTHOGONAL_RAYS: Final = rays_for(ORTHOGONAL_VECTORS)
+_KNIGHT_RAYS: Final = rays_for(KNIGHT_VECTORS)
 
 
 def _pawn_color_attacking_along(ray: Ray, sq: int) -> int:
@@ -109,27 +109,27 @@ def _pawn_color_attacking_along(ray: Ray, sq: int) -> int:
 # Per square: (ray, line kind, colour of a pawn attacking from ray[0] or -1), for the walk
 # that finds checks and pins. QUEEN_LINES has the 8 queen lines, KING_LINES adds the 8
 # knight lines (walked only while the enemy has a piece that rides them).
-QUEEN_LINES = tuple(
+QUEEN_LINES: Final = tuple(
     tuple((ray, LINE_DIAGONAL, _pawn_color_attacking_along(ray, sq)) for ray in _DIAGONAL_RAYS[sq])
     + tuple((ray, LINE_ORTHOGONAL, -1) for ray in _ORTHOGONAL_RAYS[sq])
     for sq in range(64)
 )
-KING_LINES = tuple(
+KING_LINES: Final = tuple(
     QUEEN_LINES[sq] + tuple((ray, LINE_KNIGHT, -1) for ray in _KNIGHT_RAYS[sq]) for sq in range(64)
 )
 # The same lines split into (first square, the rest, line kind, pawn colour) for `_attacked`.
-QUEEN_LINE_SPLITS = tuple(
+QUEEN_LINE_SPLITS: Final = tuple(
     tuple((ray[0], ray[1:], line, pawn) for ray, line, pawn in QUEEN_LINES[sq]) for sq in range(64)
 )
-KING_LINE_SPLITS = tuple(
+KING_LINE_SPLITS: Final = tuple(
     QUEEN_LINE_SPLITS[sq] + tuple((ray[0], ray[1:], LINE_KNIGHT, -1) for ray in _KNIGHT_RAYS[sq])
     for sq in range(64)
 )
 # Every square on those lines: a piece anywhere else cannot be pinned to a King on `sq`.
-QUEEN_LINE_SQUARES = tuple(
+QUEEN_LINE_SQUARES: Final = tuple(
     frozenset(t for ray, _, _ in QUEEN_LINES[sq] for t in ray) for sq in range(64)
 )
-KING_LINE_SQUARES = tuple(
+KING_LINE_SQUARES: Final = tuple(
     frozenset(t for ray, _, _ in KING_LINES[sq] for t in ray) for sq in range(64)
 )
 
@@ -155,12 +155,12 @@ def _pawn_tables(
     return tuple(single), tuple(double), tuple(captures)
 
 
-_WHITE_PAWNS = _pawn_tables(WHITE)
-_BLACK_PAWNS = _pawn_tables(BLACK)
-PAWN_SINGLE = (_WHITE_PAWNS[0], _BLACK_PAWNS[0])
-PAWN_DOUBLE = (_WHITE_PAWNS[1], _BLACK_PAWNS[1])
-PAWN_CAPTURES = (_WHITE_PAWNS[2], _BLACK_PAWNS[2])
-LAST_RANK = (7, 0)  # board rank index of each colour's own rank 8
+_WHITE_PAWNS: Final = _pawn_tables(WHITE)
+_BLACK_PAWNS: Final = _pawn_tables(BLACK)
+PAWN_SINGLE: Final = (_WHITE_PAWNS[0], _BLACK_PAWNS[0])
+PAWN_DOUBLE: Final = (_WHITE_PAWNS[1], _BLACK_PAWNS[1])
+PAWN_CAPTURES: Final = (_WHITE_PAWNS[2], _BLACK_PAWNS[2])
+LAST_RANK: Final = (7, 0)  # board rank index of each colour's own rank 8
 
 
 def _pawn_check_origins(color: int) -> tuple[frozenset[int], ...]:
@@ -180,7 +180,7 @@ def _pawn_check_origins(color: int) -> tuple[frozenset[int], ...]:
     return tuple(table)
 
 
-PAWN_CHECK_ORIGINS = (_pawn_check_origins(WHITE), _pawn_check_origins(BLACK))
+PAWN_CHECK_ORIGINS: Final = (_pawn_check_origins(WHITE), _pawn_check_origins(BLACK))
 
 
 class PawnStep(Enum):
@@ -240,7 +240,7 @@ class IllegalReason(Enum):
     EXPOSES_KING = "the King would be in check"
 
 
-KING_REASONS = frozenset(
+KING_REASONS: Final = frozenset(
     {
         IllegalReason.POCKETING_IN_CHECK,
         IllegalReason.LEAVES_KING_IN_CHECK,
@@ -273,8 +273,8 @@ def _pocketing_table(color: int) -> tuple[tuple[tuple[Move, ...], ...], ...]:
 
 
 # POCKETING[color][square][kind index] -> every pocketing move of that piece from there.
-POCKETING = (_pocketing_table(WHITE), _pocketing_table(BLACK))
-DROP_SQUARES = tuple(
+POCKETING: Final = (_pocketing_table(WHITE), _pocketing_table(BLACK))
+DROP_SQUARES: Final = tuple(
     tuple(sq for sq in range(64) if sq >> 3 != LAST_RANK[color]) for color in (WHITE, BLACK)
 )
 
@@ -296,25 +296,29 @@ def _lines_between() -> tuple[tuple[tuple[int, Ray] | None, ...], ...]:
     return tuple(tuple(row) for row in table)
 
 
-LINE_BETWEEN = _lines_between()
+LINE_BETWEEN: Final = _lines_between()
 # BETWEEN[f * 64 + t]: the squares strictly between f and t on a line out of f (empty when
 # t is on no line out of f, or next to f on it): what `Piece.attacks`' ATTACKS_ALONG needs
 # empty.
-BETWEEN: tuple[Ray, ...] = tuple(() if e is None else e[1] for row in LINE_BETWEEN for e in row)
+BETWEEN: Final[tuple[Ray, ...]] = tuple(
+    () if e is None else e[1] for row in LINE_BETWEEN for e in row
+)
 # Up to this many pieces, "is this square attacked?" asks each of the attacker's pieces
 # (`Piece.attacks`); with more, walking the lines out of the square is cheaper.
-FEW_PIECES = 6
+FEW_PIECES: Final = 6
 
 # Fixed seed: keys are stable across runs. The generator is `random.Random`'s own C core
 # (the same numbers for an integer seed), which spares every start-up `random`'s imports.
 _rng = _random.Random(20031105)
-Z_SQUARE = {p: tuple(_rng.getrandbits(64) for _ in range(64)) for side in PIECES for p in side}
-Z_POCKET = {p: _rng.getrandbits(64) for side in PIECES for p in side}
-Z_BLACK_TO_MOVE = _rng.getrandbits(64)
-Z_POCKET_BAN = _rng.getrandbits(64)
-Z_EN_PASSANT = tuple(_rng.getrandbits(64) for _ in range(8))
+Z_SQUARE: Final = {
+    p: tuple(_rng.getrandbits(64) for _ in range(64)) for side in PIECES for p in side
+}
+Z_POCKET: Final = {p: _rng.getrandbits(64) for side in PIECES for p in side}
+Z_BLACK_TO_MOVE: Final = _rng.getrandbits(64)
+Z_POCKET_BAN: Final = _rng.getrandbits(64)
+Z_EN_PASSANT: Final = tuple(_rng.getrandbits(64) for _ in range(8))
 
-_STANDARD_BOARD = parse_fen(STARTING_FEN).board
+_STANDARD_BOARD: Final = parse_fen(STARTING_FEN).board
 
 # The undo record pushed for every move (a tuple: this is the hot path).
 _Undo = tuple[Move, Piece, Piece | None, int, int | None, int, bool, int, int, tuple[int, int]]
