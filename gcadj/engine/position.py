@@ -167,17 +167,13 @@ def _pawn_check_origins(color: int) -> tuple[frozenset[int], ...]:
     """Per square of the enemy King: the squares from which a `color` pawn's push,
     double step or capture lands where it attacks the King (a pawn anywhere else gives no
     direct check, whatever stands on the board)."""
-    table = []
-    for king in range(64):
-        table.append(
-            frozenset(
-                f
-                for f in range(64)
-                for t in (PAWN_SINGLE[color][f], PAWN_DOUBLE[color][f], *PAWN_CAPTURES[color][f])
-                if t >= 0 and king in PAWN_CAPTURES[color][t]
-            )
-        )
-    return tuple(table)
+    table: list[set[int]] = [set() for _ in range(64)]
+    for f in range(64):
+        for t in (PAWN_SINGLE[color][f], PAWN_DOUBLE[color][f], *PAWN_CAPTURES[color][f]):
+            if t >= 0:
+                for king in PAWN_CAPTURES[color][t]:
+                    table[king].add(f)
+    return tuple(frozenset(origins) for origins in table)
 
 
 PAWN_CHECK_ORIGINS: Final = (_pawn_check_origins(WHITE), _pawn_check_origins(BLACK))
