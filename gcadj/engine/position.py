@@ -477,16 +477,19 @@ class Position:
     def _attacked(self, sq: int, by: int) -> bool:
         """Is `sq` attacked by a piece of colour `by`?
 
-        With few pieces (`FEW_PIECES`), each of `by`'s is asked (`Piece.attacks`, the
-        squares between read when it attacks along a line); else the lines out of `sq`
-        are walked (`_attacked_by_lines`). tests/engine/test_attack_tables.py holds the
-        first to the second.
+        With few pieces (`FEW_PIECES`), each of `by`'s is asked (`_attacked_by_pieces`);
+        else the lines out of `sq` are walked (`_attacked_by_lines`), cheaper on a full
+        board. tests/engine/test_attack_tables.py holds the first to the second.
         """
-        attackers = self.occupied[by]
-        if len(attackers) > FEW_PIECES:
+        if len(self.occupied[by]) > FEW_PIECES:
             return self._attacked_by_lines(sq, by)
+        return self._attacked_by_pieces(sq, by)
+
+    def _attacked_by_pieces(self, sq: int, by: int) -> bool:
+        """`_attacked` by asking each of `by`'s pieces (`Piece.attacks`, and the squares
+        between empty when it attacks along a line)."""
         board = self.board
-        for s in attackers:
+        for s in self.occupied[by]:
             p = board[s]
             if p is None or p.color != by:  # (a square emptied to try en passant)
                 continue
