@@ -1343,9 +1343,23 @@ class Position:
         ]
 
     def _is_legal(self, move: Move) -> bool:
+        """Pseudo-legal, and the mover's King safe afterwards. Out of check, a drop always
+        leaves it safe, and so does any other move but the King's and en passant when the
+        piece stands on no line out of its King (nothing can be pinned there): those are
+        answered without playing them (a mate search asks this of its hinted moves);
+        the rest are played to see."""
         if self.why_not_pseudo_legal(move) is not None:
             return False
         us = self.turn
+        them = us ^ 1
+        f, t, _ = move
+        ksq = self.king_squares[us]
+        if f != ksq and t != self.ep_square and not self._attacked(ksq, them):
+            if f == POCKET:
+                return True
+            lines = (KING_LINE_SQUARES if self._nightriders[them] else QUEEN_LINE_SQUARES)[ksq]
+            if f not in lines:
+                return True
         self._push(move)
         safe = not self._attacked(self.king_squares[us], us ^ 1)
         self._pop()
