@@ -11,7 +11,7 @@ extends UCI the way Crazyhouse does:
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from gcadj.engine.pieces import KIND, KINDS, PieceKind
 from gcadj.engine.squares import POCKET, parse_square, square_name
@@ -90,12 +90,12 @@ class Move(NamedTuple):
 # tuple.__new__, which skips the named tuple's argument handling: 6,500 moves are made at
 # every start-up.
 _new = tuple.__new__
-BOARD_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+BOARD_MOVES: Final[tuple[tuple[Move, ...], ...]] = tuple(
     tuple(_new(Move, (f, t, None)) for t in range(64)) for f in range(64)
 )
-POCKET_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+POCKET_MOVES: Final[tuple[tuple[Move, ...], ...]] = tuple(
     tuple(_new(Move, (f, POCKET, kind)) for kind in KINDS) for f in range(64)
 )
-DROP_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+DROP_MOVES: Final[tuple[tuple[Move, ...], ...]] = tuple(
     tuple(_new(Move, (POCKET, t, kind)) for t in range(64)) for kind in KINDS
 )

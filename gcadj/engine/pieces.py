@@ -10,7 +10,7 @@ code never asks *which* piece it has, only *how* it moves.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from gcadj.engine.squares import (
     BLACK,
@@ -105,17 +105,17 @@ _KIND_DATA = (
     ("Z", "AmazonRider", 8, "BRI"),
 )
 
-KINDS: tuple[PieceKind, ...] = tuple(
+KINDS: Final[tuple[PieceKind, ...]] = tuple(
     _make_kind(i, letter, name, cls, comps)
     for i, (letter, name, cls, comps) in enumerate(_KIND_DATA)
 )
-KIND: dict[str, PieceKind] = {kind.letter: kind for kind in KINDS}
+KIND: Final[dict[str, PieceKind]] = {kind.letter: kind for kind in KINDS}
 """Kinds by upper-case letter."""
-KING = KIND["K"]
-PAWN = KIND["P"]
-HIGHEST_CLASS = max(kind.value_class for kind in KINDS)
+KING: Final = KIND["K"]
+PAWN: Final = KIND["P"]
+HIGHEST_CLASS: Final = max(kind.value_class for kind in KINDS)
 
-CLASS_MEMBERS: dict[int, tuple[PieceKind, ...]] = {
+CLASS_MEMBERS: Final[dict[int, tuple[PieceKind, ...]]] = {
     c: tuple(kind for kind in KINDS if kind.value_class == c) for c in range(1, HIGHEST_CLASS + 1)
 }
 
@@ -153,6 +153,11 @@ class Piece:
     king: bool  # this is a King (never pocketed; tracked by the position)
     rides: tuple[bool, bool, bool]  # slides along diagonal, orthogonal, knight lines
     near: tuple[bool, bool, bool]  # also attacks the first square of such a line (not pawns)
+    # attacks[from * 64 + to]: ATTACKS_DIRECTLY when the piece on `from` attacks `to`
+    # whatever stands between, ATTACKS_ALONG when it does once the squares between are
+    # empty, else 0 -- "does this piece attack that square?" in one look, which is how the
+    # attack test asks it when the attacker has only a few pieces.
+    attacks: bytes = field(repr=False)
 
     def __repr__(self) -> str:
         return f"PIECE[{self.symbol!r}]"
@@ -176,14 +181,43 @@ def _make_piece(kind: PieceKind, color: int) -> Piece:
         king=kind.is_king,
         rides=("B" in comps, "R" in comps, "I" in comps),
         near=("K" in comps, "K" in comps, "N" in comps or "I" in comps),
+        attacks=_attack_table(kind, color),
     )
 
 
-PIECES: tuple[tuple[Piece, ...], tuple[Piece, ...]] = (
+ATTACKS_DIRECTLY: Final = 1
+ATTACKS_ALONG: Final = 2
+_PAWN_CAPTURE_VECTORS: Final = (((1, 1), (-1, 1)), ((1, -1), (-1, -1)))  # per colour
+_ATTACK_TABLES: dict[tuple[str, int], bytes] = {}
+
+
+def _attack_table(kind: PieceKind, color: int) -> bytes:
+    """`Piece.attacks` of a `color` piece of `kind` (made once per kind, the Pawn once per
+    colour): its leaps and the first square of each ray attack directly, the rest of a ray
+    along it; a Pawn attacks diagonally forward."""
+    cache_key = (kind.letter, color if kind.is_pawn else WHITE)
+    table = _ATTACK_TABLES.get(cache_key)
+    if table is not None:
+        return table
+    codes = bytearray(64 * 64)
+    leaps = steps_for(_PAWN_CAPTURE_VECTORS[color]) if kind.is_pawn else kind.leaps
+    for f in range(64):
+        row = f * 64
+        for t in leaps[f]:
+            codes[row + t] = ATTACKS_DIRECTLY
+        for ray in kind.rays[f]:
+            codes[row + ray[0]] = ATTACKS_DIRECTLY
+            for t in ray[1:]:
+                codes[row + t] = ATTACKS_ALONG
+    table = _ATTACK_TABLES[cache_key] = bytes(codes)
+    return table
+
+
+PIECES: Final[tuple[tuple[Piece, ...], tuple[Piece, ...]]] = (
     tuple(_make_piece(kind, WHITE) for kind in KINDS),
     tuple(_make_piece(kind, BLACK) for kind in KINDS),
 )
-PIECE: dict[str, Piece] = {p.symbol: p for side in PIECES for p in side}
+PIECE: Final[dict[str, Piece]] = {p.symbol: p for side in PIECES for p in side}
 """Pieces by symbol: 'Q' is the White Queen, 'q' the Black one."""
 
 

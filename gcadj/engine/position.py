@@ -33,12 +33,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, Final
 
 from gcadj.engine.compiled import rebuild_args
 from gcadj.engine.fen import STARTING_FEN, format_fen, parse_fen
 from gcadj.engine.move import BOARD_MOVES, DROP_MOVES, POCKET_MOVES, Move
 from gcadj.engine.pieces import (
+    ATTACKS_ALONG,
+    ATTACKS_DIRECTLY,
     HIGHEST_CLASS,
     KINDS,
     PIECES,
@@ -94,9 +96,9 @@ class Outcome:
 # Tables: lines out of a square for checks/pins/attacks, pawn steps, pocketing choices.
 
 
-_DIAGONAL_RAYS = rays_for(DIAGONAL_VECTORS)
-_ORTHOGONAL_RAYS = rays_for(ORTHOGONAL_VECTORS)
-_KNIGHT_RAYS = rays_for(KNIGHT_VECTORS)
+_DIAGONAL_RAYS: Final = rays_for(DIAGONAL_VECTORS)
+_ORTHOGONAL_RAYS: Final = rays_for(ORTHOGONAL_VECTORS)
+_KNIGHT_RAYS: Final = rays_for(KNIGHT_VECTORS)
 
 
 def _pawn_color_attacking_along(ray: Ray, sq: int) -> int:
@@ -107,27 +109,27 @@ def _pawn_color_attacking_along(ray: Ray, sq: int) -> int:
 # Per square: (ray, line kind, colour of a pawn attacking from ray[0] or -1), for the walk
 # that finds checks and pins. QUEEN_LINES has the 8 queen lines, KING_LINES adds the 8
 # knight lines (walked only while the enemy has a piece that rides them).
-QUEEN_LINES = tuple(
+QUEEN_LINES: Final = tuple(
     tuple((ray, LINE_DIAGONAL, _pawn_color_attacking_along(ray, sq)) for ray in _DIAGONAL_RAYS[sq])
     + tuple((ray, LINE_ORTHOGONAL, -1) for ray in _ORTHOGONAL_RAYS[sq])
     for sq in range(64)
 )
-KING_LINES = tuple(
+KING_LINES: Final = tuple(
     QUEEN_LINES[sq] + tuple((ray, LINE_KNIGHT, -1) for ray in _KNIGHT_RAYS[sq]) for sq in range(64)
 )
 # The same lines split into (first square, the rest, line kind, pawn colour) for `_attacked`.
-QUEEN_LINE_SPLITS = tuple(
+QUEEN_LINE_SPLITS: Final = tuple(
     tuple((ray[0], ray[1:], line, pawn) for ray, line, pawn in QUEEN_LINES[sq]) for sq in range(64)
 )
-KING_LINE_SPLITS = tuple(
+KING_LINE_SPLITS: Final = tuple(
     QUEEN_LINE_SPLITS[sq] + tuple((ray[0], ray[1:], LINE_KNIGHT, -1) for ray in _KNIGHT_RAYS[sq])
     for sq in range(64)
 )
 # Every square on those lines: a piece anywhere else cannot be pinned to a King on `sq`.
-QUEEN_LINE_SQUARES = tuple(
+QUEEN_LINE_SQUARES: Final = tuple(
     frozenset(t for ray, _, _ in QUEEN_LINES[sq] for t in ray) for sq in range(64)
 )
-KING_LINE_SQUARES = tuple(
+KING_LINE_SQUARES: Final = tuple(
     frozenset(t for ray, _, _ in KING_LINES[sq] for t in ray) for sq in range(64)
 )
 
@@ -153,12 +155,28 @@ def _pawn_tables(
     return tuple(single), tuple(double), tuple(captures)
 
 
-_WHITE_PAWNS = _pawn_tables(WHITE)
-_BLACK_PAWNS = _pawn_tables(BLACK)
-PAWN_SINGLE = (_WHITE_PAWNS[0], _BLACK_PAWNS[0])
-PAWN_DOUBLE = (_WHITE_PAWNS[1], _BLACK_PAWNS[1])
-PAWN_CAPTURES = (_WHITE_PAWNS[2], _BLACK_PAWNS[2])
-LAST_RANK = (7, 0)  # board rank index of each colour's own rank 8
+_WHITE_PAWNS: Final = _pawn_tables(WHITE)
+_BLACK_PAWNS: Final = _pawn_tables(BLACK)
+PAWN_SINGLE: Final = (_WHITE_PAWNS[0], _BLACK_PAWNS[0])
+PAWN_DOUBLE: Final = (_WHITE_PAWNS[1], _BLACK_PAWNS[1])
+PAWN_CAPTURES: Final = (_WHITE_PAWNS[2], _BLACK_PAWNS[2])
+LAST_RANK: Final = (7, 0)  # board rank index of each colour's own rank 8
+
+
+def _pawn_check_origins(color: int) -> tuple[frozenset[int], ...]:
+    """Per square of the enemy King: the squares from which a `color` pawn's push,
+    double step or capture lands where it attacks the King (a pawn anywhere else gives no
+    direct check, whatever stands on the board)."""
+    table: list[set[int]] = [set() for _ in range(64)]
+    for f in range(64):
+        for t in (PAWN_SINGLE[color][f], PAWN_DOUBLE[color][f], *PAWN_CAPTURES[color][f]):
+            if t >= 0:
+                for king in PAWN_CAPTURES[color][t]:
+                    table[king].add(f)
+    return tuple(frozenset(origins) for origins in table)
+
+
+PAWN_CHECK_ORIGINS: Final = (_pawn_check_origins(WHITE), _pawn_check_origins(BLACK))
 
 
 class PawnStep(Enum):
@@ -218,7 +236,7 @@ class IllegalReason(Enum):
     EXPOSES_KING = "the King would be in check"
 
 
-KING_REASONS = frozenset(
+KING_REASONS: Final = frozenset(
     {
         IllegalReason.POCKETING_IN_CHECK,
         IllegalReason.LEAVES_KING_IN_CHECK,
@@ -251,8 +269,8 @@ def _pocketing_table(color: int) -> tuple[tuple[tuple[Move, ...], ...], ...]:
 
 
 # POCKETING[color][square][kind index] -> every pocketing move of that piece from there.
-POCKETING = (_pocketing_table(WHITE), _pocketing_table(BLACK))
-DROP_SQUARES = tuple(
+POCKETING: Final = (_pocketing_table(WHITE), _pocketing_table(BLACK))
+DROP_SQUARES: Final = tuple(
     tuple(sq for sq in range(64) if sq >> 3 != LAST_RANK[color]) for color in (WHITE, BLACK)
 )
 
@@ -274,18 +292,29 @@ def _lines_between() -> tuple[tuple[tuple[int, Ray] | None, ...], ...]:
     return tuple(tuple(row) for row in table)
 
 
-LINE_BETWEEN = _lines_between()
+LINE_BETWEEN: Final = _lines_between()
+# BETWEEN[f * 64 + t]: the squares strictly between f and t on a line out of f (empty when
+# t is on no line out of f, or next to f on it): what `Piece.attacks`' ATTACKS_ALONG needs
+# empty.
+BETWEEN: Final[tuple[Ray, ...]] = tuple(
+    () if e is None else e[1] for row in LINE_BETWEEN for e in row
+)
+# Up to this many pieces, "is this square attacked?" asks each of the attacker's pieces
+# (`Piece.attacks`); with more, walking the lines out of the square is cheaper.
+FEW_PIECES: Final = 6
 
 # Fixed seed: keys are stable across runs. The generator is `random.Random`'s own C core
 # (the same numbers for an integer seed), which spares every start-up `random`'s imports.
 _rng = _random.Random(20031105)
-Z_SQUARE = {p: tuple(_rng.getrandbits(64) for _ in range(64)) for side in PIECES for p in side}
-Z_POCKET = {p: _rng.getrandbits(64) for side in PIECES for p in side}
-Z_BLACK_TO_MOVE = _rng.getrandbits(64)
-Z_POCKET_BAN = _rng.getrandbits(64)
-Z_EN_PASSANT = tuple(_rng.getrandbits(64) for _ in range(8))
+Z_SQUARE: Final = {
+    p: tuple(_rng.getrandbits(64) for _ in range(64)) for side in PIECES for p in side
+}
+Z_POCKET: Final = {p: _rng.getrandbits(64) for side in PIECES for p in side}
+Z_BLACK_TO_MOVE: Final = _rng.getrandbits(64)
+Z_POCKET_BAN: Final = _rng.getrandbits(64)
+Z_EN_PASSANT: Final = tuple(_rng.getrandbits(64) for _ in range(8))
 
-_STANDARD_BOARD = parse_fen(STARTING_FEN).board
+_STANDARD_BOARD: Final = parse_fen(STARTING_FEN).board
 
 # The undo record pushed for every move (a tuple: this is the hot path).
 _Undo = tuple[Move, Piece, Piece | None, int, int | None, int, bool, int, int, tuple[int, int]]
@@ -446,7 +475,37 @@ class Position:
     # -- attacks, checks, pins ---------------------------------------------------------
 
     def _attacked(self, sq: int, by: int) -> bool:
-        """Is `sq` attacked by a piece of colour `by`? Walks the lines out of `sq`.
+        """Is `sq` attacked by a piece of colour `by`?
+
+        With few pieces (`FEW_PIECES`), each of `by`'s is asked (`_attacked_by_pieces`);
+        else the lines out of `sq` are walked (`_attacked_by_lines`), cheaper on a full
+        board. tests/engine/test_attack_tables.py holds the first to the second.
+        """
+        if len(self.occupied[by]) > FEW_PIECES:
+            return self._attacked_by_lines(sq, by)
+        return self._attacked_by_pieces(sq, by)
+
+    def _attacked_by_pieces(self, sq: int, by: int) -> bool:
+        """`_attacked` by asking each of `by`'s pieces (`Piece.attacks`, and the squares
+        between empty when it attacks along a line)."""
+        board = self.board
+        for s in self.occupied[by]:
+            p = board[s]
+            if p is None or p.color != by:  # (a square emptied to try en passant)
+                continue
+            code = p.attacks[(s << 6) | sq]
+            if code == ATTACKS_DIRECTLY:
+                return True
+            if code == ATTACKS_ALONG:
+                for b in BETWEEN[(s << 6) | sq]:
+                    if board[b] is not None:
+                        break
+                else:
+                    return True
+        return False
+
+    def _attacked_by_lines(self, sq: int, by: int) -> bool:
+        """`_attacked` by walking the lines out of `sq`.
 
         On each line the first piece met attacks `sq` if it is `by`'s and rides that kind
         of line, or, on the first square, steps or leaps to `sq` (a pawn only diagonally
@@ -508,15 +567,22 @@ class Position:
         return self.attackers(self.turn ^ 1, self.king_squares[self.turn])
 
     def _checks_and_pins(self, us: int) -> tuple[list[int], set[int], dict[int, Ray]]:
-        """Checkers of `us`'s King, the squares that block a line check, and pinned pieces.
+        """Checkers of `us`'s King, the squares that block a line check, and pinned pieces:
+        asked of each enemy piece when they are few (`_checks_and_pins_by_few`), else
+        found by walking the lines out of the King (`_checks_and_pins_by_lines`)."""
+        if len(self.occupied[us ^ 1]) <= FEW_PIECES:
+            return self._checks_and_pins_by_few(us)
+        return self._checks_and_pins_by_lines(us)
 
-        One walk along every line out of the King: the first piece met on a line checks
-        if it is the enemy's and rides that kind of line (or steps or leaps to the King
-        from the first square); if it is our own, the next piece pins it if that one is
-        an enemy riding the line. A pinned piece maps to the squares it may still go to:
-        its line up to and including the pinner. A square is on at most one line out of
-        the King, so a piece has at most one pin. Knight lines are walked only while the
-        enemy has a Nightrider-moving piece; otherwise a knight leap is all they carry.
+    def _checks_and_pins_by_lines(self, us: int) -> tuple[list[int], set[int], dict[int, Ray]]:
+        """`_checks_and_pins` in one walk along every line out of the King: the first
+        piece met on a line checks if it is the enemy's and rides that kind of line (or
+        steps or leaps to the King from the first square); if it is our own, the next
+        piece pins it if that one is an enemy riding the line. A pinned piece maps to the
+        squares it may still go to: its line up to and including the pinner. A square is
+        on at most one line out of the King, so a piece has at most one pin. Knight
+        lines are walked only while the enemy has a Nightrider-moving piece; otherwise a
+        knight leap is all they carry.
         """
         board = self.board
         ksq = self.king_squares[us]
@@ -550,6 +616,42 @@ class Position:
                 p = board[t]
                 if p is not None and p.knight and p.color == them:
                     checkers.append(t)
+        return checkers, block, pins
+
+    def _checks_and_pins_by_few(self, us: int) -> tuple[list[int], set[int], dict[int, Ray]]:
+        """`_checks_and_pins` when the enemy has few pieces: each is asked whether it
+        attacks the King (`Piece.attacks`), and a rider of a line with one piece between
+        them, ours, pins it. The squares between are read from the King outwards, so the
+        blocking squares and a pin's line are what the walk out of the King finds."""
+        board = self.board
+        them = us ^ 1
+        ksq = self.king_squares[us]
+        checkers: list[int] = []
+        block: set[int] = set()
+        pins: dict[int, Ray] = {}
+        for s in self.occupied[them]:
+            p = board[s]
+            if p is None or p.color != them:
+                continue
+            code = p.attacks[(s << 6) | ksq]
+            if code == ATTACKS_DIRECTLY:
+                checkers.append(s)
+            elif code == ATTACKS_ALONG:
+                between = BETWEEN[(ksq << 6) | s]
+                own = -1
+                for i, t in enumerate(between):
+                    q = board[t]
+                    if q is None:
+                        continue
+                    if q.color != us or own >= 0:
+                        own = -2  # blocked: no check, no pin
+                        break
+                    own = i
+                if own == -1:
+                    checkers.append(s)
+                    block.update(between)
+                elif own >= 0:
+                    pins[between[own]] = (*between, s)
         return checkers, block, pins
 
     # -- move generation ---------------------------------------------------------------
@@ -807,6 +909,28 @@ class Position:
         self._pop()
         return mate
 
+    def mates_in_one(self) -> Move | None:
+        """The first move of `checking_moves()` that checkmates, or None when none does.
+
+        What a mate search asks at its last ply, cheaper than `gives_mate` on each check:
+        a checking move is known to check, so only the answers are looked for, until the
+        first (`_has_evasion`: a King step first). tests/engine/test_checking_moves.py
+        holds it to ``next((m for m in checking_moves() if gives_mate(m)), None)``.
+
+        Examples:
+            >>> Position("k7/8/1K6/8/8/8/8/8[Q] w - - 0 1").mates_in_one()
+            Move.from_uci('Q@b7')
+            >>> Position("k7/8/8/8/8/8/8/K7[Q] w - - 0 1").mates_in_one() is None
+            True
+        """
+        for move in self.checking_moves():
+            self._push(move)
+            mated = not self._has_evasion()
+            self._pop()
+            if mated:
+                return move
+        return None
+
     def checking_moves(self) -> list[Move]:
         """Every legal move that checks the opponent's King, without generating the others.
 
@@ -840,6 +964,8 @@ class Position:
             if line is not None:
                 self._discovering_moves(f, p, pins.get(f), line, moves)
             elif p.pawn:
+                if f not in PAWN_CHECK_ORIGINS[us][ek]:
+                    continue  # no push or capture of this pawn lands where it checks
                 found: list[Move] = []
                 self._pawn_moves(f, us, BOARD_MOVES[f], pins.get(f), None, found.append)
                 for move in found:
@@ -939,14 +1065,15 @@ class Position:
         return found
 
     def _reaches(self, p: Piece, f: int, t: int) -> bool:
-        """Can the piece `p` (not a pawn) on `f` move to `t`, whose content it may take?"""
-        if t in p.kind.leaps[f]:
+        """Can the piece `p` (not a pawn) on `f` move to `t`, whose content it may take?
+        Its moves are its attacks (`Piece.attacks`): a leap, or a line with nothing between."""
+        code = p.attacks[(f << 6) | t]
+        if code == ATTACKS_DIRECTLY:
             return True
-        between = LINE_BETWEEN[f][t]
-        if between is None or not p.rides[between[0]]:
-            return False
-        board = self.board
-        return all(board[s] is None for s in between[1])
+        if code == ATTACKS_ALONG:
+            board = self.board
+            return all(board[s] is None for s in BETWEEN[f << 6 | t])
+        return False
 
     def _pawn_moves(
         self,
@@ -1216,9 +1343,23 @@ class Position:
         ]
 
     def _is_legal(self, move: Move) -> bool:
+        """Pseudo-legal, and the mover's King safe afterwards. Out of check, a drop always
+        leaves it safe, and so does any other move but the King's and en passant when the
+        piece stands on no line out of its King (nothing can be pinned there): those are
+        answered without playing them (a mate search asks this of its hinted moves);
+        the rest are played to see."""
         if self.why_not_pseudo_legal(move) is not None:
             return False
         us = self.turn
+        them = us ^ 1
+        f, t, _ = move
+        ksq = self.king_squares[us]
+        if f != ksq and t != self.ep_square and not self._attacked(ksq, them):
+            if f == POCKET:
+                return True
+            lines = (KING_LINE_SQUARES if self._nightriders[them] else QUEEN_LINE_SQUARES)[ksq]
+            if f not in lines:
+                return True
         self._push(move)
         safe = not self._attacked(self.king_squares[us], us ^ 1)
         self._pop()
@@ -1518,45 +1659,64 @@ class Position:
             pins = self._checks_and_pins(us)[2]
             if any(sq != king and sq not in pins for sq in self.occupied[us]):
                 return True
-        return bool(self.legal_moves())
+        return self._king_can_step() or bool(self.legal_moves())
 
-    def _has_evasion(self) -> bool:
-        """In check: is there a legal answer? The cheap ones first, stopping at the first
-        found: a King step, a drop on a square that blocks a line check, a piece taking
-        the checker or blocking; en passant last (it is tried on the board). Pocketing
-        never answers a check (docs/rules.md §3). The same moves as `legal_moves` in check."""
+    def _king_can_step(self) -> bool:
+        """Has the side to move's King a legal step? Its squares are looked at with the King
+        lifted off the board, as in `legal_moves`, until the first safe one."""
         us = self.turn
         them = us ^ 1
         board = self.board
         ksq = self.king_squares[us]
-        checkers, block, pins = self._checks_and_pins(us)
         king = board[ksq]
-        board[ksq] = None  # lifted, as in legal_moves
+        board[ksq] = None
         for t in KING_STEPS[ksq]:
             q = board[t]
             if (q is None or q.color == them) and not self._attacked(t, them):
                 board[ksq] = king
                 return True
         board[ksq] = king
+        return False
+
+    def _has_evasion(self) -> bool:
+        """In check: is there a legal answer? The cheap ones first, stopping at the first
+        found: a King step, a drop on a square that blocks a line check, a piece taking
+        the checker or blocking; en passant last (it is tried on the board). Pocketing
+        never answers a check (docs/rules.md §3). The same moves as `legal_moves` in check."""
+        if self._king_can_step():
+            return True
+        us = self.turn
+        ksq = self.king_squares[us]
+        checkers, block, pins = self._checks_and_pins(us)  # only when the King is stuck
         if len(checkers) == 1:
             if self.pockets[us] is not None and any(t >> 3 != LAST_RANK[us] for t in block):
                 return True
             targets = (checkers[0], *block)
-            ep = self.ep_square
             for f in self.occupied[us]:
-                if f == ksq:
-                    continue
-                pin = pins.get(f)
-                row = BOARD_MOVES[f]
-                pawn = self._piece(f).pawn
-                for t in targets:
-                    if (
-                        (pin is None or t in pin)
-                        and not (pawn and t == ep and (f & 7) != (t & 7))  # en passant: below
-                        and self.why_not_pseudo_legal(row[t]) is None
-                    ):
-                        return True
+                if f != ksq and self._reaches_one_of(f, targets, pins.get(f)):
+                    return True
         return self.ep_square is not None and bool(self._en_passant_moves())
+
+    def _reaches_one_of(self, f: int, targets: tuple[int, ...], pin: Ray | None) -> bool:
+        """Can the piece on `f` (not the King; along `pin` if pinned) move to one of
+        `targets`, each the checker's square or an empty square? A Pawn asks
+        `why_not_pseudo_legal` (en passant is left to the caller); another piece its
+        `Piece.attacks`, with the squares between empty."""
+        board = self.board
+        p = board[f]
+        assert p is not None
+        if p.pawn:
+            ep = self.ep_square
+            row = BOARD_MOVES[f]
+            for t in targets:
+                if (
+                    (pin is None or t in pin)
+                    and not (t == ep and (f & 7) != (t & 7))  # en passant: the caller's
+                    and self.why_not_pseudo_legal(row[t]) is None
+                ):
+                    return True
+            return False
+        return any((pin is None or t in pin) and self._reaches(p, f, t) for t in targets)
 
     def is_checkmate(self) -> bool:
         return self.is_check() and not self.has_legal_move()

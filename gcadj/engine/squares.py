@@ -12,16 +12,18 @@ a ray is the tuple of squares in one direction, nearest first.
 
 from __future__ import annotations
 
-WHITE = 0
-BLACK = 1
+from typing import Final
 
-POCKET = 64
+WHITE: Final = 0
+BLACK: Final = 1
+
+POCKET: Final = 64
 """Sentinel square for the side to move's pocket in `Move` values."""
 
-FILE_NAMES = "abcdefgh"
-RANK_NAMES = "12345678"
-SQUARES = range(64)
-SQUARE_NAMES = tuple(f + r for r in RANK_NAMES for f in FILE_NAMES)
+FILE_NAMES: Final = "abcdefgh"
+RANK_NAMES: Final = "12345678"
+SQUARES: Final = range(64)
+SQUARE_NAMES: Final = tuple(f + r for r in RANK_NAMES for f in FILE_NAMES)
 
 
 def square(file_index: int, rank_index: int) -> int:
@@ -59,10 +61,10 @@ def relative_rank(sq: int, color: int) -> int:
 
 
 # Direction vectors as (file delta, rank delta).
-DIAGONAL_VECTORS = ((1, 1), (-1, 1), (1, -1), (-1, -1))
-ORTHOGONAL_VECTORS = ((1, 0), (-1, 0), (0, 1), (0, -1))
-KNIGHT_VECTORS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
-KING_VECTORS = DIAGONAL_VECTORS + ORTHOGONAL_VECTORS
+DIAGONAL_VECTORS: Final = ((1, 1), (-1, 1), (1, -1), (-1, -1))
+ORTHOGONAL_VECTORS: Final = ((1, 0), (-1, 0), (0, 1), (0, -1))
+KNIGHT_VECTORS: Final = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+KING_VECTORS: Final = DIAGONAL_VECTORS + ORTHOGONAL_VECTORS
 
 Ray = tuple[int, ...]
 
@@ -121,10 +123,10 @@ def _steps_along(vector: tuple[int, int]) -> tuple[int, ...]:
     return table
 
 
-KING_STEPS = steps_for(KING_VECTORS)
-KNIGHT_LEAPS = steps_for(KNIGHT_VECTORS)
+KING_STEPS: Final = steps_for(KING_VECTORS)
+KNIGHT_LEAPS: Final = steps_for(KNIGHT_VECTORS)
 
 # The three kinds of line a piece can ride (indices into `Piece.rides` and `Piece.near`).
-LINE_DIAGONAL = 0
-LINE_ORTHOGONAL = 1
-LINE_KNIGHT = 2
+LINE_DIAGONAL: Final = 0
+LINE_ORTHOGONAL: Final = 1
+LINE_KNIGHT: Final = 2

@@ -2,7 +2,8 @@
 
 `Position.checking_moves()` finds the checking moves from the enemy King outwards (check
 squares, discoverers, drops, en passant tried); `Position.gives_check` plays a move to
-see; `has_legal_move()` in check looks for one answer (`_has_evasion`). Each must agree
+see; `has_legal_move()` in check looks for one answer (`_has_evasion`); `mates_in_one()`
+gives the first checking move that leaves no answer. Each must agree
 with `legal_moves()`, on crafted positions rich in checks, pins and en passant squares
 (tests/crafted_positions.py) with a few random plies after them, on sparse random boards
 with pockets, and on positions built around discovered checks.
@@ -53,7 +54,23 @@ def assert_checks_agree(position: Position) -> None:
     for move in position.legal_moves():
         assert position.gives_check(move) == (move in expected), (before, move.uci())
     assert position.has_legal_move() == bool(position.legal_moves()), before
+    assert_mates_agree(position, generated)
     assert position.fen() == before
+
+
+def assert_mates_agree(position: Position, checks: list[Move]) -> None:
+    """`mates_in_one()` is the first of the checking moves that mates, each mate found by
+    playing every legal move and asking whether the other side has any move left."""
+    mates = set()
+    for move in position.legal_moves():
+        position.push(move)
+        if position.is_check() and not position.legal_moves():
+            mates.add(move)
+        position.pop()
+    for move in checks:
+        assert position.gives_mate(move) == (move in mates), (position.fen(), move.uci())
+    expected = next((move for move in checks if move in mates), None)
+    assert position.mates_in_one() == expected, position.fen()
 
 
 @SETTINGS
@@ -104,3 +121,19 @@ def test_a_discoverer_that_is_pinned_cannot_pocket() -> None:
     position = Position("q3k3/8/8/8/4B3/8/8/K3R3[] w - - 0 20")
     assert_checks_agree(position)
     assert not any(move.to_square == POCKET for move in position.checking_moves())
+
+
+@pytest.mark.parametrize(
+    ("fen", "mate"),
+    [
+        ("k7/8/1K6/8/8/8/8/8[Q] w - - 0 1", "Q@b7"),  # two mating drops: the first
+        ("6k1/5ppp/8/8/8/8/8/R5K1[] w - - 0 30", "a1a8"),  # the back rank
+        ("6k1/5ppp/8/8/8/8/5PPP/R4BK1[q] w - - 0 30", None),  # the drop q@b8 answers
+        ("k7/8/2K5/8/8/8/8/1R6[] w - - 0 30", None),  # b1a1+ leaves b8, b1b8+ a7
+    ],
+)
+def test_mates_in_one_in_built_positions(fen: str, mate: str | None) -> None:
+    position = Position(fen)
+    assert_checks_agree(position)
+    found = position.mates_in_one()
+    assert (None if found is None else found.uci()) == mate
