@@ -501,6 +501,27 @@ class MateSearch:
             return REVISIT
         return DRAWN if count >= 3 else GOES_ON
 
+    def _status_unless_stuck(self) -> int:
+        """`_status` without asking whether the side to move has a legal move (the engine's
+        dearest question here, a bare King's every step tried): for a caller to which the
+        side having none makes no difference, or which finds it out itself. After the
+        defender's move, the attacker with no move has failed anyway, and `_attack` finds
+        no mate there; after the attacker's move that gives no check, the defender cannot
+        be mated, and `_refutation` calls a defender with no move stalemated. A position
+        with no move that stands on the path is said back on it (its failure then rests on
+        the path: less is stored, nothing wrong)."""
+        pos = self.pos
+        if pos.halfmove_clock >= 100 or pos.is_dead_position():
+            return DRAWN
+        count = pos.repetition_count()
+        if count == 1:
+            return GOES_ON
+        at = self.path.get(pos.key, -1)
+        if at >= 0:
+            self.revisit = at
+            return REVISIT
+        return DRAWN if count >= 3 else GOES_ON
+
     # -- the search ------------------------------------------------------------------
 
     def _attack(self, d: int) -> bool:
@@ -557,9 +578,10 @@ class MateSearch:
         which every defence is mated within `d` - 1 more moves; else None and the lowest
         ply of the path its failures rest on."""
         loop = NO_LOOP
+        pos = self.pos
         for move in self._attacking_moves(hint, d):
             self._play(move)
-            status = self._status()
+            status = self._status() if pos.is_check() else self._status_unless_stuck()
             if status == GOES_ON:
                 self._enter()
                 won = self._defend(d - 1)
@@ -637,44 +659,60 @@ class MateSearch:
                 return False
             if d >= mate_of(entry) and self.trust_proofs:
                 return True
-        refutation, loop = self._refutation(d, code_of(entry))
-        if usable and (refutation is None or loop >= self.ply):
-            refuted, mate, code = refuted_of(entry), mate_of(entry), code_of(entry)
-            if refutation is None:
+        refuted, refutation, loop = self._refutation(d, code_of(entry))
+        if usable and (not refuted or loop >= self.ply):
+            bound, mate, code = refuted_of(entry), mate_of(entry), code_of(entry)
+            if not refuted:
                 mate = min(mate, d)
-            elif d > refuted:
-                refuted, code = d, move_code(refutation)
-            self.table.put(key, pack(refuted, mate, code))
+            elif d > bound:
+                bound = d
+                if refutation is not None:
+                    code = move_code(refutation)
+            self.table.put(key, pack(bound, mate, code))
         self.loop = loop
-        return refutation is None
+        return not refuted
 
-    def _refutation(self, d: int, hint: int) -> tuple[Move | None, int]:
-        """The defender's first move after which the attacker does not mate within `d`,
-        and the lowest ply of the path that rests on; None when every move is mated.
+    def _refutation(self, d: int, hint: int) -> tuple[bool, Move | None, int]:
+        """Whether the defender has a move after which the attacker does not mate within
+        `d`, that move (None for a stalemate: no move at all, out of check) and the lowest
+        ply of the path that rests on; (False, None, `NO_LOOP`) when every move is mated.
         The likeliest refutations are tried before the moves are generated: the table's,
         with two moves or more to go the defender's checks (after which the attacker has
-        few moves to try), and the killers of this ply."""
+        few moves to try; looked for only when the table's move did not refute), and the
+        killers of this ply."""
         pos = self.pos
         ply = self.ply
-        first: list[Move] = []
+        tried: list[Move] = []
         hinted = MOVE_OF_CODE[hint]
         if hinted is not None and pos.is_legal(hinted):
-            first.append(hinted)
+            if not self._holds_after(hinted, d):
+                return True, hinted, self.loop
+            tried.append(hinted)
+        first: list[Move] = []
         if d >= CHECKS_FROM:
             for move in pos.checking_moves():
-                if move not in first:
+                if move not in tried:
                     first.append(move)
         killers = self.killers
         for killer in (killers[2 * ply], killers[2 * ply + 1]):
-            if killer is not None and killer not in first and pos.is_legal(killer):
+            if (
+                killer is not None
+                and killer not in tried
+                and killer not in first
+                and pos.is_legal(killer)
+            ):
                 first.append(killer)
         for move in first:
             if not self._holds_after(move, d):
-                return move, self.loop
-        for move in pos.legal_moves():
-            if move not in first and not self._holds_after(move, d):
-                return move, self.loop
-        return None, NO_LOOP
+                return True, move, self.loop
+        tried.extend(first)
+        legal = pos.legal_moves()
+        for move in legal:
+            if move not in tried and not self._holds_after(move, d):
+                return True, move, self.loop
+        if not legal and not pos.is_check():  # stalemated (`_status_unless_stuck`)
+            return True, None, NO_LOOP
+        return False, None, NO_LOOP
 
     def _holds_after(self, move: Move, d: int) -> bool:
         """After the defender's `move`, the attacker mates within `d`; if not, the move
@@ -682,7 +720,7 @@ class MateSearch:
         the refutation rests on."""
         ply = self.ply
         self._play(move)
-        status = self._status()
+        status = self._status_unless_stuck()
         if status == GOES_ON:
             self._enter()
             held = self._attack(d)
