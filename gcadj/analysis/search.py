@@ -524,6 +524,21 @@ class MateSearch:
 
     # -- the search ------------------------------------------------------------------
 
+    def _back_on_path(self, d: int, attacking: bool) -> int:
+        """The `loop` of the attacker's failure at a position met again on the path (a
+        REVISIT), the attacker `d` moves in hand and to move when `attacking`: none when
+        the table proves that the attacker does not mate within `d` from it on any path
+        (an earlier iteration, shallower, usually has: the position's first occurrence
+        above had more moves in hand), so that what rests on it may be stored; else the
+        ply of that first occurrence."""
+        pos = self.pos
+        plies = 2 * d - 1 if attacking else 2 * d
+        if pos.halfmove_clock + plies < 100 and d <= refuted_of(
+            self.table.get(pos.key ^ self.salt)
+        ):
+            return NO_LOOP
+        return self.revisit
+
     def _attack(self, d: int) -> bool:
         """The attacker, to move in a game that goes on, mates within `d` of its moves;
         `self.found` is then its move, else `self.loop` says what the failure rests on."""
@@ -589,7 +604,7 @@ class MateSearch:
                 below = self.loop
             else:
                 won = status == MATED
-                below = self.revisit if status == REVISIT else NO_LOOP
+                below = self._back_on_path(d - 1, False) if status == REVISIT else NO_LOOP
             self._unplay()
             if won:
                 return move, NO_LOOP
@@ -682,12 +697,38 @@ class MateSearch:
         killers of this ply."""
         pos = self.pos
         ply = self.ply
+        fallback: Move | None = None  # a refutation that rests on the path, kept for last
+        fallback_loop = NO_LOOP
         tried: list[Move] = []
-        hinted = MOVE_OF_CODE[hint]
-        if hinted is not None and pos.is_legal(hinted):
-            if not self._holds_after(hinted, d):
-                return True, hinted, self.loop
-            tried.append(hinted)
+        legal: list[Move] = []
+        for stage in range(3):  # the table's move; checks and killers; every legal move
+            if stage == 0:
+                hinted = MOVE_OF_CODE[hint]
+                candidates = [hinted] if hinted is not None and pos.is_legal(hinted) else []
+            elif stage == 1:
+                candidates = self._likely_refutations(d, tried)
+            else:
+                legal = pos.legal_moves()
+                candidates = [move for move in legal if move not in tried]
+            for move in candidates:
+                if self._holds_after(move, d):
+                    continue
+                if self.loop >= ply:
+                    return True, move, self.loop
+                if fallback is None:
+                    fallback, fallback_loop = move, self.loop
+            tried.extend(candidates)
+        if fallback is not None:
+            return True, fallback, fallback_loop
+        if not legal and not pos.is_check():  # stalemated (`_status_unless_stuck`)
+            return True, None, NO_LOOP
+        return False, None, NO_LOOP
+
+    def _likely_refutations(self, d: int, tried: list[Move]) -> list[Move]:
+        """The defender's moves to try after `tried`, before the others: with two moves or
+        more to go its checks, then the killers of this ply that are legal here."""
+        pos = self.pos
+        ply = self.ply
         first: list[Move] = []
         if d >= CHECKS_FROM:
             for move in pos.checking_moves():
@@ -702,17 +743,7 @@ class MateSearch:
                 and pos.is_legal(killer)
             ):
                 first.append(killer)
-        for move in first:
-            if not self._holds_after(move, d):
-                return True, move, self.loop
-        tried.extend(first)
-        legal = pos.legal_moves()
-        for move in legal:
-            if move not in tried and not self._holds_after(move, d):
-                return True, move, self.loop
-        if not legal and not pos.is_check():  # stalemated (`_status_unless_stuck`)
-            return True, None, NO_LOOP
-        return False, None, NO_LOOP
+        return first
 
     def _holds_after(self, move: Move, d: int) -> bool:
         """After the defender's `move`, the attacker mates within `d`; if not, the move
@@ -728,7 +759,7 @@ class MateSearch:
             below = self.loop
         else:  # the defender mated the attacker, or drew, or went back on the path
             held = False
-            below = self.revisit if status == REVISIT else NO_LOOP
+            below = self._back_on_path(d, True) if status == REVISIT else NO_LOOP
         self._unplay()
         if not held and status != REVISIT:  # a way back is no refutation elsewhere
             self._killer(ply, move)
@@ -810,7 +841,7 @@ class MateSearch:
             elif status == MATED:
                 self._proved(0, None)
             else:
-                self._disproved(self.revisit if status == REVISIT else NO_LOOP)
+                self._disproved(self._back_on_path(d - 1, False) if status == REVISIT else NO_LOOP)
             self._unplay()
             cpn[i], cdn[i], clen[i], cloop[i] = self.rpn, self.rdn, self.rlen, self.loop
             if cpn[i] == 0:
@@ -876,7 +907,7 @@ class MateSearch:
             if status == GOES_ON:
                 self._estimate(d, True)
             else:
-                self._disproved(self.revisit if status == REVISIT else NO_LOOP)
+                self._disproved(self._back_on_path(d, True) if status == REVISIT else NO_LOOP)
             self._unplay()
             cpn[i], cdn[i], clen[i], cloop[i] = self.rpn, self.rdn, self.rlen, self.loop
             if cdn[i] == 0:
