@@ -26,8 +26,12 @@ How it searches (docs/adjudicate.md, "How the prover works", says it for users):
   depth-first search. Settled nodes store proven bounds, as the depth-first search does.
   At the winner's last move only
   checks can mate, so only `Position.checking_moves()` are tried there, each with
-  `Position.gives_mate`. Every defence is searched: board moves, en passant, each
-  pocketing choice, each drop (`Position.legal_moves()`).
+  `Position.gives_mate`. Whether the side to move has a legal move (dear for a bare King)
+  is asked only where it changes the answer: not after the defender's move (an attacker
+  without one fails anyway) nor after the attacker's move that gives no check (a
+  defender without one is found stalemated by `_refutation`; `_status_unless_stuck`).
+  Every defence is searched: board moves, en passant, each pocketing choice, each drop
+  (`Position.legal_moves()`).
 * **Move ordering**: the table's move first (the winner's mating move, or the defence that
   refuted, found at another depth), then the winner's checks, captures, drops near the
   enemy King and the rest, and with `ORDER_DEPTH` moves or more to go, the winner's moves
@@ -49,7 +53,12 @@ How it searches (docs/adjudicate.md, "How the prover works", says it for users):
   - a "no mate within d" that rests on a position of the path above the node (one that
     the line returned to) is not stored (`loop`: the highest such position's ply);
     everything else it rests on (stalemates, dead positions, positions that occurred
-    twice before the search began) holds on any path;
+    twice before the search began) holds on any path. So a defence that refutes only by
+    such a return is the defender's last resort (`_refutation` looks for one that holds
+    on any path first), and a return whose failure the table proves (an earlier,
+    shallower iteration showed no mate within the moves left there) rests on nothing
+    (`_back_on_path`): in a long ending, where the bare King can always step back, the
+    table would otherwise keep little;
   - a "mates within d" holds on any path but, when it came from the table, possibly not
     for repetitions: its lines may pass positions the new path holds. The proof's
     rebuilding (below) replays every line under the real rules; if one ends in a draw,
