@@ -26,8 +26,12 @@ How it searches (docs/adjudicate.md, "How the prover works", says it for users):
   depth-first search. Settled nodes store proven bounds, as the depth-first search does.
   At the winner's last move only
   checks can mate, so only `Position.checking_moves()` are tried there, each with
-  `Position.gives_mate`. Every defence is searched: board moves, en passant, each
-  pocketing choice, each drop (`Position.legal_moves()`).
+  `Position.gives_mate`. Whether the side to move has a legal move (dear for a bare King)
+  is asked only where it changes the answer: not after the defender's move (an attacker
+  without one fails anyway) nor after the attacker's move that gives no check (a
+  defender without one is found stalemated by `_refutation`; `_status_unless_stuck`).
+  Every defence is searched: board moves, en passant, each pocketing choice, each drop
+  (`Position.legal_moves()`).
 * **Move ordering**: the table's move first (the winner's mating move, or the defence that
   refuted, found at another depth), then the winner's checks, captures, drops near the
   enemy King and the rest, and with `ORDER_DEPTH` moves or more to go, the winner's moves
@@ -49,7 +53,12 @@ How it searches (docs/adjudicate.md, "How the prover works", says it for users):
   - a "no mate within d" that rests on a position of the path above the node (one that
     the line returned to) is not stored (`loop`: the highest such position's ply);
     everything else it rests on (stalemates, dead positions, positions that occurred
-    twice before the search began) holds on any path;
+    twice before the search began) holds on any path. So a defence that refutes only by
+    such a return is the defender's last resort (`_refutation` looks for one that holds
+    on any path first), and a return whose failure the table proves (an earlier,
+    shallower iteration showed no mate within the moves left there) rests on nothing
+    (`_back_on_path`): in a long ending, where the bare King can always step back, the
+    table would otherwise keep little;
   - a "mates within d" holds on any path but, when it came from the table, possibly not
     for repetitions: its lines may pass positions the new path holds. The proof's
     rebuilding (below) replays every line under the real rules; if one ends in a draw,
@@ -501,7 +510,43 @@ class MateSearch:
             return REVISIT
         return DRAWN if count >= 3 else GOES_ON
 
+    def _status_unless_stuck(self) -> int:
+        """`_status` without asking whether the side to move has a legal move (the engine's
+        dearest question here, a bare King's every step tried): for a caller to which the
+        side having none makes no difference, or which finds it out itself. After the
+        defender's move, the attacker with no move has failed anyway, and `_attack` finds
+        no mate there; after the attacker's move that gives no check, the defender cannot
+        be mated, and `_refutation` calls a defender with no move stalemated. A position
+        with no move that stands on the path is said back on it (its failure then rests on
+        the path: less is stored, nothing wrong)."""
+        pos = self.pos
+        if pos.halfmove_clock >= 100 or pos.is_dead_position():
+            return DRAWN
+        count = pos.repetition_count()
+        if count == 1:
+            return GOES_ON
+        at = self.path.get(pos.key, -1)
+        if at >= 0:
+            self.revisit = at
+            return REVISIT
+        return DRAWN if count >= 3 else GOES_ON
+
     # -- the search ------------------------------------------------------------------
+
+    def _back_on_path(self, d: int, attacking: bool) -> int:
+        """The `loop` of the attacker's failure at a position met again on the path (a
+        REVISIT), the attacker `d` moves in hand and to move when `attacking`: none when
+        the table proves that the attacker does not mate within `d` from it on any path
+        (an earlier iteration, shallower, usually has: the position's first occurrence
+        above had more moves in hand), so that what rests on it may be stored; else the
+        ply of that first occurrence."""
+        pos = self.pos
+        plies = 2 * d - 1 if attacking else 2 * d
+        if pos.halfmove_clock + plies < 100 and d <= refuted_of(
+            self.table.get(pos.key ^ self.salt)
+        ):
+            return NO_LOOP
+        return self.revisit
 
     def _attack(self, d: int) -> bool:
         """The attacker, to move in a game that goes on, mates within `d` of its moves;
@@ -557,9 +602,10 @@ class MateSearch:
         which every defence is mated within `d` - 1 more moves; else None and the lowest
         ply of the path its failures rest on."""
         loop = NO_LOOP
+        pos = self.pos
         for move in self._attacking_moves(hint, d):
             self._play(move)
-            status = self._status()
+            status = self._status() if pos.is_check() else self._status_unless_stuck()
             if status == GOES_ON:
                 self._enter()
                 won = self._defend(d - 1)
@@ -567,7 +613,7 @@ class MateSearch:
                 below = self.loop
             else:
                 won = status == MATED
-                below = self.revisit if status == REVISIT else NO_LOOP
+                below = self._back_on_path(d - 1, False) if status == REVISIT else NO_LOOP
             self._unplay()
             if won:
                 return move, NO_LOOP
@@ -637,44 +683,76 @@ class MateSearch:
                 return False
             if d >= mate_of(entry) and self.trust_proofs:
                 return True
-        refutation, loop = self._refutation(d, code_of(entry))
-        if usable and (refutation is None or loop >= self.ply):
-            refuted, mate, code = refuted_of(entry), mate_of(entry), code_of(entry)
-            if refutation is None:
+        refuted, refutation, loop = self._refutation(d, code_of(entry))
+        if usable and (not refuted or loop >= self.ply):
+            bound, mate, code = refuted_of(entry), mate_of(entry), code_of(entry)
+            if not refuted:
                 mate = min(mate, d)
-            elif d > refuted:
-                refuted, code = d, move_code(refutation)
-            self.table.put(key, pack(refuted, mate, code))
+            elif d > bound:
+                bound = d
+                if refutation is not None:
+                    code = move_code(refutation)
+            self.table.put(key, pack(bound, mate, code))
         self.loop = loop
-        return refutation is None
+        return not refuted
 
-    def _refutation(self, d: int, hint: int) -> tuple[Move | None, int]:
-        """The defender's first move after which the attacker does not mate within `d`,
-        and the lowest ply of the path that rests on; None when every move is mated.
+    def _refutation(self, d: int, hint: int) -> tuple[bool, Move | None, int]:
+        """Whether the defender has a move after which the attacker does not mate within
+        `d`, that move (None for a stalemate: no move at all, out of check) and the lowest
+        ply of the path that rests on; (False, None, `NO_LOOP`) when every move is mated.
         The likeliest refutations are tried before the moves are generated: the table's,
         with two moves or more to go the defender's checks (after which the attacker has
-        few moves to try), and the killers of this ply."""
+        few moves to try; looked for only when the table's move did not refute), and the
+        killers of this ply."""
+        pos = self.pos
+        ply = self.ply
+        fallback: Move | None = None  # a refutation that rests on the path, kept for last
+        fallback_loop = NO_LOOP
+        tried: list[Move] = []
+        legal: list[Move] = []
+        for stage in range(3):  # the table's move; checks and killers; every legal move
+            if stage == 0:
+                hinted = MOVE_OF_CODE[hint]
+                candidates = [hinted] if hinted is not None and pos.is_legal(hinted) else []
+            elif stage == 1:
+                candidates = self._likely_refutations(d, tried)
+            else:
+                legal = pos.legal_moves()
+                candidates = [move for move in legal if move not in tried]
+            for move in candidates:
+                if self._holds_after(move, d):
+                    continue
+                if self.loop >= ply:
+                    return True, move, self.loop
+                if fallback is None:
+                    fallback, fallback_loop = move, self.loop
+            tried.extend(candidates)
+        if fallback is not None:
+            return True, fallback, fallback_loop
+        if not legal and not pos.is_check():  # stalemated (`_status_unless_stuck`)
+            return True, None, NO_LOOP
+        return False, None, NO_LOOP
+
+    def _likely_refutations(self, d: int, tried: list[Move]) -> list[Move]:
+        """The defender's moves to try after `tried`, before the others: with two moves or
+        more to go its checks, then the killers of this ply that are legal here."""
         pos = self.pos
         ply = self.ply
         first: list[Move] = []
-        hinted = MOVE_OF_CODE[hint]
-        if hinted is not None and pos.is_legal(hinted):
-            first.append(hinted)
         if d >= CHECKS_FROM:
             for move in pos.checking_moves():
-                if move not in first:
+                if move not in tried:
                     first.append(move)
         killers = self.killers
         for killer in (killers[2 * ply], killers[2 * ply + 1]):
-            if killer is not None and killer not in first and pos.is_legal(killer):
+            if (
+                killer is not None
+                and killer not in tried
+                and killer not in first
+                and pos.is_legal(killer)
+            ):
                 first.append(killer)
-        for move in first:
-            if not self._holds_after(move, d):
-                return move, self.loop
-        for move in pos.legal_moves():
-            if move not in first and not self._holds_after(move, d):
-                return move, self.loop
-        return None, NO_LOOP
+        return first
 
     def _holds_after(self, move: Move, d: int) -> bool:
         """After the defender's `move`, the attacker mates within `d`; if not, the move
@@ -682,7 +760,7 @@ class MateSearch:
         the refutation rests on."""
         ply = self.ply
         self._play(move)
-        status = self._status()
+        status = self._status_unless_stuck()
         if status == GOES_ON:
             self._enter()
             held = self._attack(d)
@@ -690,7 +768,7 @@ class MateSearch:
             below = self.loop
         else:  # the defender mated the attacker, or drew, or went back on the path
             held = False
-            below = self.revisit if status == REVISIT else NO_LOOP
+            below = self._back_on_path(d, True) if status == REVISIT else NO_LOOP
         self._unplay()
         if not held and status != REVISIT:  # a way back is no refutation elsewhere
             self._killer(ply, move)
@@ -772,7 +850,7 @@ class MateSearch:
             elif status == MATED:
                 self._proved(0, None)
             else:
-                self._disproved(self.revisit if status == REVISIT else NO_LOOP)
+                self._disproved(self._back_on_path(d - 1, False) if status == REVISIT else NO_LOOP)
             self._unplay()
             cpn[i], cdn[i], clen[i], cloop[i] = self.rpn, self.rdn, self.rlen, self.loop
             if cpn[i] == 0:
@@ -838,7 +916,7 @@ class MateSearch:
             if status == GOES_ON:
                 self._estimate(d, True)
             else:
-                self._disproved(self.revisit if status == REVISIT else NO_LOOP)
+                self._disproved(self._back_on_path(d, True) if status == REVISIT else NO_LOOP)
             self._unplay()
             cpn[i], cdn[i], clen[i], cloop[i] = self.rpn, self.rdn, self.rlen, self.loop
             if cdn[i] == 0:

@@ -117,6 +117,63 @@ def test_df_pn_near_the_fifty_move_limit_gives_the_old_provers_answers(
                 assert_as_the_reference(position, 3)
 
 
+def king_and_piece(squares: list[int], piece: str) -> Position | None:
+    """White's King and `piece` against Black's bare King on three squares, White to move:
+    None when that is no position of a game going on, or Black is in check."""
+    kings_apart = (
+        abs(squares[0] % 8 - squares[1] % 8) > 1 or abs(squares[0] // 8 - squares[1] // 8) > 1
+    )
+    if len(set(squares)) < 3 or not kings_apart:
+        return None
+    board = ["1"] * 64
+    board[squares[0]], board[squares[1]], board[squares[2]] = "K", "k", piece
+    rows = ["".join(board[8 * rank : 8 * rank + 8]) for rank in range(8)]
+    try:
+        position = Position("/".join(rows) + "[] w - - 0 40")
+    except FenError:
+        return None
+    if position.outcome() is not None or position.is_check():
+        return None
+    return position
+
+
+def stalemates_by_a_quiet_move(position: Position) -> bool:
+    """Has the side to move a move that gives no check and leaves the other side no move?"""
+    for move in position.legal_moves():
+        position.push(move)
+        stalemate = not position.is_check() and not position.has_legal_move()
+        position.pop()
+        if stalemate:
+            return True
+    return False
+
+
+def test_a_quiet_move_that_stalemates_is_no_mate() -> None:
+    """After the winner's move that gives no check the prover does not ask whether the
+    loser has a move (the search finds out when it looks for a refutation): where such a
+    move stalemates (the first 8 such endings of random squares, a fixed seed), the answers
+    are still the old prover's, which asked every time."""
+    rng = random.Random(38)
+    found = 0
+    while found < 8:
+        squares = [rng.randrange(64) for _ in range(3)]
+        position = king_and_piece(squares, rng.choice("QR"))
+        if position is not None and stalemates_by_a_quiet_move(position):
+            assert_as_the_reference(position, 3)
+            found += 1
+
+
+@settings(max_examples=budget(6), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 63), min_size=3, max_size=3))
+def test_the_king_and_rook_to_depth_4_as_the_old_prover(squares: list[int]) -> None:
+    """A bare King steps back and forth: the lines go back to positions of the path, and the
+    refutations that rest on them are the prover's last resort (or, proved by the table on
+    any path, rest on nothing). The answers stay the old prover's."""
+    position = king_and_piece(squares, "R")
+    if position is not None:
+        assert_as_the_reference(position, 4)
+
+
 # Endings of a King and one piece against a bare King, with their shortest mates: found by
 # the new prover, and (to depth 4) confirmed by the old one in the same test.
 ENDINGS = [
