@@ -19,14 +19,11 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 
 import requests
-from program import GCADJ, build_of_program
+from program import build_of_program, served
 
 GAME = b"P f2-f3\np e7-e5\nP g2-g4\nq d8-h4\n"  # a mate: nothing left to adjudicate
 
@@ -43,24 +40,7 @@ def timed(checks: int, send: object) -> list[float]:
 
 def run(tree: Path | None, checks: int) -> tuple[list[float], list[float]]:
     """The times of `checks` API checks and `checks` form checks, in seconds."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    command = [GCADJ]
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree)
-        command = [sys.executable, "-m", "gcadj"]
-    with tempfile.TemporaryDirectory(prefix="bench-serve-") as tmp:
-        env["TMPDIR"] = tmp
-        env["XDG_DATA_HOME"] = tmp
-        process = subprocess.Popen(
-            [*command, "serve", "--port", "0", "--jobs", "1", "--client-checks", "0"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            env=env,
-            cwd=tree,
-        )
-        assert process.stdout is not None
-        url = process.stdout.readline().split()[2]
+    with served(tree, ["--jobs", "1", "--client-checks", "0"]) as (_, url):
         session = requests.Session()
 
         def api() -> None:
@@ -73,12 +53,8 @@ def run(tree: Path | None, checks: int) -> tuple[list[float], list[float]]:
             )
             assert reply.status_code == 303, reply.text
 
-        try:
-            timed(5, api)  # the worker warmed up
-            return timed(checks, api), timed(checks, form)
-        finally:
-            process.send_signal(2)
-            process.wait(30)
+        timed(5, api)  # the worker warmed up
+        return timed(checks, api), timed(checks, form)
 
 
 def said(times: list[float]) -> str:

@@ -19,18 +19,14 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import random
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 import zipfile
 from pathlib import Path
 
 import requests
-from program import GCADJ, build_of_program
+from program import build_of_program, served
 
 
 def upload(size: int) -> bytes:
@@ -48,23 +44,7 @@ def status_kib(pid: int, field: str) -> int:
 
 
 def run(tree: Path | None, clients: int, body: bytes, flags: list[str]) -> str:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    command = [GCADJ]
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree)
-        command = [sys.executable, "-m", "gcadj"]
-    with tempfile.TemporaryDirectory(prefix="bench-serve-") as tmp:
-        env["TMPDIR"] = tmp
-        process = subprocess.Popen(
-            [*command, "serve", "--port", "0", "--max-upload", "25", *flags],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            env=env,
-            cwd=tree,
-        )
-        assert process.stdout is not None
-        url = process.stdout.readline().split()[2]
+    with served(tree, ["--max-upload", "25", *flags]) as (process, url):
         time.sleep(1.0)
         before = status_kib(process.pid, "VmRSS")
         codes: list[int] = []
@@ -88,8 +68,6 @@ def run(tree: Path | None, clients: int, body: bytes, flags: list[str]) -> str:
         time.sleep(2.0)
         peak = status_kib(process.pid, "VmHWM")
         after = status_kib(process.pid, "VmRSS")
-        process.send_signal(2)
-        process.wait(30)
     judged, shed = codes.count(200), codes.count(503)
     other = len(codes) - judged - shed
     return (
