@@ -86,7 +86,8 @@ class AfterExchanges:
     Examples:
         >>> import gcadj
         >>> found = gcadj.adjudicate_position(
-        ...     "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/5N2/PPPP1PPP/RNBQKB1R[] w - - 2 3")
+        ...     "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/5N2/PPPP1PPP/RNBQKB1R[] w - - 2 3",
+        ...     gcadj.AdjudicateOptions(mate_depth=1))
         >>> found.exchanges.to_json()
         {'white': 27, 'black': 22, 'balance': 5, 'line': ['N f3-g5'], 'san': ['Nxg5'], \
 'mate': None, 'cut': None}

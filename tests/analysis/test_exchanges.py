@@ -76,7 +76,7 @@ def test_random_boards_count_as_the_naive_minimax_counts(seed: int, pieces: int)
         assert_count_agrees(position)
 
 
-@settings(max_examples=budget(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=budget(6), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32))
 def test_the_positions_of_random_games_count_as_the_naive_minimax_counts(seed: int) -> None:
     rng = random.Random(seed)
@@ -178,8 +178,8 @@ def test_no_bound_is_ever_reached_on_long_random_games() -> None:
     """Random games of 150 plies biased to pocketing, drops and en passant: chaotic
     positions full of captures, the hardest the counts meet."""
     verdicts = []
-    for seed in range(20):
+    for seed in range(8):
         texts, _ = random_game(random.Random(seed), 150)
         verdicts.append(gcadj.check_text("\n".join(texts) + "\n"))
     positions, most = counts_of(verdicts)
-    assert positions > 2_500 and most < exchanges.NODE_LIMIT
+    assert positions > 1_000 and most < exchanges.NODE_LIMIT

@@ -71,7 +71,7 @@ def test_mates_in_one_as_the_naive_search_finds_them(seed: int, pieces: int) -> 
         assert_prover_agrees(position, 1)
 
 
-@settings(max_examples=budget(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=budget(8), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32), st.integers(0, 3))
 def test_mates_in_two_as_the_naive_search_finds_them(seed: int, pieces: int) -> None:
     position = some_position(seed, pieces)

@@ -21,7 +21,7 @@ from pathlib import Path
 import typer
 from conftest import FIXTURES, budget
 from httpserver import FixtureServer, page, play_path
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -47,6 +47,10 @@ DIRTY = st.lists(
     min_size=1,
     max_size=8,
 ).map("".join)
+
+# Every control and every sequence in one string: one run of the commands sees them all, so
+# the random examples need only mix them in other orders and places.
+EVERY_CONTROL = "x".join([*CONTROLS, *SEQUENCES])
 
 # Formats whose stdout is data with its own escaping (see the module's docstring); every
 # other format, a new one too, must show nothing raw.
@@ -106,11 +110,12 @@ def page_with(dirty: str) -> str:
 
 
 @settings(
-    max_examples=budget(12),
+    max_examples=budget(4),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 @given(DIRTY)
+@example(EVERY_CONTROL)
 def test_no_control_character_from_the_input_comes_out_raw(dirty: str) -> None:
     runner = CliRunner()
     route = play_path("dirty")

@@ -12,7 +12,6 @@ import json
 import os
 import random
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -265,16 +264,23 @@ def test_browser_filter_finds_the_precise_terms_as_well_as_the_words(
     term (``king-in-check``, as ``check``, the JSON and the CSV print it) and its sentence,
     the first illegal ply's number (``ply 5``)."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     open_report(browser, audit)
     box = browser.find_element(By.ID, "filter")
     summary = summarize(audit.out)
 
+    shown = browser.find_element(By.ID, "shown")
+
     def found(query: str, attribute: str) -> list[str]:
-        """The `attribute` of each row shown once `query` is typed."""
+        """The `attribute` of each row shown once `query` is typed and the filter, which
+        waits for a pause in the typing, has applied it (the count says for what)."""
         box.clear()
         box.send_keys(query)
-        time.sleep(0.4)  # the filter waits for a pause in the typing (120 ms)
+        applied = query.strip().lower()
+        WebDriverWait(browser, 5, poll_frequency=0.02).until(
+            lambda _: shown.get_attribute("data-query") == applied
+        )
         return visible_attribute(browser, attribute)
 
     for category, count in summary.by_category.items():

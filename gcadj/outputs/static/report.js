@@ -23,6 +23,7 @@
       if (ok) { n++; }
     });
     shown.textContent = n;
+    shown.setAttribute('data-query', q);  // the words the count is for, once applied
   }
   var timer = null;
   box.addEventListener('input', function () {
