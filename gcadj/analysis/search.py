@@ -24,10 +24,10 @@ How it searches (docs/adjudicate.md, "How the prover works", says it for users):
   in the table per position, attacker and depth (the depth bound makes the graph without
   cycles), never read as a proof; nodes with 2 moves or fewer left are settled by the
   depth-first search. Settled nodes store proven bounds, as the depth-first search does.
-  At the winner's last move only
-  checks can mate, so only `Position.checking_moves()` are tried there, each with
-  `Position.gives_mate`. Whether the side to move has a legal move (dear for a bare King)
-  is asked only where it changes the answer: not after the defender's move (an attacker
+  At the winner's last move only checks can mate, so only `Position.checking_moves()`
+  are tried there, by `Position.first_mate` (a check is known to check: only the
+  answers are looked for). Whether the side to move has a legal move (dear for a bare
+  King) is asked only where it changes the answer: not after the defender's move (an attacker
   without one fails anyway) nor after the attacker's move that gives no check (a
   defender without one is found stalemated by `_refutation`; `_status_unless_stuck`).
   Every defence is searched: board moves, en passant, each pocketing choice, each drop
@@ -587,14 +587,23 @@ class MateSearch:
         return move is not None
 
     def _mate_in_one(self) -> Move | None:
+        """The attacker's first checking move that mates (`Position.first_mate`), each
+        check tried counted as a node: the engine tries them a stretch at a time, each
+        stretch ending at the next look at the budget (usually all of them at once), so
+        the count and the cuts are those of one check at a time."""
         pos = self.pos
-        for move in pos.checking_moves():
-            self.nodes += 1
-            mate = pos.gives_mate(move)
+        checks = pos.checking_moves()
+        n = len(checks)
+        start = 0
+        while start < n:
+            stop = min(n, start + max(1, self.next_tick - self.nodes))
+            found = pos.first_mate(checks, start, stop)
+            self.nodes += stop - start if found < 0 else found + 1 - start
             if self.nodes >= self.next_tick:
                 self._tick()
-            if mate:
-                return move
+            if found >= 0:
+                return checks[found]
+            start = stop
         return None
 
     def _winning_move(self, d: int, hint: int) -> tuple[Move | None, int]:

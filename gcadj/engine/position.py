@@ -923,13 +923,33 @@ class Position:
             >>> Position("k7/8/8/8/8/8/8/K7[Q] w - - 0 1").mates_in_one() is None
             True
         """
-        for move in self.checking_moves():
-            self._push(move)
+        checks = self.checking_moves()
+        found = self.first_mate(checks, 0, len(checks))
+        return None if found < 0 else checks[found]
+
+    def first_mate(self, checks: list[Move], start: int, stop: int) -> int:
+        """The index of the first of ``checks[start:stop]`` that checkmates, or -1.
+
+        `checks` must be legal moves that each give check (`checking_moves()`), so only
+        the answers are looked for (`_has_evasion`). A mate search asks this at its last
+        ply, a stretch at a time: it counts each check tried as a node, and `stop` keeps
+        a stretch within the checks it may still try before its next look at its budget.
+
+        Examples:
+            >>> position = Position("k7/8/1K6/8/8/8/8/8[Q] w - - 0 1")
+            >>> checks = position.checking_moves()
+            >>> checks[position.first_mate(checks, 0, len(checks))]
+            Move.from_uci('Q@b7')
+            >>> position.first_mate(checks, 0, 0)
+            -1
+        """
+        for i in range(start, stop):
+            self._push(checks[i])
             mated = not self._has_evasion()
             self._pop()
             if mated:
-                return move
-        return None
+                return i
+        return -1
 
     def checking_moves(self) -> list[Move]:
         """Every legal move that checks the opponent's King, without generating the others.
