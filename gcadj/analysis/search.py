@@ -363,6 +363,8 @@ class MateSearch:
         self.unique = True  # no two nodes of the proof being rebuilt share a position
         self.built = 0  # nodes of the proof being rebuilt
         self.unwritten: int | None = None
+        self.returned = False  # the child that settled a df-pn node went back on the path
+        self.usable = False  # the df-pn node probed last may use the table (`_probe`)
 
     # -- the driver ------------------------------------------------------------------
 
@@ -806,12 +808,17 @@ class MateSearch:
 
     def _probe(self, d: int, attacking: bool, thpn: int, thdn: int) -> int:
         """The table's bounds of this df-pn node (the attacker `d` moves in hand, to move
-        when `attacking`), or -1 when they cannot be used (the fifty-move count could
-        reach 100 below). When they settle the node, or its stored numbers pass a
-        threshold, `rpn`/`rdn` say so and -2 is returned: nothing to search."""
+        when `attacking`), `usable` said; when they cannot be used (the fifty-move count
+        could reach 100 below), no bounds (`EMPTY`). When the node is settled (the
+        attacker has nothing but its King, or the bounds say), or its stored numbers
+        pass a threshold, `rpn`/`rdn` say so and -2 is returned: nothing to search."""
         pos = self.pos
-        if pos.halfmove_clock + (2 * d - 1 if attacking else 2 * d) >= 100:
-            return -1
+        if _bare(pos, pos.turn if attacking else pos.turn ^ 1):
+            self._disproved(NO_LOOP)
+            return -2
+        self.usable = pos.halfmove_clock + (2 * d - 1 if attacking else 2 * d) < 100
+        if not self.usable:
+            return EMPTY
         entry = self.table.get(pos.key ^ self.salt)
         if d <= refuted_of(entry):
             self._disproved(NO_LOOP)
@@ -834,36 +841,14 @@ class MateSearch:
         are each looked at once (a mate found there ends it), then the one of the
         smallest proof number is searched deeper, with thresholds a little past the
         second smallest's (`_widened`), until the node passes its own."""
-        pos = self.pos
-        if _bare(pos, pos.turn):
-            self._disproved(NO_LOOP)
-            return
         entry = self._probe(d, True, thpn, thdn)
         if entry == -2:
             return
-        usable = entry >= 0
-        if not usable:
-            entry = EMPTY
+        usable = self.usable
+        pos = self.pos
         bkey = pos.key ^ self.salt
         moves = self._attacking_moves(code_of(entry), 0)
-        n = len(moves)
-        cpn = [0] * n
-        cdn = [0] * n
-        clen = [0] * n
-        cloop = [NO_LOOP] * n
-        for i in range(n):
-            self._play(moves[i])
-            status = self._status()
-            if status == GOES_ON:
-                self._estimate(d - 1, False)
-            elif status == MATED:
-                self._proved(0, None)
-            else:
-                self._disproved(self._back_on_path(d - 1, False) if status == REVISIT else NO_LOOP)
-            self._unplay()
-            cpn[i], cdn[i], clen[i], cloop[i] = self.rpn, self.rdn, self.rlen, self.loop
-            if cpn[i] == 0:
-                break
+        cpn, cdn, clen, cloop, _ = self._children(moves, d, True)
         ply = self.ply
         while True:
             pn, pn2, best = _two_smallest(cpn)
@@ -884,53 +869,25 @@ class MateSearch:
             if pn >= thpn or dn >= thdn:
                 self._unsettled(usable, d, pn, dn)
                 return
-            self._play(moves[best])
-            self._enter()
-            if d - 1 <= DEFENCE_LEAF_DEPTH:
-                if self._defend(d - 1):
-                    self._proved(d - 1, None)
-                else:
-                    self._disproved(self.loop)
-            else:
-                self._and_node(
-                    d - 1, min(thpn, _widened(pn2)), min(INFINITE, thdn - dn + cdn[best])
-                )
-            self._leave()
-            self._unplay()
+            self._deeper(
+                moves[best], d, True, min(thpn, _widened(pn2)), min(INFINITE, thdn - dn + cdn[best])
+            )
             cpn[best], cdn[best], clen[best], cloop[best] = self.rpn, self.rdn, self.rlen, self.loop
 
     def _and_node(self, d: int, thpn: int, thdn: int) -> None:
         """df-pn at a node of the defender, to move in a game that goes on, the attacker
         with `d` > `LEAF_DEPTH` moves in hand (see `_or_node`; here the defence of the
         smallest disproof number is searched deeper)."""
-        pos = self.pos
-        if _bare(pos, pos.turn ^ 1):
-            self._disproved(NO_LOOP)
-            return
         entry = self._probe(d, False, thpn, thdn)
         if entry == -2:
             return
-        usable = entry >= 0
-        if not usable:
-            entry = EMPTY
+        usable = self.usable
+        pos = self.pos
         moves = self._defending_moves(code_of(entry))
-        n = len(moves)
-        cpn = [0] * n
-        cdn = [0] * n
-        clen = [0] * n
-        cloop = [NO_LOOP] * n
-        for i in range(n):
-            self._play(moves[i])
-            status = self._status()
-            if status == GOES_ON:
-                self._estimate(d, True)
-            else:
-                self._disproved(self._back_on_path(d, True) if status == REVISIT else NO_LOOP)
-            self._unplay()
-            cpn[i], cdn[i], clen[i], cloop[i] = self.rpn, self.rdn, self.rlen, self.loop
-            if cdn[i] == 0:
-                self._refuted(d, usable, entry, moves[i], cloop[i], status != REVISIT)
-                return
+        cpn, cdn, clen, cloop, settled = self._children(moves, d, False)
+        if settled >= 0:
+            self._refuted(d, usable, entry, moves[settled], cloop[settled], not self.returned)
+            return
         while True:
             dn, dn2, best = _two_smallest(cdn)
             pn = min(sum(cpn), INFINITE - 1)
@@ -947,18 +904,72 @@ class MateSearch:
             if pn >= thpn or dn >= thdn:
                 self._unsettled(usable, d, pn, dn)
                 return
-            self._play(moves[best])
-            self._enter()
-            if d <= LEAF_DEPTH:
-                if self._attack(d):
-                    self._proved(self.rlen, None)
-                else:
-                    self._disproved(self.loop)
-            else:
-                self._or_node(d, min(INFINITE, thpn - pn + cpn[best]), min(thdn, _widened(dn2)))
-            self._leave()
-            self._unplay()
+            self._deeper(
+                moves[best],
+                d,
+                False,
+                min(INFINITE, thpn - pn + cpn[best]),
+                min(thdn, _widened(dn2)),
+            )
             cpn[best], cdn[best], clen[best], cloop[best] = self.rpn, self.rdn, self.rlen, self.loop
+
+    def _children(
+        self, moves: list[Move], d: int, attacking: bool
+    ) -> tuple[list[int], list[int], list[int], list[int], int]:
+        """A df-pn node's children, each looked at once: after each of `moves` (the
+        attacker's when `attacking`, the attacker `d` moves in hand), the proof and
+        disproof numbers, the proof's length and the failure's `loop`, as `_estimate`
+        and the game's status give them; and the index of the first child that settles
+        the node (a mate, or a refutation: `returned` then says whether it went back on
+        the path), -1 when none does. The one set-up of `_or_node` and `_and_node`: a
+        call per node expanded, each looking at every move (nothing measurable)."""
+        n = len(moves)
+        cpn = [0] * n
+        cdn = [0] * n
+        clen = [0] * n
+        cloop = [NO_LOOP] * n
+        left = d - 1 if attacking else d  # the attacker's moves in hand after the move
+        for i in range(n):
+            self._play(moves[i])
+            status = self._status()
+            if status == GOES_ON:
+                self._estimate(left, not attacking)
+            elif status == MATED and attacking:
+                self._proved(0, None)
+            elif status == REVISIT:
+                self._disproved(self._back_on_path(left, not attacking))
+            else:  # drawn, or the defender mated the attacker
+                self._disproved(NO_LOOP)
+            self._unplay()
+            cpn[i], cdn[i], clen[i], cloop[i] = self.rpn, self.rdn, self.rlen, self.loop
+            if (cpn[i] if attacking else cdn[i]) == 0:
+                self.returned = status == REVISIT
+                return cpn, cdn, clen, cloop, i
+        return cpn, cdn, clen, cloop, -1
+
+    def _deeper(self, move: Move, d: int, attacking: bool, thpn: int, thdn: int) -> None:
+        """A df-pn node's child after `move` (the attacker's when `attacking`, the attacker
+        `d` moves in hand) searched until it passes `thpn` or `thdn`, or settled by the
+        depth-first search near the leaves; `rpn`, `rdn`, `rlen`, `loop` say how it
+        stands."""
+        self._play(move)
+        self._enter()
+        if attacking and d - 1 <= DEFENCE_LEAF_DEPTH:
+            if self._defend(d - 1):
+                self._proved(d - 1, None)
+            else:
+                self._disproved(self.loop)
+        elif attacking:
+            self._and_node(d - 1, thpn, thdn)
+        elif d <= LEAF_DEPTH:
+            if self._attack(d):
+                self._proved(self.rlen, None)
+            else:
+                self._disproved(self.loop)
+        else:
+            self._or_node(d, thpn, thdn)
+        self._leave()
+        self._unplay()
 
     def _unsettled(self, usable: bool, d: int, pn: int, dn: int) -> None:
         """A df-pn node leaves with its numbers past a threshold: they are stored (for this
