@@ -110,6 +110,11 @@ MATED: Final = 1  # the side to move is checkmated
 DRAWN: Final = 2  # stalemate, dead position, fifty moves, repetition (claimed or fivefold)
 REVISIT: Final = 3  # the position stands on the search's path already: a failure for the winner
 
+KNOWN_FAILURE: Final = -2
+"""`MateSearch._known`: the table (or a bare attacker) says the attacker fails here."""
+KNOWN_MATE: Final = -3
+"""`MateSearch._known`: the table says the attacker mates here."""
+
 NO_LOOP: Final = 1 << 30
 """The `loop` of a result that rests on no position of the path above its node."""
 
@@ -501,16 +506,7 @@ class MateSearch:
         pos = self.pos
         if not pos.has_legal_move():
             return MATED if pos.is_check() else DRAWN
-        if pos.halfmove_clock >= 100 or pos.is_dead_position():
-            return DRAWN
-        count = pos.repetition_count()
-        if count == 1:  # (a position of the path has occurred before)
-            return GOES_ON
-        at = self.path.get(pos.key, -1)
-        if at >= 0:
-            self.revisit = at
-            return REVISIT
-        return DRAWN if count >= 3 else GOES_ON
+        return self._status_unless_stuck()
 
     def _status_unless_stuck(self) -> int:
         """`_status` without asking whether the side to move has a legal move (the engine's
@@ -525,7 +521,7 @@ class MateSearch:
         if pos.halfmove_clock >= 100 or pos.is_dead_position():
             return DRAWN
         count = pos.repetition_count()
-        if count == 1:
+        if count == 1:  # (a position of the path has occurred before)
             return GOES_ON
         at = self.path.get(pos.key, -1)
         if at >= 0:
@@ -550,26 +546,43 @@ class MateSearch:
             return NO_LOOP
         return self.revisit
 
+    def _known(self, d: int, attacking: bool) -> int:
+        """What the table knows of this node (the attacker `d` moves in hand, to move when
+        `attacking`): `KNOWN_FAILURE` when the attacker cannot mate (it has nothing but
+        its King, or the table proved no mate within `d`: `loop` says it rests on
+        nothing); `KNOWN_MATE` when the table holds a mate within `d` and its proofs are
+        trusted (`rlen` its length, and at the attacker's node `found` its move); else the node's
+        entry, and `usable` whether it may be stored and read (not when the fifty-move
+        count could reach 100 below: then `EMPTY`). The one reading of the table for
+        `_attack`, `_defend` and df-pn's `_probe`."""
+        pos = self.pos
+        if _bare(pos, pos.turn if attacking else pos.turn ^ 1):
+            self.found = None
+            self.loop = NO_LOOP
+            return KNOWN_FAILURE
+        usable = pos.halfmove_clock + (2 * d - 1 if attacking else 2 * d) < 100
+        self.usable = usable
+        if not usable:
+            return EMPTY
+        entry = self.table.get(pos.key ^ self.salt)
+        if d <= refuted_of(entry):
+            self.loop = NO_LOOP
+            return KNOWN_FAILURE
+        if d >= mate_of(entry) and self.trust_proofs:
+            self.rlen = mate_of(entry)
+            if attacking:
+                self.found = MOVE_OF_CODE[code_of(entry)]
+            return KNOWN_MATE
+        return entry
+
     def _attack(self, d: int) -> bool:
         """The attacker, to move in a game that goes on, mates within `d` of its moves;
         `self.found` is then its move, else `self.loop` says what the failure rests on."""
-        pos = self.pos
-        if _bare(pos, pos.turn):
-            self.found = None
-            self.loop = NO_LOOP
-            return False
-        key = pos.key ^ self.salt
-        usable = pos.halfmove_clock + 2 * d - 1 < 100
-        entry = EMPTY
-        if usable:
-            entry = self.table.get(key)
-            if d <= refuted_of(entry):
-                self.loop = NO_LOOP
-                return False
-            if d >= mate_of(entry) and self.trust_proofs:
-                self.found = MOVE_OF_CODE[code_of(entry)]
-                self.rlen = mate_of(entry)
-                return True
+        entry = self._known(d, True)
+        if entry < 0:
+            return entry == KNOWN_MATE
+        usable = self.usable
+        key = self.pos.key ^ self.salt
         if d == 1:
             move = self._mate_in_one()
             loop = NO_LOOP
@@ -680,20 +693,11 @@ class MateSearch:
     def _defend(self, d: int) -> bool:
         """The defender, to move in a game that goes on: whatever it plays, the attacker
         mates within `d` moves; else `self.loop` says what the refutation rests on."""
-        pos = self.pos
-        if _bare(pos, pos.turn ^ 1):
-            self.loop = NO_LOOP
-            return False
-        key = pos.key ^ self.salt
-        usable = pos.halfmove_clock + 2 * d < 100
-        entry = EMPTY
-        if usable:
-            entry = self.table.get(key)
-            if d <= refuted_of(entry):
-                self.loop = NO_LOOP
-                return False
-            if d >= mate_of(entry) and self.trust_proofs:
-                return True
+        entry = self._known(d, False)
+        if entry < 0:
+            return entry == KNOWN_MATE
+        usable = self.usable
+        key = self.pos.key ^ self.salt
         refuted, refutation, loop = self._refutation(d, code_of(entry))
         if usable and (not refuted or loop >= self.ply):
             bound, mate, code = refuted_of(entry), mate_of(entry), code_of(entry)
@@ -808,25 +812,20 @@ class MateSearch:
 
     def _probe(self, d: int, attacking: bool, thpn: int, thdn: int) -> int:
         """The table's bounds of this df-pn node (the attacker `d` moves in hand, to move
-        when `attacking`), `usable` said; when they cannot be used (the fifty-move count
-        could reach 100 below), no bounds (`EMPTY`). When the node is settled (the
-        attacker has nothing but its King, or the bounds say), or its stored numbers
-        pass a threshold, `rpn`/`rdn` say so and -2 is returned: nothing to search."""
-        pos = self.pos
-        if _bare(pos, pos.turn if attacking else pos.turn ^ 1):
+        when `attacking`), as `_known` reads them (`usable` said; `EMPTY` when they cannot
+        be used). When the node is settled, or its stored numbers pass a threshold,
+        `rpn`/`rdn` say so and -2 is returned: nothing to search. (df-pn runs only while
+        the table's proofs are trusted.)"""
+        entry = self._known(d, attacking)
+        if entry == KNOWN_FAILURE:
             self._disproved(NO_LOOP)
             return -2
-        self.usable = pos.halfmove_clock + (2 * d - 1 if attacking else 2 * d) < 100
+        if entry == KNOWN_MATE:
+            self._proved(self.rlen, self.found if attacking else None)
+            return -2
         if not self.usable:
-            return EMPTY
-        entry = self.table.get(pos.key ^ self.salt)
-        if d <= refuted_of(entry):
-            self._disproved(NO_LOOP)
-            return -2
-        if mate_of(entry) <= d:
-            self._proved(mate_of(entry), MOVE_OF_CODE[code_of(entry)] if attacking else None)
-            return -2
-        known = self.table.find(pos.key ^ self.salt ^ DEPTH_SALT[d])
+            return entry
+        known = self.table.find(self.pos.key ^ self.salt ^ DEPTH_SALT[d])
         if known >= 0 and ((known & _PN_MASK) >= thpn or (known >> 24) >= thdn):
             self.rpn = known & _PN_MASK
             self.rdn = known >> 24
