@@ -24,10 +24,10 @@ How it searches (docs/adjudicate.md, "How the prover works", says it for users):
   in the table per position, attacker and depth (the depth bound makes the graph without
   cycles), never read as a proof; nodes with 2 moves or fewer left are settled by the
   depth-first search. Settled nodes store proven bounds, as the depth-first search does.
-  At the winner's last move only
-  checks can mate, so only `Position.checking_moves()` are tried there, each with
-  `Position.gives_mate`. Whether the side to move has a legal move (dear for a bare King)
-  is asked only where it changes the answer: not after the defender's move (an attacker
+  At the winner's last move only checks can mate, so only `Position.checking_moves()`
+  are tried there, by `Position.first_mate` (a check is known to check: only the
+  answers are looked for). Whether the side to move has a legal move (dear for a bare
+  King) is asked only where it changes the answer: not after the defender's move (an attacker
   without one fails anyway) nor after the attacker's move that gives no check (a
   defender without one is found stalemated by `_refutation`; `_status_unless_stuck`).
   Every defence is searched: board moves, en passant, each pocketing choice, each drop
@@ -109,6 +109,11 @@ GOES_ON: Final = 0
 MATED: Final = 1  # the side to move is checkmated
 DRAWN: Final = 2  # stalemate, dead position, fifty moves, repetition (claimed or fivefold)
 REVISIT: Final = 3  # the position stands on the search's path already: a failure for the winner
+
+KNOWN_FAILURE: Final = -2
+"""`MateSearch._known`: the table (or a bare attacker) says the attacker fails here."""
+KNOWN_MATE: Final = -3
+"""`MateSearch._known`: the table says the attacker mates here."""
 
 NO_LOOP: Final = 1 << 30
 """The `loop` of a result that rests on no position of the path above its node."""
@@ -363,6 +368,8 @@ class MateSearch:
         self.unique = True  # no two nodes of the proof being rebuilt share a position
         self.built = 0  # nodes of the proof being rebuilt
         self.unwritten: int | None = None
+        self.returned = False  # the child that settled a df-pn node went back on the path
+        self.usable = False  # the df-pn node probed last may use the table (`_probe`)
 
     # -- the driver ------------------------------------------------------------------
 
@@ -499,16 +506,7 @@ class MateSearch:
         pos = self.pos
         if not pos.has_legal_move():
             return MATED if pos.is_check() else DRAWN
-        if pos.halfmove_clock >= 100 or pos.is_dead_position():
-            return DRAWN
-        count = pos.repetition_count()
-        if count == 1:  # (a position of the path has occurred before)
-            return GOES_ON
-        at = self.path.get(pos.key, -1)
-        if at >= 0:
-            self.revisit = at
-            return REVISIT
-        return DRAWN if count >= 3 else GOES_ON
+        return self._status_unless_stuck()
 
     def _status_unless_stuck(self) -> int:
         """`_status` without asking whether the side to move has a legal move (the engine's
@@ -523,7 +521,7 @@ class MateSearch:
         if pos.halfmove_clock >= 100 or pos.is_dead_position():
             return DRAWN
         count = pos.repetition_count()
-        if count == 1:
+        if count == 1:  # (a position of the path has occurred before)
             return GOES_ON
         at = self.path.get(pos.key, -1)
         if at >= 0:
@@ -548,26 +546,43 @@ class MateSearch:
             return NO_LOOP
         return self.revisit
 
+    def _known(self, d: int, attacking: bool) -> int:
+        """What the table knows of this node (the attacker `d` moves in hand, to move when
+        `attacking`): `KNOWN_FAILURE` when the attacker cannot mate (it has nothing but
+        its King, or the table proved no mate within `d`: `loop` says it rests on
+        nothing); `KNOWN_MATE` when the table holds a mate within `d` and its proofs are
+        trusted (`rlen` its length, and at the attacker's node `found` its move); else the node's
+        entry, and `usable` whether it may be stored and read (not when the fifty-move
+        count could reach 100 below: then `EMPTY`). The one reading of the table for
+        `_attack`, `_defend` and df-pn's `_probe`."""
+        pos = self.pos
+        if _bare(pos, pos.turn if attacking else pos.turn ^ 1):
+            self.found = None
+            self.loop = NO_LOOP
+            return KNOWN_FAILURE
+        usable = pos.halfmove_clock + (2 * d - 1 if attacking else 2 * d) < 100
+        self.usable = usable
+        if not usable:
+            return EMPTY
+        entry = self.table.get(pos.key ^ self.salt)
+        if d <= refuted_of(entry):
+            self.loop = NO_LOOP
+            return KNOWN_FAILURE
+        if d >= mate_of(entry) and self.trust_proofs:
+            self.rlen = mate_of(entry)
+            if attacking:
+                self.found = MOVE_OF_CODE[code_of(entry)]
+            return KNOWN_MATE
+        return entry
+
     def _attack(self, d: int) -> bool:
         """The attacker, to move in a game that goes on, mates within `d` of its moves;
         `self.found` is then its move, else `self.loop` says what the failure rests on."""
-        pos = self.pos
-        if _bare(pos, pos.turn):
-            self.found = None
-            self.loop = NO_LOOP
-            return False
-        key = pos.key ^ self.salt
-        usable = pos.halfmove_clock + 2 * d - 1 < 100
-        entry = EMPTY
-        if usable:
-            entry = self.table.get(key)
-            if d <= refuted_of(entry):
-                self.loop = NO_LOOP
-                return False
-            if d >= mate_of(entry) and self.trust_proofs:
-                self.found = MOVE_OF_CODE[code_of(entry)]
-                self.rlen = mate_of(entry)
-                return True
+        entry = self._known(d, True)
+        if entry < 0:
+            return entry == KNOWN_MATE
+        usable = self.usable
+        key = self.pos.key ^ self.salt
         if d == 1:
             move = self._mate_in_one()
             loop = NO_LOOP
@@ -587,14 +602,23 @@ class MateSearch:
         return move is not None
 
     def _mate_in_one(self) -> Move | None:
+        """The attacker's first checking move that mates (`Position.first_mate`), each
+        check tried counted as a node: the engine tries them a stretch at a time, each
+        stretch ending at the next look at the budget (usually all of them at once), so
+        the count and the cuts are those of one check at a time."""
         pos = self.pos
-        for move in pos.checking_moves():
-            self.nodes += 1
-            mate = pos.gives_mate(move)
+        checks = pos.checking_moves()
+        n = len(checks)
+        start = 0
+        while start < n:
+            stop = min(n, start + max(1, self.next_tick - self.nodes))
+            found = pos.first_mate(checks, start, stop)
+            self.nodes += stop - start if found < 0 else found + 1 - start
             if self.nodes >= self.next_tick:
                 self._tick()
-            if mate:
-                return move
+            if found >= 0:
+                return checks[found]
+            start = stop
         return None
 
     def _winning_move(self, d: int, hint: int) -> tuple[Move | None, int]:
@@ -669,20 +693,11 @@ class MateSearch:
     def _defend(self, d: int) -> bool:
         """The defender, to move in a game that goes on: whatever it plays, the attacker
         mates within `d` moves; else `self.loop` says what the refutation rests on."""
-        pos = self.pos
-        if _bare(pos, pos.turn ^ 1):
-            self.loop = NO_LOOP
-            return False
-        key = pos.key ^ self.salt
-        usable = pos.halfmove_clock + 2 * d < 100
-        entry = EMPTY
-        if usable:
-            entry = self.table.get(key)
-            if d <= refuted_of(entry):
-                self.loop = NO_LOOP
-                return False
-            if d >= mate_of(entry) and self.trust_proofs:
-                return True
+        entry = self._known(d, False)
+        if entry < 0:
+            return entry == KNOWN_MATE
+        usable = self.usable
+        key = self.pos.key ^ self.salt
         refuted, refutation, loop = self._refutation(d, code_of(entry))
         if usable and (not refuted or loop >= self.ply):
             bound, mate, code = refuted_of(entry), mate_of(entry), code_of(entry)
@@ -797,20 +812,20 @@ class MateSearch:
 
     def _probe(self, d: int, attacking: bool, thpn: int, thdn: int) -> int:
         """The table's bounds of this df-pn node (the attacker `d` moves in hand, to move
-        when `attacking`), or -1 when they cannot be used (the fifty-move count could
-        reach 100 below). When they settle the node, or its stored numbers pass a
-        threshold, `rpn`/`rdn` say so and -2 is returned: nothing to search."""
-        pos = self.pos
-        if pos.halfmove_clock + (2 * d - 1 if attacking else 2 * d) >= 100:
-            return -1
-        entry = self.table.get(pos.key ^ self.salt)
-        if d <= refuted_of(entry):
+        when `attacking`), as `_known` reads them (`usable` said; `EMPTY` when they cannot
+        be used). When the node is settled, or its stored numbers pass a threshold,
+        `rpn`/`rdn` say so and -2 is returned: nothing to search. (df-pn runs only while
+        the table's proofs are trusted.)"""
+        entry = self._known(d, attacking)
+        if entry == KNOWN_FAILURE:
             self._disproved(NO_LOOP)
             return -2
-        if mate_of(entry) <= d:
-            self._proved(mate_of(entry), MOVE_OF_CODE[code_of(entry)] if attacking else None)
+        if entry == KNOWN_MATE:
+            self._proved(self.rlen, self.found if attacking else None)
             return -2
-        known = self.table.find(pos.key ^ self.salt ^ DEPTH_SALT[d])
+        if not self.usable:
+            return entry
+        known = self.table.find(self.pos.key ^ self.salt ^ DEPTH_SALT[d])
         if known >= 0 and ((known & _PN_MASK) >= thpn or (known >> 24) >= thdn):
             self.rpn = known & _PN_MASK
             self.rdn = known >> 24
@@ -825,36 +840,14 @@ class MateSearch:
         are each looked at once (a mate found there ends it), then the one of the
         smallest proof number is searched deeper, with thresholds a little past the
         second smallest's (`_widened`), until the node passes its own."""
-        pos = self.pos
-        if _bare(pos, pos.turn):
-            self._disproved(NO_LOOP)
-            return
         entry = self._probe(d, True, thpn, thdn)
         if entry == -2:
             return
-        usable = entry >= 0
-        if not usable:
-            entry = EMPTY
+        usable = self.usable
+        pos = self.pos
         bkey = pos.key ^ self.salt
         moves = self._attacking_moves(code_of(entry), 0)
-        n = len(moves)
-        cpn = [0] * n
-        cdn = [0] * n
-        clen = [0] * n
-        cloop = [NO_LOOP] * n
-        for i in range(n):
-            self._play(moves[i])
-            status = self._status()
-            if status == GOES_ON:
-                self._estimate(d - 1, False)
-            elif status == MATED:
-                self._proved(0, None)
-            else:
-                self._disproved(self._back_on_path(d - 1, False) if status == REVISIT else NO_LOOP)
-            self._unplay()
-            cpn[i], cdn[i], clen[i], cloop[i] = self.rpn, self.rdn, self.rlen, self.loop
-            if cpn[i] == 0:
-                break
+        cpn, cdn, clen, cloop, _ = self._children(moves, d, True)
         ply = self.ply
         while True:
             pn, pn2, best = _two_smallest(cpn)
@@ -875,53 +868,25 @@ class MateSearch:
             if pn >= thpn or dn >= thdn:
                 self._unsettled(usable, d, pn, dn)
                 return
-            self._play(moves[best])
-            self._enter()
-            if d - 1 <= DEFENCE_LEAF_DEPTH:
-                if self._defend(d - 1):
-                    self._proved(d - 1, None)
-                else:
-                    self._disproved(self.loop)
-            else:
-                self._and_node(
-                    d - 1, min(thpn, _widened(pn2)), min(INFINITE, thdn - dn + cdn[best])
-                )
-            self._leave()
-            self._unplay()
+            self._deeper(
+                moves[best], d, True, min(thpn, _widened(pn2)), min(INFINITE, thdn - dn + cdn[best])
+            )
             cpn[best], cdn[best], clen[best], cloop[best] = self.rpn, self.rdn, self.rlen, self.loop
 
     def _and_node(self, d: int, thpn: int, thdn: int) -> None:
         """df-pn at a node of the defender, to move in a game that goes on, the attacker
         with `d` > `LEAF_DEPTH` moves in hand (see `_or_node`; here the defence of the
         smallest disproof number is searched deeper)."""
-        pos = self.pos
-        if _bare(pos, pos.turn ^ 1):
-            self._disproved(NO_LOOP)
-            return
         entry = self._probe(d, False, thpn, thdn)
         if entry == -2:
             return
-        usable = entry >= 0
-        if not usable:
-            entry = EMPTY
+        usable = self.usable
+        pos = self.pos
         moves = self._defending_moves(code_of(entry))
-        n = len(moves)
-        cpn = [0] * n
-        cdn = [0] * n
-        clen = [0] * n
-        cloop = [NO_LOOP] * n
-        for i in range(n):
-            self._play(moves[i])
-            status = self._status()
-            if status == GOES_ON:
-                self._estimate(d, True)
-            else:
-                self._disproved(self._back_on_path(d, True) if status == REVISIT else NO_LOOP)
-            self._unplay()
-            cpn[i], cdn[i], clen[i], cloop[i] = self.rpn, self.rdn, self.rlen, self.loop
-            if cdn[i] == 0:
-                self._refuted(d, usable, entry, moves[i], cloop[i], status != REVISIT)
-                return
+        cpn, cdn, clen, cloop, settled = self._children(moves, d, False)
+        if settled >= 0:
+            self._refuted(d, usable, entry, moves[settled], cloop[settled], not self.returned)
+            return
         while True:
             dn, dn2, best = _two_smallest(cdn)
             pn = min(sum(cpn), INFINITE - 1)
@@ -938,18 +903,72 @@ class MateSearch:
             if pn >= thpn or dn >= thdn:
                 self._unsettled(usable, d, pn, dn)
                 return
-            self._play(moves[best])
-            self._enter()
-            if d <= LEAF_DEPTH:
-                if self._attack(d):
-                    self._proved(self.rlen, None)
-                else:
-                    self._disproved(self.loop)
-            else:
-                self._or_node(d, min(INFINITE, thpn - pn + cpn[best]), min(thdn, _widened(dn2)))
-            self._leave()
-            self._unplay()
+            self._deeper(
+                moves[best],
+                d,
+                False,
+                min(INFINITE, thpn - pn + cpn[best]),
+                min(thdn, _widened(dn2)),
+            )
             cpn[best], cdn[best], clen[best], cloop[best] = self.rpn, self.rdn, self.rlen, self.loop
+
+    def _children(
+        self, moves: list[Move], d: int, attacking: bool
+    ) -> tuple[list[int], list[int], list[int], list[int], int]:
+        """A df-pn node's children, each looked at once: after each of `moves` (the
+        attacker's when `attacking`, the attacker `d` moves in hand), the proof and
+        disproof numbers, the proof's length and the failure's `loop`, as `_estimate`
+        and the game's status give them; and the index of the first child that settles
+        the node (a mate, or a refutation: `returned` then says whether it went back on
+        the path), -1 when none does. The one set-up of `_or_node` and `_and_node`: a
+        call per node expanded, each looking at every move (nothing measurable)."""
+        n = len(moves)
+        cpn = [0] * n
+        cdn = [0] * n
+        clen = [0] * n
+        cloop = [NO_LOOP] * n
+        left = d - 1 if attacking else d  # the attacker's moves in hand after the move
+        for i in range(n):
+            self._play(moves[i])
+            status = self._status()
+            if status == GOES_ON:
+                self._estimate(left, not attacking)
+            elif status == MATED and attacking:
+                self._proved(0, None)
+            elif status == REVISIT:
+                self._disproved(self._back_on_path(left, not attacking))
+            else:  # drawn, or the defender mated the attacker
+                self._disproved(NO_LOOP)
+            self._unplay()
+            cpn[i], cdn[i], clen[i], cloop[i] = self.rpn, self.rdn, self.rlen, self.loop
+            if (cpn[i] if attacking else cdn[i]) == 0:
+                self.returned = status == REVISIT
+                return cpn, cdn, clen, cloop, i
+        return cpn, cdn, clen, cloop, -1
+
+    def _deeper(self, move: Move, d: int, attacking: bool, thpn: int, thdn: int) -> None:
+        """A df-pn node's child after `move` (the attacker's when `attacking`, the attacker
+        `d` moves in hand) searched until it passes `thpn` or `thdn`, or settled by the
+        depth-first search near the leaves; `rpn`, `rdn`, `rlen`, `loop` say how it
+        stands."""
+        self._play(move)
+        self._enter()
+        if attacking and d - 1 <= DEFENCE_LEAF_DEPTH:
+            if self._defend(d - 1):
+                self._proved(d - 1, None)
+            else:
+                self._disproved(self.loop)
+        elif attacking:
+            self._and_node(d - 1, thpn, thdn)
+        elif d <= LEAF_DEPTH:
+            if self._attack(d):
+                self._proved(self.rlen, None)
+            else:
+                self._disproved(self.loop)
+        else:
+            self._or_node(d, thpn, thdn)
+        self._leave()
+        self._unplay()
 
     def _unsettled(self, usable: bool, d: int, pn: int, dn: int) -> None:
         """A df-pn node leaves with its numbers past a threshold: they are stored (for this

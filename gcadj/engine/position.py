@@ -667,22 +667,10 @@ class Position:
             ['Q@a1', 'Q@a2', 'Q@a3', 'Q@a4']
         """
         us = self.turn
-        them = us ^ 1
-        board = self.board
-        ksq = self.king_squares[us]
         checkers, block, pins = self._checks_and_pins(us)
         moves: list[Move] = []
         append = moves.append
-
-        # The King, lifted off the board so it cannot hide behind itself on a checking line.
-        king = board[ksq]
-        board[ksq] = None
-        row = BOARD_MOVES[ksq]
-        for t in KING_STEPS[ksq]:
-            p = board[t]
-            if (p is None or p.color == them) and not self._attacked(t, them):
-                append(row[t])
-        board[ksq] = king
+        self._king_moves(us, False, append)
         if len(checkers) > 1:
             # Only the King answers a double check -- or an en passant capture, which can
             # take the pawn that checks and land on the other checker's line (issue 19.6).
@@ -700,6 +688,27 @@ class Position:
                 append(move)
         self._pocket_moves(us, checkers, block, pins, moves)
         return moves
+
+    def _king_moves(self, us: int, captures: bool, append: Callable[[Move], None]) -> None:
+        """The legal steps of `us`'s King (only its captures when `captures`: the material
+        moves), each square looked at with the King lifted off the board, so that it
+        cannot hide behind itself on a checking line. One place for `legal_moves` and
+        `material_moves`: a call per generation, nothing measurable (bench_perft.py)."""
+        them = us ^ 1
+        board = self.board
+        ksq = self.king_squares[us]
+        king = board[ksq]
+        board[ksq] = None
+        row = BOARD_MOVES[ksq]
+        for t in KING_STEPS[ksq]:
+            p = board[t]
+            if p is None:
+                if captures or self._attacked(t, them):
+                    continue
+            elif p.color != them or self._attacked(t, them):
+                continue
+            append(row[t])
+        board[ksq] = king
 
     def _piece_moves(
         self,
@@ -823,22 +832,14 @@ class Position:
             ['g8@A', 'g8@G']
         """
         us = self.turn
-        them = us ^ 1
-        board = self.board
-        ksq = self.king_squares[us]
         checkers, _, pins = self._checks_and_pins(us)
         moves: list[Move] = []
         append = moves.append
-        king = board[ksq]
-        board[ksq] = None  # lifted, as in legal_moves
-        row = BOARD_MOVES[ksq]
-        for t in KING_STEPS[ksq]:
-            p = board[t]
-            if p is not None and p.color == them and not self._attacked(t, them):
-                append(row[t])
-        board[ksq] = king
+        self._king_moves(us, True, append)
         if len(checkers) > 1:
             return moves + self._en_passant_moves() if self.ep_square is not None else moves
+        board = self.board
+        ksq = self.king_squares[us]
         target = checkers[0] if checkers else -1  # in check, a capture must take the checker
         for f in self.occupied[us]:
             if f != ksq:
@@ -923,13 +924,33 @@ class Position:
             >>> Position("k7/8/8/8/8/8/8/K7[Q] w - - 0 1").mates_in_one() is None
             True
         """
-        for move in self.checking_moves():
-            self._push(move)
+        checks = self.checking_moves()
+        found = self.first_mate(checks, 0, len(checks))
+        return None if found < 0 else checks[found]
+
+    def first_mate(self, checks: list[Move], start: int, stop: int) -> int:
+        """The index of the first of ``checks[start:stop]`` that checkmates, or -1.
+
+        `checks` must be legal moves that each give check (`checking_moves()`), so only
+        the answers are looked for (`_has_evasion`). A mate search asks this at its last
+        ply, a stretch at a time: it counts each check tried as a node, and `stop` keeps
+        a stretch within the checks it may still try before its next look at its budget.
+
+        Examples:
+            >>> position = Position("k7/8/1K6/8/8/8/8/8[Q] w - - 0 1")
+            >>> checks = position.checking_moves()
+            >>> checks[position.first_mate(checks, 0, len(checks))]
+            Move.from_uci('Q@b7')
+            >>> position.first_mate(checks, 0, 0)
+            -1
+        """
+        for i in range(start, stop):
+            self._push(checks[i])
             mated = not self._has_evasion()
             self._pop()
             if mated:
-                return move
-        return None
+                return i
+        return -1
 
     def checking_moves(self) -> list[Move]:
         """Every legal move that checks the opponent's King, without generating the others.

@@ -79,6 +79,47 @@ def test_mates_in_two_as_the_naive_search_finds_them(seed: int, pieces: int) -> 
         assert_prover_agrees(position, 2)
 
 
+@settings(max_examples=budget(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.integers(0, 6))
+def test_the_search_mates_in_one_as_the_engine_does(seed: int, pieces: int) -> None:
+    """At a mate in one the search plays the engine's `mates_in_one()` (the first checking
+    move that mates), found by asking `gives_mate` of each check here, and counts one
+    node for each check it tried, then two for the proof: its move played again when it
+    is rebuilt (the table has the mate), its position written out."""
+    position = some_position(seed, pieces)
+    if position is None:
+        return
+    checks = position.checking_moves()
+    mates = [move for move in checks if position.gives_mate(move)]
+    assert position.mates_in_one() == (mates[0] if mates else None)
+    result = search_mate(position, 1)
+    if mates:
+        assert result.proof is not None and result.proof.tree.move == mates[0]
+        if position.halfmove_clock < 99:  # (else the table is not used, nor counted on)
+            assert result.nodes == checks.index(mates[0]) + 1 + 2
+    else:
+        assert result.proof is None or result.proof.winner != position.turn
+        assert result.nodes >= len(checks)
+
+
+def test_a_node_limit_stops_the_checks_of_a_mate_in_one_where_it_says() -> None:
+    """The engine tries the checks a stretch at a time, each ending at the search's next
+    look at its limits: cut anywhere among the 30 checks before the mate, the search has
+    counted exactly its limit; the mate is claimed only when it and its proof fit."""
+    position = Position("2k1t3/8/8/1Q6/R1D4K/8/8/2F5[Vi] w - - 0 3")
+    checks = position.checking_moves()
+    mate = position.mates_in_one()
+    assert mate is not None and checks.index(mate) == 30
+    full = search_mate(position, 1)
+    assert full.proof is not None and full.nodes == 31 + 2
+    for limit in range(1, full.nodes + 1):
+        cut = search_mate(position, 1, node_limit=limit)
+        assert (cut.proof is None) == (limit < full.nodes), limit
+        if limit <= 30:
+            assert (cut.cut, cut.nodes) == ("nodes", limit)
+        assert cut.nodes <= limit
+
+
 # Built positions, each with its shortest mate: (FEN, ("for"|"against", moves)). The first
 # ones are random positions of few pieces where the prover found a mate of that length; the
 # tests confirm with the naive search that there is no shorter one.

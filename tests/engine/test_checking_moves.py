@@ -3,7 +3,8 @@
 `Position.checking_moves()` finds the checking moves from the enemy King outwards (check
 squares, discoverers, drops, en passant tried); `Position.gives_check` plays a move to
 see; `has_legal_move()` in check looks for one answer (`_has_evasion`); `mates_in_one()`
-gives the first checking move that leaves no answer. Each must agree
+gives the first checking move that leaves no answer, and `first_mate` the first of a
+stretch of them. Each must agree
 with `legal_moves()`, on crafted positions rich in checks, pins and en passant squares
 (tests/crafted_positions.py) with a few random plies after them, on sparse random boards
 with pockets, and on positions built around discovered checks.
@@ -71,6 +72,10 @@ def assert_mates_agree(position: Position, checks: list[Move]) -> None:
         assert position.gives_mate(move) == (move in mates), (position.fen(), move.uci())
     expected = next((move for move in checks if move in mates), None)
     assert position.mates_in_one() == expected, position.fen()
+    n = len(checks)
+    for start, stop in ((0, n), (0, n // 2), (n // 2, n), (n // 3, n - n // 3), (n, n)):
+        first = next((i for i in range(start, stop) if checks[i] in mates), -1)
+        assert position.first_mate(checks, start, stop) == first, (position.fen(), start)
 
 
 @SETTINGS
