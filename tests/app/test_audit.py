@@ -522,11 +522,8 @@ def test_cli_export_reads_a_url_directly(server: FixtureServer) -> None:
 
 
 def test_cli_check_reads_a_url_directly(server: FixtureServer, tmp_path: Path) -> None:
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     url = server.url(play_path("alice-bob-2009-166-518"))
-    done = subprocess.run(
-        [*GCADJ, "check", "--json", url], capture_output=True, env=env, cwd=ROOT, timeout=30
-    )
+    done = invoke_gcadj("check", "--json", url, env={"XDG_CACHE_HOME": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     verdict = json.loads(done.stdout)
     assert verdict["source"] == url and verdict["result"] == "1-0"
