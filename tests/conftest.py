@@ -11,7 +11,6 @@ the ``dev`` profile: random examples, never a deadline.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import sys
@@ -103,24 +102,27 @@ def invoke_gcadj(
     uses `run_gcadj`).
 
     For a test of what a command computes and prints: no interpreter to start, the same
-    click app as the console script. Not for what only a process shows (signals, pipes
+    click app as the console script (whose name its usage lines say: ``gcadj``, where a
+    ``python -m gcadj`` process says ``python -m gcadj``). Not for what only a process shows (signals, pipes
     closed early, descriptors, the streams' guard, limits, the environment read at start):
     those use `run_gcadj`."""
     from typer.testing import CliRunner
 
     from gcadj.cli.main import app
 
+    before = Path.cwd()  # contextlib.chdir is 3.11's; gcadj supports 3.10
     _forget_shared_fetcher()
     try:
-        with contextlib.chdir(cwd or ROOT):
-            result = CliRunner().invoke(
-                app,
-                list(args),
-                input=stdin,
-                env=dict(env) if env is not None else None,
-                catch_exceptions=False,
-            )
+        os.chdir(cwd or ROOT)
+        result = CliRunner().invoke(
+            app,
+            list(args),
+            input=stdin,
+            env=dict(env) if env is not None else None,
+            catch_exceptions=False,
+        )
     finally:
+        os.chdir(before)
         _forget_shared_fetcher()
     assert "Traceback (most recent call last)" not in result.stderr, result.stderr
     return subprocess.CompletedProcess(
