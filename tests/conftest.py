@@ -103,9 +103,9 @@ def invoke_gcadj(
 
     For a test of what a command computes and prints: no interpreter to start, the same
     click app as the console script (whose name its usage lines say: ``gcadj``, where a
-    ``python -m gcadj`` process says ``python -m gcadj``). Not for what only a process shows (signals, pipes
-    closed early, descriptors, the streams' guard, limits, the environment read at start):
-    those use `run_gcadj`."""
+    ``python -m gcadj`` process says ``python -m gcadj``). Not for what only a process
+    shows (signals, pipes closed early, descriptors, the streams' guard, limits, the
+    environment read at start): those use `run_gcadj`."""
     from typer.testing import CliRunner
 
     from gcadj.cli.main import app
