@@ -8,13 +8,12 @@ fetcher against a real HTTP server on 127.0.0.1, and through the real command li
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Iterator
 from encodings.aliases import aliases
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, GCADJ, invoke_gcadj
+from conftest import FIXTURES, invoke_gcadj
 from httpserver import FixtureServer, page, play_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -202,12 +201,6 @@ def test_a_windows_1252_file_keeps_its_characters_through_every_export(
 
 @pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
 def test_utf16_logs_from_stdin_with_or_without_a_bom(codec: str) -> None:
-    done = subprocess.run(
-        [*GCADJ, "check", "-", "--json"],
-        input=CP1252_LOG.encode(codec),
-        capture_output=True,
-        check=False,
-        cwd=ROOT,
-    )
+    done = invoke_gcadj("check", "-", "--json", stdin=CP1252_LOG.encode(codec))
     verdict = json.loads(done.stdout)
     assert (verdict["status"], verdict["legal_plies"]) == ("legal", 2), done.stderr
