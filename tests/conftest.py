@@ -66,8 +66,10 @@ def run_gcadj(
     sends it elsewhere). `stdin` is its input (none: an empty one); `env`, variables
     added to this process's environment; `preexec`, run in the child before it starts
     (limits). Whatever it was given, it must not print a traceback (a bug is one line and
-    exit 5). For the tests about the process itself: exit codes, pipes, signals, streams,
-    the environment; a test about what a command computes may call the library."""
+    exit 5). For the tests about the process itself: exit codes as the shell sees them,
+    pipes, signals, streams, descriptors, the environment at start, limits, the last line
+    of defence (exit 5); each costs a new interpreter (about 0.25 s of CPU to import
+    gcadj), so a test about what a command computes and prints uses `invoke_gcadj`."""
     raw = subprocess.run(
         [*GCADJ, *args],
         input=stdin.encode("utf-8") if isinstance(stdin, str) else (stdin or b""),
@@ -83,6 +85,62 @@ def run_gcadj(
     err = raw.stderr.decode("utf-8")
     assert "Traceback (most recent call last)" not in err, err
     return subprocess.CompletedProcess(raw.args, raw.returncode, out, err)
+
+
+def invoke_gcadj(
+    *args: str,
+    stdin: str | bytes | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """`gcadj ARGS` run in this process (typer's `CliRunner` on the real app), from the
+    repository's root (or `cwd`; the directory is restored after): its exit code, and its
+    stdout and stderr as text, the shape `run_gcadj` returns, so a test moves from one to
+    the other by its name. `stdin` is its input (none: an empty one); `env`, variables set
+    for the call only. An exception that escapes a command is raised here, failing the
+    test with its traceback (a process would say one line and exit 5; a test of that line
+    uses `run_gcadj`).
+
+    For a test of what a command computes and prints: no interpreter to start, the same
+    click app as the console script (whose name its usage lines say: ``gcadj``, where a
+    ``python -m gcadj`` process says ``python -m gcadj``). Not for what only a process
+    shows (signals, pipes closed early, descriptors, the streams' guard, limits, the
+    environment read at start): those use `run_gcadj`."""
+    from typer.testing import CliRunner
+
+    from gcadj.cli.main import app
+
+    before = Path.cwd()  # contextlib.chdir is 3.11's; gcadj supports 3.10
+    _forget_shared_fetcher()
+    try:
+        os.chdir(cwd or ROOT)
+        result = CliRunner().invoke(
+            app,
+            list(args),
+            input=stdin,
+            env=dict(env) if env is not None else None,
+            catch_exceptions=False,
+        )
+    finally:
+        os.chdir(before)
+        _forget_shared_fetcher()
+    assert "Traceback (most recent call last)" not in result.stderr, result.stderr
+    return subprocess.CompletedProcess(
+        [*GCADJ, *args], result.exit_code, result.stdout, result.stderr
+    )
+
+
+def _forget_shared_fetcher() -> None:
+    """Close and drop the process's shared fetcher (`gcadj.sources.fetch.default_fetcher`):
+    the one global a command leaves behind, made with the cache folder and the fetch
+    options of the first URL read. A process starts without one; so does each
+    `invoke_gcadj`, or a test's XDG_CACHE_HOME or --delay would reach the next test."""
+    from gcadj.sources import fetch
+
+    left = fetch._default
+    fetch.set_default_fetcher(None)
+    if left is not None:
+        left.close()
 
 
 def budget(examples: int) -> int:

@@ -1,6 +1,7 @@
-"""``gcadj adjudicate`` as a real process: files, folders, standard input, --fen, --json,
--v and -q, exit codes, Ctrl-C in the middle of a search (through the command and through
-the API), and a file name full of terminal controls.
+"""``gcadj adjudicate`` on the command line: files, folders, standard input, --fen, --json,
+-v and -q, exit codes, and a file name full of terminal controls (run in process,
+`invoke_gcadj`); Ctrl-C in the middle of a search, through the command and through the
+API (real processes, sent a real SIGINT).
 
 Whatever build is installed runs here (CI runs these tests against both).
 """
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, GCADJ, ROOT, run_gcadj
+from conftest import FIXTURES, GCADJ, ROOT, invoke_gcadj
 
 import gcadj
 from gcadj.analysis.proof_check import check_proof
@@ -37,7 +38,7 @@ def without_seconds(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_log_one_move_before_mate() -> None:
-    done = run_gcadj("adjudicate", str(MATE_IN_ONE))
+    done = invoke_gcadj("adjudicate", str(MATE_IN_ONE))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == f"{MATE_IN_ONE}: legal, 4 plies, result * (ongoing)"
@@ -49,10 +50,10 @@ def test_a_log_one_move_before_mate() -> None:
 
 
 def test_json_is_the_checks_object_with_an_adjudication_the_checker_accepts() -> None:
-    done = run_gcadj("adjudicate", "--json", str(MATE_IN_ONE))
+    done = invoke_gcadj("adjudicate", "--json", str(MATE_IN_ONE))
     assert done.returncode == 0, done.stderr
     (record,) = records(done.stdout)
-    check = run_gcadj("check", "--json", str(MATE_IN_ONE))
+    check = invoke_gcadj("check", "--json", str(MATE_IN_ONE))
     assert {key: value for key, value in record.items() if key != "adjudication"} == json.loads(
         check.stdout
     )
@@ -73,7 +74,7 @@ def test_json_is_the_checks_object_with_an_adjudication_the_checker_accepts() ->
 def test_the_stop_hooks_game_from_standard_input() -> None:
     game = "P e2-e4\np f7-f6\nP d2-d4\np g7-g5\n"
     for args in (["--json"], ["--json", "-"]):
-        done = run_gcadj("adjudicate", *args, stdin=game)
+        done = invoke_gcadj("adjudicate", *args, stdin=game)
         assert done.returncode == 0, done.stderr
         (record,) = records(done.stdout)
         assert record["source"] == "<stdin>"
@@ -83,7 +84,7 @@ def test_the_stop_hooks_game_from_standard_input() -> None:
 
 
 def test_verbose_prints_the_whole_proof_tree() -> None:
-    done = run_gcadj("adjudicate", "-v", "--fen", "2K5/R7/8/8/8/8/8/3k4[Wg] w - - 0 20")
+    done = invoke_gcadj("adjudicate", "-v", "--fen", "2K5/R7/8/8/8/8/8/3k4[Wg] w - - 0 20")
     assert done.returncode == 0, done.stderr
     proof = done.stdout.split("  proof (white mates in 2; each defence: its answer):\n")[1]
     assert proof.splitlines() == [
@@ -96,7 +97,7 @@ def test_verbose_prints_the_whole_proof_tree() -> None:
 
 
 def test_fen_with_no_source_adjudicates_that_position_and_reads_no_stdin() -> None:
-    done = run_gcadj(
+    done = invoke_gcadj(
         "adjudicate", "--json", "--fen", "k7/8/2K5/8/8/8/8/7R[] w - - 0 1", stdin="P e2-e4\n"
     )
     assert done.returncode == 0, done.stderr
@@ -107,14 +108,14 @@ def test_fen_with_no_source_adjudicates_that_position_and_reads_no_stdin() -> No
         ["K c6-b6", "k a8-b8", "R h1-h8"],
         ["Kb6", "Kb8", "Rh8#"],
     )
-    from_stdin = run_gcadj(
+    from_stdin = invoke_gcadj(
         "adjudicate", "--json", "--fen", "-", stdin="k7/8/2K5/8/8/8/8/7R[] w - - 0 1\n"
     )
     assert records(from_stdin.stdout)[0]["adjudication"]["mate"] == mate
 
 
 def test_a_folder_quietly_one_line_per_game_in_order() -> None:
-    done = run_gcadj("adjudicate", "-q", "--mate-depth", "1", str(GAMES))
+    done = invoke_gcadj("adjudicate", "-q", "--mate-depth", "1", str(GAMES))
     assert done.returncode == 1, done.stderr  # one game is illegal
     lines = done.stdout.splitlines()
     assert [line.split(": ")[1] for line in lines] == [
@@ -136,25 +137,25 @@ def test_a_folder_quietly_one_line_per_game_in_order() -> None:
 def test_exit_codes_are_the_checks(tmp_path: Path) -> None:
     illegal = tmp_path / "illegal.txt"
     illegal.write_text("P e2-e4\np f7-f6\nP d2-d4\np g7-g5\nQ d1-h6\n", encoding="utf-8")
-    done = run_gcadj("adjudicate", "--json", str(illegal))
+    done = invoke_gcadj("adjudicate", "--json", str(illegal))
     assert done.returncode == 1
     assert records(done.stdout)[0]["adjudication"]["class"] == "proven"
-    missing = run_gcadj("adjudicate", str(tmp_path / "missing.txt"))
+    missing = invoke_gcadj("adjudicate", str(tmp_path / "missing.txt"))
     assert missing.returncode == 4 and "undetermined *: no position to adjudicate" in missing.stderr
-    bad = run_gcadj("adjudicate", "--mate-depth", "0", str(MATE_IN_ONE))
+    bad = invoke_gcadj("adjudicate", "--mate-depth", "0", str(MATE_IN_ONE))
     assert bad.returncode == 2 and "--mate-depth needs a whole number ≥ 1, not '0'" in bad.stderr
-    unsearched = run_gcadj(
+    unsearched = invoke_gcadj(
         "adjudicate", "-q", "--budget", "0", str(MATE_IN_ONE)
     )  # 0 s: no search, as serve
     assert unsearched.returncode == 0, unsearched.stderr
     assert "undetermined *: no mate was searched (a budget of 0 s)" in unsearched.stdout
-    negative = run_gcadj("adjudicate", "--budget", "-1", str(MATE_IN_ONE))
+    negative = invoke_gcadj("adjudicate", "--budget", "-1", str(MATE_IN_ONE))
     assert negative.returncode == 2 and "--budget needs a number ≥ 0" in negative.stderr
 
 
 def test_a_node_limit_gives_the_same_answer_every_time() -> None:
     args = ("--json", "--nodes", "500", "--fen", "1K2F3/8/1p4g1/8/k7/8/8/8[N] w - - 0 20")
-    first, second = run_gcadj("adjudicate", *args), run_gcadj("adjudicate", *args)
+    first, second = invoke_gcadj("adjudicate", *args), invoke_gcadj("adjudicate", *args)
     assert first.returncode == second.returncode == 0
     one, two = records(first.stdout)[0], records(second.stdout)[0]
     assert without_seconds(one) == without_seconds(two)
@@ -227,7 +228,7 @@ def test_ctrl_c_reaches_a_search_through_the_api_in_either_build() -> None:
 def test_a_file_name_with_terminal_controls_is_shown_safe(tmp_path: Path, flag: str) -> None:
     evil = tmp_path / "evil\x1b]0;pwned\x07\x1b[2J\u202e.txt"
     evil.write_text(MATE_IN_ONE.read_text(encoding="utf-8"), encoding="utf-8")
-    done = run_gcadj("adjudicate", *([flag] if flag else []), str(evil))
+    done = invoke_gcadj("adjudicate", *([flag] if flag else []), str(evil))
     assert done.returncode == 0, done.stderr
     assert "\x1b" not in done.stdout and "\x07" not in done.stdout and "\u202e" not in done.stdout
     assert "proven 1-0" in done.stdout and "␛]0;pwned␇" in done.stdout
@@ -245,14 +246,14 @@ def test_a_file_name_with_terminal_controls_is_shown_safe(tmp_path: Path, flag: 
     ],
 )
 def test_options_out_of_range_are_usage_errors(args: tuple[str, ...], words: str) -> None:
-    done = run_gcadj("adjudicate", *args, "--fen", "k7/8/2K5/8/8/8/8/7R[] w - - 0 1")
+    done = invoke_gcadj("adjudicate", *args, "--fen", "k7/8/2K5/8/8/8/8/7R[] w - - 0 1")
     assert done.returncode == 2 and done.stdout == ""
     assert words in done.stderr
 
 
 def test_a_huge_fen_is_a_short_message() -> None:
     """A megabyte of FEN on standard input (``--fen -``): the message quotes a little."""
-    done = run_gcadj(
+    done = invoke_gcadj(
         "adjudicate", "--fen", "-", stdin="k7/8/8/8/8/8/8/7K[] w - - 0 " + "9" * 1_000_000 + "x"
     )
     assert done.returncode != 0 and len(done.stdout) + len(done.stderr) < 2_000

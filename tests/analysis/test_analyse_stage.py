@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, ROOT, run_gcadj
+from conftest import FIXTURES, ROOT, invoke_gcadj
 
 import gcadj
 from gcadj.analysis import analyser
@@ -40,7 +40,7 @@ QUICK = AnalyseOptions(mate_depth=1, node_limit=20_000)
 
 
 def gcadj_run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return run_gcadj(*args, stdin=stdin, timeout=300, env={"COLUMNS": "200"})
+    return invoke_gcadj(*args, stdin=stdin, env={"COLUMNS": "200"})
 
 
 def analysed(path: Path, options: AnalyseOptions | None = None) -> Verdict:

@@ -19,7 +19,7 @@ from html import escape
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, GCADJ, ROOT
+from conftest import FIXTURES, GCADJ, ROOT, invoke_gcadj
 from httpserver import (
     Behaviour,
     FixtureServer,
@@ -32,14 +32,12 @@ from httpserver import (
     status,
     truncated,
 )
-from typer.testing import CliRunner
 
 from gcadj.app.audit import AuditPlan, run_audit
 from gcadj.app.batch import Limits
 from gcadj.app.check import check_text
 from gcadj.app.jsonl import read_done
 from gcadj.app.worker_judging import WorkerSettings, game_result
-from gcadj.cli.main import app
 from gcadj.errors import AuditError
 from gcadj.outputs.audit_report import summarize
 from gcadj.sources.fetch import Fetcher, FetchOptions, set_default_fetcher
@@ -391,8 +389,9 @@ def test_an_interrupted_audit_without_out_says_there_is_nothing_to_resume(
 
 
 def invoke(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
+    """`invoke_gcadj` as (exit code, stdout, stderr), the shape these tests compare."""
+    done = invoke_gcadj(*args)
+    return done.returncode, done.stdout, done.stderr
 
 
 def test_cli_audit_of_an_index_writes_csv_and_a_safe_report(
@@ -523,11 +522,8 @@ def test_cli_export_reads_a_url_directly(server: FixtureServer) -> None:
 
 
 def test_cli_check_reads_a_url_directly(server: FixtureServer, tmp_path: Path) -> None:
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     url = server.url(play_path("alice-bob-2009-166-518"))
-    done = subprocess.run(
-        [*GCADJ, "check", "--json", url], capture_output=True, env=env, cwd=ROOT, timeout=30
-    )
+    done = invoke_gcadj("check", "--json", url, env={"XDG_CACHE_HOME": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     verdict = json.loads(done.stdout)
     assert verdict["source"] == url and verdict["result"] == "1-0"

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import FIXTURES, run_gcadj
+from conftest import FIXTURES, invoke_gcadj
 
 import gcadj
 from gcadj.analysis.options import AdjudicateOptions
@@ -68,7 +68,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def audited(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("audit")
     files = {"jsonl": out / "r.jsonl", "csv": out / "r.csv", "report": out / "r.html"}
-    done = run_gcadj(
+    done = invoke_gcadj(
         "audit", str(corpus), "--adjudicate", *SEARCH, "-q", "-j", "2",
         "-o", str(files["jsonl"]), "--csv", str(files["csv"]), "--report", str(files["report"]),
     )  # fmt: skip
@@ -81,7 +81,7 @@ def test_each_line_is_what_adjudicate_gives_for_its_source(
 ) -> None:
     audit = {record["source"]: timeless(record) for record in lines_of(audited["jsonl"])}
     assert sorted(audit) == sorted(str(path) for path in corpus.iterdir())
-    alone = run_gcadj("adjudicate", "--json", *SEARCH, *sorted(audit))
+    alone = invoke_gcadj("adjudicate", "--json", *SEARCH, *sorted(audit))
     assert alone.returncode == 1, alone.stderr
     expected = {r["source"]: timeless(r) for r in map(json.loads, alone.stdout.splitlines())}
     assert audit == expected
@@ -91,7 +91,9 @@ def test_each_line_is_what_adjudicate_gives_for_its_source(
 
 def test_one_job_or_two_give_the_same_lines(corpus: Path, audited: dict[str, Path]) -> None:
     out = audited["jsonl"].with_name("one-job.jsonl")
-    done = run_gcadj("audit", str(corpus), "--adjudicate", *SEARCH, "-q", "-j", "1", "-o", str(out))
+    done = invoke_gcadj(
+        "audit", str(corpus), "--adjudicate", *SEARCH, "-q", "-j", "1", "-o", str(out)
+    )
     assert done.returncode == 1, done.stderr
     assert list(map(timeless, lines_of(out))) == list(map(timeless, lines_of(audited["jsonl"])))
 
@@ -124,7 +126,7 @@ def test_the_csv_gains_the_class_result_and_mate_length(audited: dict[str, Path]
 
 def test_without_the_flag_nothing_is_adjudicated(corpus: Path, tmp_path: Path) -> None:
     table = tmp_path / "plain.csv"
-    done = run_gcadj(
+    done = invoke_gcadj(
         "audit", str(corpus), "-q", "-o", str(tmp_path / "p.jsonl"), "--csv", str(table)
     )
     assert done.returncode == 1, done.stderr
@@ -134,7 +136,7 @@ def test_without_the_flag_nothing_is_adjudicated(corpus: Path, tmp_path: Path) -
 
 @pytest.mark.parametrize("option", ["--mate-depth", "--budget", "--nodes", "--evidence-margin"])
 def test_an_adjudication_option_needs_the_flag(corpus: Path, option: str) -> None:
-    done = run_gcadj("audit", str(corpus), "-q", option, "2")
+    done = invoke_gcadj("audit", str(corpus), "-q", option, "2")
     assert done.returncode == 2
     assert done.stderr.strip() == f"gcadj audit: {option} needs --adjudicate"
 

@@ -1,9 +1,10 @@
 """The audit writes in the order of the sources, speaks like check, and outlives its workers.
 
-Real ``gcadj audit`` processes with real worker processes; deaths are real SIGKILLs: asked
-of a worker by the fault hook `KILL_ENV` (as the OOM killer would kill it), or sent from
-outside, by pid, to the workers the hook `HANG_ENV` stalls; deadlines are driven by that
-hook too (a stalled worker never finishes), never by how fast the machine is.
+``gcadj audit`` (in process, or a real process where a test signals it) with real worker
+processes; deaths are real SIGKILLs: asked of a worker by the fault hook `KILL_ENV` (as
+the OOM killer would kill it), or sent from outside, by pid, to the workers the hook
+`HANG_ENV` stalls; deadlines are driven by that hook too (a stalled worker never
+finishes), never by how fast the machine is.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import signal
 import subprocess
 from pathlib import Path
 
-from conftest import FIXTURES, GCADJ, ROOT
+from conftest import FIXTURES, GCADJ, ROOT, invoke_gcadj
 from random_games import random_game
 
 from gcadj.app.pool import HANG_ENV, KILL_ENV
@@ -45,14 +46,8 @@ def make_corpus(folder: Path, count: int) -> list[Path]:
 
 
 def audit(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*GCADJ, "audit", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        env={**os.environ, **(env or {})},
-    )
+    """``gcadj audit ARGS`` run in this process; its workers are real processes all the same."""
+    return invoke_gcadj("audit", *args, env=env)
 
 
 def sources_of(jsonl: Path) -> list[str]:
@@ -83,9 +78,7 @@ def test_one_and_two_jobs_write_byte_identical_jsonl_and_csv(tmp_path: Path) -> 
 def test_audit_quiet_prints_what_check_quiet_prints(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     paths = make_corpus(corpus, 120)
-    checked = subprocess.run(
-        [*GCADJ, "check", "-q", str(corpus)], capture_output=True, text=True, cwd=ROOT
-    )
+    checked = invoke_gcadj("check", "-q", str(corpus))
     illegal = EXAMPLES[4].read_bytes()  # ex5, the one illegal game of the corpus
     assert checked.stdout.count("\n") == sum(p.read_bytes() == illegal for p in paths) > 1
     for jobs in ("1", "2"):

@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import FIXTURES
-from typer.testing import CliRunner
+from conftest import FIXTURES, invoke_gcadj
 from viewer_pages import page_data
 
 from gcadj.about import GENERATOR_META
@@ -22,7 +21,6 @@ from gcadj.app.batch import Limits
 from gcadj.app.check import check_text
 from gcadj.app.exit_codes import exit_code_of, worst
 from gcadj.app.products import DEFAULT_VIEWERS, ViewerChoice
-from gcadj.cli.main import app
 from gcadj.errors import AuditError
 from gcadj.outputs.viewer import viewer_assets, viewer_filename, write_viewer
 
@@ -146,11 +144,10 @@ def test_a_foreign_file_with_an_asset_name_is_not_replaced(tmp_path: Path) -> No
 
 def test_the_options_in_words(tmp_path: Path) -> None:
     folder = archive(tmp_path)
-    runner = CliRunner()
 
     def run(*args: str) -> tuple[int, str]:
-        done = runner.invoke(app, ["audit", str(folder), "--jobs", "1", "-q", *args])
-        return done.exit_code, done.output
+        done = invoke_gcadj("audit", str(folder), "--jobs", "1", "-q", *args)
+        return done.returncode, done.stdout + done.stderr
 
     code, said = run("--viewers", "some")
     assert code == 2 and "'failing', 'all', 'none'" in said

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, run_gcadj
+from conftest import FIXTURES, invoke_gcadj
 
 import gcadj
 from gcadj.analysis import adjudicator as adjudicate_module
@@ -57,7 +57,7 @@ def test_a_checks_json_is_byte_for_byte_as_before_and_the_adjudication_is_one_mo
 
 
 def test_gcadj_adjudicate_prints_the_verdicts_own_line() -> None:
-    done = run_gcadj("adjudicate", "--json", str(MATE_IN_ONE))
+    done = invoke_gcadj("adjudicate", "--json", str(MATE_IN_ONE))
     assert done.returncode == 0, done.stderr
     options = JudgeOptions(adjudicate=AdjudicateOptions())
     (verdict,) = judge_source(str(MATE_IN_ONE), options)
@@ -120,7 +120,7 @@ def test_a_folder_is_adjudicated_by_the_batch_runner_in_the_order_of_its_games(
     (folder / "illegal.txt").write_text("P e2-e4\np e7-e5\nK e1-e3\n", encoding="utf-8")
 
     def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-        return run_gcadj("adjudicate", "--json", "--mate-depth", "1", *args, env=env)
+        return invoke_gcadj("adjudicate", "--json", "--mate-depth", "1", *args, env=env)
 
     one, two = run("-j", "1", str(folder)), run("-j", "2", str(folder))
     assert one.returncode == two.returncode == 1, one.stderr  # an illegal move: exit 1

@@ -11,12 +11,10 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, run_gcadj
+from conftest import FIXTURES, invoke_gcadj
 from httpserver import FixtureServer, page
-from typer.testing import CliRunner
 
 from gcadj.about import GENERATOR_META
-from gcadj.cli.main import app
 from gcadj.engine.fen import STARTING_FEN
 
 LOGS = FIXTURES / "logs"
@@ -27,8 +25,9 @@ ILLEGAL = LOGS / "illegal" / "castling.txt"
 
 
 def invoke(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
+    """`invoke_gcadj` as (exit code, stdout, stderr), the shape these tests compare."""
+    done = invoke_gcadj(*args)
+    return done.returncode, done.stdout, done.stderr
 
 
 def json_lines(text: str) -> list[dict[str, object]]:
@@ -121,15 +120,15 @@ def test_all_fixture_logs_make_one_pgn_database_that_checks_the_same(tmp_path: P
     for path in all_fixture_logs():
         (logs / f"{path.parent.name}-{path.name}").write_bytes(path.read_bytes())
     database = tmp_path / "all.pgn"
-    done = run_gcadj("export", str(logs), "--to", "pgn", "-o", str(database))
+    done = invoke_gcadj("export", str(logs), "--to", "pgn", "-o", str(database))
     assert done.returncode == 0, done.stderr
-    originals = json_lines(run_gcadj("check", "--json", str(logs)).stdout)
+    originals = json_lines(invoke_gcadj("check", "--json", str(logs)).stdout)
     assert len(originals) == len(all_fixture_logs()) > 30
     text = database.read_text()
     assert text.count('[Variant "Pocket Mutation Chess"]') == len(originals)
     assert text.count("{gcadj: illegal ply") == sum(r["status"] == "illegal" for r in originals)
 
-    done = run_gcadj("check", "--json", str(database))
+    done = invoke_gcadj("check", "--json", str(database))
     again = json_lines(done.stdout)
     assert [row["source"] for row in again] == [
         f"{database}#{n}" for n in range(1, len(originals) + 1)
@@ -235,7 +234,7 @@ def test_a_database_is_written_with_the_games_that_can_be_read(tmp_path: Path) -
 
 def test_check_verdicts_on_stdout_and_unreadable_sources_on_stderr(tmp_path: Path) -> None:
     missing = tmp_path / "missing.txt"
-    done = run_gcadj("check", str(missing), str(LEGAL))
+    done = invoke_gcadj("check", str(missing), str(LEGAL))
     assert done.returncode == 4
     assert done.stdout == f"{LEGAL}: legal, 4 plies, result 0-1 (checkmate)\n"
     assert done.stderr == f"{missing}: no such file\n"
@@ -245,7 +244,7 @@ def test_quiet_prints_only_the_failing_games_one_line_each(tmp_path: Path) -> No
     bad = tmp_path / "bad.txt"
     bad.write_text("e4 e5\n")  # SAN in a log (numbered and alone, it would be PGN)
     missing = tmp_path / "missing.txt"
-    done = run_gcadj("check", "-q", str(LEGAL), str(ILLEGAL), str(bad), str(missing))
+    done = invoke_gcadj("check", "-q", str(LEGAL), str(ILLEGAL), str(bad), str(missing))
     assert done.returncode == 4
     out = done.stdout.splitlines()
     assert len(out) == 2
@@ -253,13 +252,13 @@ def test_quiet_prints_only_the_failing_games_one_line_each(tmp_path: Path) -> No
     assert "[castling]" in out[0]
     assert out[1].startswith(f"{bad}:1:") and "syntax error" in out[1]
     assert done.stderr == f"{missing}: no such file\n"
-    quiet_json = json_lines(run_gcadj("check", "-q", "--json", str(LEGAL), str(ILLEGAL)).stdout)
+    quiet_json = json_lines(invoke_gcadj("check", "-q", "--json", str(LEGAL), str(ILLEGAL)).stdout)
     assert [row["status"] for row in quiet_json] == ["illegal"]
 
 
 def test_verbose_adds_the_tags_and_the_final_position() -> None:
-    plain = run_gcadj("check", str(EXAMPLES / "ex4_resignation.txt")).stdout
-    verbose = run_gcadj("check", "-v", str(EXAMPLES / "ex4_resignation.txt")).stdout
+    plain = invoke_gcadj("check", str(EXAMPLES / "ex4_resignation.txt")).stdout
+    verbose = invoke_gcadj("check", "-v", str(EXAMPLES / "ex4_resignation.txt")).stdout
     assert "Final position:" not in plain and "tags:" not in plain
     assert "tags: " in verbose and "Status 'Bob Example has resigned.'" in verbose
     assert "Final position:" in verbose and "    FEN rnb1k1nr/" in verbose
@@ -334,7 +333,7 @@ def test_audit_singular_wording(tmp_path: Path) -> None:
 
 
 def test_help_lists_the_commands_in_order_with_whole_descriptions() -> None:
-    done = run_gcadj("--help")
+    done = invoke_gcadj("--help")
     commands = re.findall(r"^  (\w+)\s{2,}(.+)$", done.stdout.split("Commands:")[1], re.M)
     assert [name for name, _ in commands] == [
         "check",
@@ -381,7 +380,7 @@ def test_usage_lines_name_the_arguments_plainly(command: str, usage: str) -> Non
     ],
 )
 def test_number_options_are_refused_in_words(args: list[str], message: str) -> None:
-    done = run_gcadj(*args)
+    done = invoke_gcadj(*args)
     assert done.returncode == 2
     assert message in done.stderr and "not a valid" not in done.stderr
     assert done.stdout == ""

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 import typer
-from conftest import FIXTURES, ROOT
-from typer.testing import CliRunner
+from conftest import FIXTURES, ROOT, invoke_gcadj
 
 from gcadj.app.exit_codes import (
     EXIT_CANNOT_WRITE,
@@ -28,14 +27,13 @@ from gcadj.cli.main import app
 from gcadj.sources.walk import SOURCE_SUFFIXES
 from gcadj.vocabulary import PRESETS
 
-runner = CliRunner()
 COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
 LEGAL = FIXTURES / "examples" / "ex1_pocket_mutation_drops.txt"
 
 
 def help_of(command: str) -> str:
-    done = runner.invoke(app, [command, "--help"])
-    assert done.exit_code == 0, done.stderr
+    done = invoke_gcadj(command, "--help")
+    assert done.returncode == 0, done.stderr
     return " ".join(done.stdout.split())
 
 
@@ -80,17 +78,17 @@ def test_the_judging_commands_give_the_whole_policy(command: str) -> None:
 
 def test_the_codes_are_what_the_commands_exit_with(tmp_path: Path) -> None:
     """A few codes of the table, met for real: the help says what happens."""
-    assert runner.invoke(app, ["check", str(LEGAL)]).exit_code == 0
+    assert invoke_gcadj("check", str(LEGAL)).returncode == 0
     illegal = tmp_path / "illegal.txt"
     illegal.write_text("P e2-e5\n", encoding="utf-8")
-    assert runner.invoke(app, ["check", str(illegal)]).exit_code == 1
-    assert runner.invoke(app, ["check", "--pocket-file", "q1", str(LEGAL)]).exit_code == 2
+    assert invoke_gcadj("check", str(illegal)).returncode == 1
+    assert invoke_gcadj("check", "--pocket-file", "q1", str(LEGAL)).returncode == 2
     unparsable = tmp_path / "bad.txt"
     unparsable.write_text("P e2-e9\n", encoding="utf-8")
-    assert runner.invoke(app, ["check", str(unparsable)]).exit_code == 3
-    assert runner.invoke(app, ["check", str(tmp_path / "missing.txt")]).exit_code == 4
-    assert runner.invoke(app, ["perft", "not a fen", "1"]).exit_code == EXIT_USAGE
-    assert runner.invoke(app, ["fen", "--to-gc", "startpos"]).exit_code == 0
+    assert invoke_gcadj("check", str(unparsable)).returncode == 3
+    assert invoke_gcadj("check", str(tmp_path / "missing.txt")).returncode == 4
+    assert invoke_gcadj("perft", "not a fen", "1").returncode == EXIT_USAGE
+    assert invoke_gcadj("fen", "--to-gc", "startpos").returncode == 0
 
 
 def test_the_manual_lists_the_codes_of_check() -> None:
@@ -133,7 +131,7 @@ FETCHING = ("adjudicate", "analyse", "analyze", "audit", "check", "export", "fet
 
 def fetch_block(command: str) -> str:
     """The lines of `command --help` from ``--cache`` to the end of ``--max-size``'s."""
-    done = runner.invoke(app, [command, "--help"], env={"COLUMNS": "100"})
+    done = invoke_gcadj(command, "--help", env={"COLUMNS": "100"})
     lines = done.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("--cache"))
     end = next(i for i, line in enumerate(lines) if line.lstrip().startswith("--max-size"))

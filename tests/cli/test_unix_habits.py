@@ -14,8 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, GCADJ, ROOT
-from typer.testing import CliRunner
+from conftest import FIXTURES, GCADJ, ROOT, invoke_gcadj
 
 import gcadj
 from gcadj.app.check import FAULT_ENV
@@ -29,8 +28,9 @@ SCRIPT = Path(sys.executable).with_name("gcadj")  # the console script of this v
 
 
 def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, list(args), input=stdin)
-    return result.exit_code, result.stdout, result.stderr
+    """`invoke_gcadj` as (exit code, stdout, stderr), the shape these tests compare."""
+    done = invoke_gcadj(*args, stdin=stdin)
+    return done.returncode, done.stdout, done.stderr
 
 
 def one_line(text: str) -> str:

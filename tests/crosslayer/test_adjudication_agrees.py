@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import FIXTURES, run_gcadj
+from conftest import FIXTURES, invoke_gcadj
 
 from gcadj.outputs.plain_words import ADJUDICATION_WORDS, PROPOSED_WORDS
 from gcadj.outputs.viewer import viewer_filename
@@ -57,12 +57,12 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     found["json"] = {
         r["source"]: r
         for r in map(
-            json.loads, run_gcadj("adjudicate", "--json", *SEARCH, *sources).stdout.splitlines()
+            json.loads, invoke_gcadj("adjudicate", "--json", *SEARCH, *sources).stdout.splitlines()
         )
     }
-    found["text"] = run_gcadj("adjudicate", *SEARCH, *sources).stdout
-    found["quiet"] = run_gcadj("adjudicate", "-q", *SEARCH, *sources).stdout.splitlines()
-    done = run_gcadj(
+    found["text"] = invoke_gcadj("adjudicate", *SEARCH, *sources).stdout
+    found["quiet"] = invoke_gcadj("adjudicate", "-q", *SEARCH, *sources).stdout.splitlines()
+    done = invoke_gcadj(
         "audit", str(games), "--adjudicate", *SEARCH, "-q", "-o", str(folder / "a.jsonl"),
         "--csv", str(folder / "a.csv"), "--report", str(folder / "a.html"),
         "--viewer-dir", str(folder / "viewers"), "--viewers", "all",
@@ -75,7 +75,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     with (folder / "a.csv").open(encoding="utf-8", newline="") as handle:
         found["csv"] = {row["source"]: row for row in csv.DictReader(handle)}
     found["export"] = {
-        source: run_gcadj("export", "--to", "html", "--adjudicate", *SEARCH, source).stdout
+        source: invoke_gcadj("export", "--to", "html", "--adjudicate", *SEARCH, source).stdout
         for source in sources
     }
     return found
@@ -187,7 +187,7 @@ def test_the_served_page_says_the_same(
     served_depth = SEARCH  # the served pages search to ADJUDICATE_DEPTH
     for n, source in enumerate(outputs["sources"]):
         page = tmp_path / f"exported-{n}.html"
-        html = run_gcadj("export", "--to", "html", "--adjudicate", *served_depth, source).stdout
+        html = invoke_gcadj("export", "--to", "html", "--adjudicate", *served_depth, source).stdout
         page.write_text(html, encoding="utf-8")
         browser.get(page.as_uri())
         exported[source] = said()

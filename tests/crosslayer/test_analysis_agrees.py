@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from conftest import FIXTURES, run_gcadj
+from conftest import FIXTURES, invoke_gcadj
 
 from gcadj.app.pipeline import judge_source
 from gcadj.notation.pgn import CLOSE_VAR, MOVE, NAG, OPEN_VAR, tokens
@@ -43,7 +43,7 @@ EXPECTED = {
 
 
 def gcadj(*args: str) -> subprocess.CompletedProcess[str]:
-    return run_gcadj(*args, timeout=900)
+    return invoke_gcadj(*args)
 
 
 def found(record: dict[str, Any]) -> list[tuple[int, str, str]]:

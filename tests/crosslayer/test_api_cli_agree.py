@@ -2,18 +2,18 @@
 
 For every file under fixtures/ (the logs, the pages, the copied pages, the PGN and Game
 Courier exports, even the READMEs, which are judged as the text they are), the JSON of
-`gcadj.judge_source` equals what a real ``gcadj check --json`` process prints, line for
-line and byte for byte, warnings included; `gcadj.check_source` is the first of them; and
-text handed to `gcadj.check_text` as "<stdin>" is judged as ``gcadj check -`` judges it.
+`gcadj.judge_source` equals what ``gcadj check --json`` prints (the console script's app,
+run in process), line for line and byte for byte, warnings included; `gcadj.check_source`
+is the first of them; and text handed to `gcadj.check_text` as "<stdin>" is judged as
+``gcadj check -`` judges it.
 """
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, GCADJ, ROOT
+from conftest import FIXTURES, ROOT, invoke_gcadj
 
 import gcadj
 from gcadj.sources.decode import decode_text
@@ -23,15 +23,9 @@ PAGES = sorted((FIXTURES / "pages").glob("*"))
 
 
 def cli_json_lines(*args: str, stdin: bytes | None = None) -> list[str]:
-    done = subprocess.run(
-        [*GCADJ, "check", "--json", *args],
-        input=stdin,
-        capture_output=True,
-        cwd=ROOT,
-        timeout=300,
-    )
+    done = invoke_gcadj("check", "--json", *args, stdin=stdin)
     assert done.returncode in (0, 1, 3, 4), done.stderr  # never 5: no bug on a fixture
-    return done.stdout.decode("utf-8").splitlines()
+    return done.stdout.splitlines()
 
 
 def test_the_fixtures_cover_logs_pages_and_copied_pages() -> None:

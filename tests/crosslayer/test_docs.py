@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
-import sys
 import unicodedata
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, invoke_gcadj
 
 from gcadj.engine.pieces import KINDS
 
@@ -165,14 +163,9 @@ def console_sessions() -> list[tuple[str, str, str]]:
 def test_what_the_documentation_shows_a_command_print_is_what_it_prints(
     where: str, command: str, shown: str
 ) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", *shlex.split(command)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-        timeout=120,
-    )
+    program, *args = shlex.split(command)
+    assert program == "gcadj"
+    done = invoke_gcadj(*args)
     assert done.stdout == shown, (where, command)
 
 

@@ -7,11 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES
-from typer.testing import CliRunner
+from conftest import FIXTURES, invoke_gcadj
 
 from gcadj.app.check import check_source, check_text
-from gcadj.cli.main import app
 from gcadj.errors import ExportError
 from gcadj.judging.verdict import Verdict
 from gcadj.outputs.game_export import export_game
@@ -76,9 +74,9 @@ def test_to_pocket_file_is_for_game_courier_text_only(tmp_path: Path) -> None:
         export_game(check_text("P e2-e4\n"), "gc", to_pocket_file="7")
     path = tmp_path / "g.txt"
     path.write_text("P e2-e4\np e7-e5\nN g1-f3\nn b8-c6\nR h1-i1\n")
-    result = CliRunner().invoke(app, ["export", str(path), "--to", "gc", "--to-pocket-file", "p"])
-    assert result.exit_code == 0, result.output
+    result = invoke_gcadj("export", str(path), "--to", "gc", "--to-pocket-file", "p")
+    assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0] == '[PocketFile "p"]'
     assert "3. R h1-p1" in result.stdout
-    bad = CliRunner().invoke(app, ["export", str(path), "--to", "pgn", "--to-pocket-file", "p"])
-    assert bad.exit_code == 2
+    bad = invoke_gcadj("export", str(path), "--to", "pgn", "--to-pocket-file", "p")
+    assert bad.returncode == 2

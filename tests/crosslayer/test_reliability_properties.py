@@ -3,7 +3,7 @@
 Two levels, each with a fixed budget (derandomized in CI; `bench/fuzz_long.py` runs them
 with a large random one):
 
-- any bytes into `gcadj check` (the command, through typer's runner, with and without
+- any bytes into `gcadj check` (the command, run in process by `invoke_gcadj`, with and without
   ``--json``) and any text into `gcadj.check_text`;
 - random plies of literal sub-moves into the judge, on the boards of random games: moves,
   placements, clears, captures, ``*`` drops, same-square moves, pocket squares, labels of
@@ -17,16 +17,14 @@ from __future__ import annotations
 import json
 import random
 
-from conftest import budget
+from conftest import budget, invoke_gcadj
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from random_games import random_game
-from typer.testing import CliRunner
 from verdict_shape import assert_verdict_shape
 
 import gcadj
 from gcadj.app.check import check_text
-from gcadj.cli.main import app
 from gcadj.engine.position import Position
 from gcadj.engine.squares import square_name
 
@@ -102,8 +100,6 @@ RAW = (
     | st.builds(lambda b, t: b + t.encode("utf-8"), st.binary(max_size=20), TEXTS)
 )
 
-runner = CliRunner()
-
 
 @SETTINGS
 @given(RAW, st.booleans())
@@ -111,27 +107,21 @@ def test_any_bytes_into_check_give_one_verdict_and_a_documented_exit_code(
     data: bytes, all_findings: bool
 ) -> None:
     args = ["check", "--json", "-", *(["--all"] if all_findings else [])]
-    result = runner.invoke(app, args, input=data)
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-        result.exception
-    )
-    assert result.exit_code in (0, 1, 3, 4), (result.exit_code, result.output)
+    result = invoke_gcadj(*args, stdin=data)
+    assert result.returncode in (0, 1, 3, 4), (result.returncode, result.stderr)
     lines = result.stdout.splitlines()
     assert len(lines) == 1, lines  # one verdict, one line, for str.splitlines too
     record = json.loads(lines[0])
     assert_verdict_shape(record)
     expected = {"legal": 0, "illegal": 1, "syntax-error": 3, "error": 4}[record["status"]]
-    assert result.exit_code == expected
+    assert result.returncode == expected
 
 
 @settings(SETTINGS, max_examples=budget(60))
 @given(RAW)
 def test_any_bytes_into_check_give_a_readable_report(data: bytes) -> None:
-    result = runner.invoke(app, ["check", "-"], input=data)
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-        result.exception
-    )
-    assert result.exit_code in (0, 1, 3, 4), (result.exit_code, result.output)
+    result = invoke_gcadj("check", "-", stdin=data)
+    assert result.returncode in (0, 1, 3, 4), (result.returncode, result.stderr)
     assert "<stdin>" in result.stdout + result.stderr  # a verdict, or an unreadable source
 
 

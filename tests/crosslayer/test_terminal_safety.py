@@ -4,7 +4,7 @@ A property: random text salted with terminal controls (C0 but newline and tab, D
 the bidi embeddings, overrides and isolates) goes into every place a log, a page or a
 file name can carry it (tag values, comments, a ply that cannot be read, an illegal ply's
 comment, the file's name, a FEN or a position code, a page's player names and status)
-and through every command, driven by typer's runner on the real app. Nothing of it may
+and through every command, run in process on the real app (`invoke_gcadj`). Nothing of it may
 come out raw, on stderr (always words for a person) or on stdout, except as the data of a
 format that keeps its own escaping (PGN, Game Courier text, HTML): that is data, written
 as the log holds it, and tests/cli/test_terminal_text.py shows that on a real terminal
@@ -19,11 +19,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import typer
-from conftest import FIXTURES, budget
+from conftest import FIXTURES, budget, invoke_gcadj
 from httpserver import FixtureServer, page, play_path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from gcadj.cli.main import app
 from gcadj.outputs.registry import writers
@@ -117,18 +116,13 @@ def page_with(dirty: str) -> str:
 @given(DIRTY)
 @example(EVERY_CONTROL)
 def test_no_control_character_from_the_input_comes_out_raw(dirty: str) -> None:
-    runner = CliRunner()
     route = play_path("dirty")
     with tempfile.TemporaryDirectory() as scratch, FixtureServer() as server:
         server.routes[route] = page(page_with(dirty))
         folder = Path(scratch)
         legal = write_games(folder, dirty)
         for args in invocations(folder, legal, dirty, server.url(route)):
-            result = runner.invoke(app, args)
-            assert result.exception is None or isinstance(result.exception, SystemExit), (
-                args,
-                result.exception,
-            )
+            result = invoke_gcadj(*args)  # an exception escaping a command fails the test
             assert not RAW.search(result.stderr), (args, result.stderr)
             data = args[0] == "fetch" or (args[0] == "export" and args[3] in DATA_ON_STDOUT)
             if not data:

@@ -17,14 +17,12 @@ blocks the other; the single-move check accepted it.
 from __future__ import annotations
 
 import pytest
-from conftest import budget
+from conftest import budget, invoke_gcadj
 from crafted_positions import crafted_fens, walk_a_few_plies
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 import gcadj
-from gcadj.cli.main import app
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import KINDS
 from gcadj.engine.position import Position, Termination
@@ -131,8 +129,8 @@ def test_double_check_position_in_a_log_and_in_perft() -> None:
     assert captured.status == "legal" and captured.legal_plies == 1
     assert captured.final_fen == "4u3/8/n2P4/8/2K5/8/pk6/3h4[] b - - 0 30"
 
-    result = CliRunner().invoke(app, ["perft", DOUBLE_CHECK_EP_FEN, "1"])
-    assert result.exit_code == 0, result.output
-    assert result.output.strip().splitlines() == ["1"]
-    divided = CliRunner().invoke(app, ["perft", DOUBLE_CHECK_EP_FEN, "1", "--divide"])
-    assert divided.output.strip().splitlines() == ["c5d6: 1", "1"]
+    result = invoke_gcadj("perft", DOUBLE_CHECK_EP_FEN, "1")
+    assert result.returncode == 0, result.stderr
+    assert (result.stdout + result.stderr).strip().splitlines() == ["1"]
+    divided = invoke_gcadj("perft", DOUBLE_CHECK_EP_FEN, "1", "--divide")
+    assert (divided.stdout + divided.stderr).strip().splitlines() == ["c5d6: 1", "1"]

@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from conftest import invoke_gcadj
 
-from gcadj.cli.main import app
 from gcadj.engine.move import Move
 from gcadj.engine.pieces import KINDS
 from gcadj.engine.position import Position
@@ -119,27 +118,25 @@ def test_divide_sums_to_perft(name: str) -> None:
 # ---------------------------------------------------------------------------------------
 # The command line
 
-runner = CliRunner()
-
 
 def test_cli_perft_startpos() -> None:
-    result = runner.invoke(app, ["perft", "startpos", "3"])
-    assert result.exit_code == 0
+    result = invoke_gcadj("perft", "startpos", "3")
+    assert result.returncode == 0
     assert result.stdout == "44392\n"
-    assert runner.invoke(app, ["perft", "startpos", "0"]).stdout == "1\n"
+    assert invoke_gcadj("perft", "startpos", "0").stdout == "1\n"
 
 
 def test_cli_perft_fen_argument() -> None:
     _, fen, counts = next(entry for entry in ENTRIES if entry[0] == "nightrider-pin")
-    result = runner.invoke(app, ["perft", fen, "2"])
-    assert result.exit_code == 0
+    result = invoke_gcadj("perft", fen, "2")
+    assert result.returncode == 0
     assert result.stdout == f"{counts[2]}\n"
 
 
 def test_cli_perft_divide_format() -> None:
     fen = next(fen for name, fen, _ in ENTRIES if name == "rank8-pawns-white")
-    result = runner.invoke(app, ["perft", fen, "2", "--divide"])
-    assert result.exit_code == 0
+    result = invoke_gcadj("perft", fen, "2", "--divide")
+    assert result.returncode == 0
     lines = result.stdout.splitlines()
     per_move: dict[Move, int] = {}
     for line in lines[:-1]:
@@ -157,8 +154,8 @@ def test_cli_perft_divide_format() -> None:
 
 def test_cli_perft_bad_fen_exits_2_naming_the_column() -> None:
     bad = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNY[] w - - 0 1"
-    result = runner.invoke(app, ["perft", bad, "1"])
-    assert result.exit_code == 2
+    result = invoke_gcadj("perft", bad, "1")
+    assert result.returncode == 2
     assert result.stdout == ""
     assert "column 43" in result.stderr
     assert "'Y' is not a piece letter" in result.stderr

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, run_gcadj
+from conftest import FIXTURES, invoke_gcadj
 
 from gcadj.app.check import check_source, check_text
 from gcadj.errors import FenError
@@ -166,20 +166,20 @@ def test_cli_exit_code_is_the_highest_that_applies(tmp_path: Path) -> None:
     illegal = str(LOGS / "illegal/castling.txt")
     bad = tmp_path / "bad.txt"
     bad.write_text("e4 e5\n")  # SAN in a log (numbered and alone, it would be PGN)
-    assert run_gcadj("check", legal).returncode == 0
-    assert run_gcadj("check", legal, illegal).returncode == 1
-    assert run_gcadj("check", illegal, str(bad), legal).returncode == 3
-    missing = run_gcadj("check", str(bad), str(tmp_path / "missing.txt"), legal, "--json")
+    assert invoke_gcadj("check", legal).returncode == 0
+    assert invoke_gcadj("check", legal, illegal).returncode == 1
+    assert invoke_gcadj("check", illegal, str(bad), legal).returncode == 3
+    missing = invoke_gcadj("check", str(bad), str(tmp_path / "missing.txt"), legal, "--json")
     assert missing.returncode == 4
     lines = [json.loads(line) for line in missing.stdout.splitlines()]
     assert [d["status"] for d in lines] == ["syntax-error", "error", "legal"]
-    assert run_gcadj("check", "--bogus").returncode == 2
+    assert invoke_gcadj("check", "--bogus").returncode == 2
     # no source: the (empty) piped stdin is the source (tests/cli/test_unix_habits.py)
-    assert run_gcadj("check").returncode == 4
+    assert invoke_gcadj("check").returncode == 4
 
 
 def test_cli_human_report_names_place_reason_and_board() -> None:
-    out = run_gcadj("check", str(LOGS / "illegal/en-passant-incomplete.txt")).stdout
+    out = invoke_gcadj("check", str(LOGS / "illegal/en-passant-incomplete.txt")).stdout
     first = out.splitlines()[0]
     assert first.startswith(
         str(LOGS / "illegal/en-passant-incomplete.txt") + ":5:1: 3. P c5-d6; c6-"
@@ -191,7 +191,7 @@ def test_cli_human_report_names_place_reason_and_board() -> None:
 
 
 def test_cli_reads_standard_input() -> None:
-    done = run_gcadj("check", "-", "--json", stdin="P f2-f3\np e7-e5\nP g2-g4\nq d8-h4\n")
+    done = invoke_gcadj("check", "-", "--json", stdin="P f2-f3\np e7-e5\nP g2-g4\nq d8-h4\n")
     data = json.loads(done.stdout)
     assert (data["source"], data["termination"], data["result"]) == ("<stdin>", "checkmate", "0-1")
 
@@ -202,7 +202,7 @@ def test_cli_reads_standard_input() -> None:
 )
 @pytest.mark.parametrize("command", ["check", "audit"])
 def test_bad_options_are_usage_errors_before_any_source(command: str, options: list[str]) -> None:
-    done = run_gcadj(command, *options, str(EXAMPLES / "ex1_pocket_mutation_drops.txt"))
+    done = invoke_gcadj(command, *options, str(EXAMPLES / "ex1_pocket_mutation_drops.txt"))
     assert done.returncode == 2
     assert done.stderr.startswith(f"gcadj {command}: {options[0]}")
     assert done.stdout == ""

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_gcadj
+from conftest import invoke_gcadj
 
 from gcadj.app.check import check_text
 from gcadj.judging import verdict as verdict_module
@@ -61,7 +61,7 @@ def test_the_command_prints_a_bounded_line(tmp_path: Path) -> None:
     log = tmp_path / "long.txt"
     limit = verdict_module.MAX_FINDINGS
     log.write_text(shuffle(limit + 300))
-    run = run_gcadj("check", "--all", "--json", str(log))
+    run = invoke_gcadj("check", "--all", "--json", str(log))
     assert run.returncode == 1, run.stderr
     (line,) = run.stdout.splitlines()
     verdict = json.loads(line)

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import run_gcadj
+from conftest import invoke_gcadj
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from random_games import corrupt, random_game
@@ -248,7 +248,7 @@ def test_export_fix_writes_the_fixed_log_and_says_where_it_stopped(tmp_path: Pat
     source = tmp_path / "game.txt"
     source.write_text(SLIPPED)
     out = tmp_path / "fixed.txt"
-    run = run_gcadj("export", str(source), "--to", "gc", "--fix", "-o", str(out))
+    run = invoke_gcadj("export", str(source), "--to", "gc", "--fix", "-o", str(out))
     assert run.returncode == 0, run.stderr
     assert "ply 5: 'P e5-d6; e6-' -> 'P e5-d6; d5-'" in run.stderr
     assert "stopped at ply 9 ('N f3-g4'" in run.stderr
@@ -259,11 +259,13 @@ def test_export_fix_writes_the_fixed_log_and_says_where_it_stopped(tmp_path: Pat
 def test_export_fix_never_overwrites_its_source_without_force(tmp_path: Path) -> None:
     source = tmp_path / "game.txt"
     source.write_text(SLIPPED)
-    run = run_gcadj("export", str(source), "--to", "gc", "--fix", "-o", str(source))
+    run = invoke_gcadj("export", str(source), "--to", "gc", "--fix", "-o", str(source))
     assert run.returncode == 2
     assert "is the source itself" in run.stderr
     assert source.read_text() == SLIPPED
-    forced = run_gcadj("export", str(source), "--to", "gc", "--fix", "-o", str(source), "--force")
+    forced = invoke_gcadj(
+        "export", str(source), "--to", "gc", "--fix", "-o", str(source), "--force"
+    )
     assert forced.returncode == 0, forced.stderr
     assert "gcadj: was 'B g1-f3'" in source.read_text()
 
@@ -271,14 +273,14 @@ def test_export_fix_never_overwrites_its_source_without_force(tmp_path: Path) ->
 def test_fix_is_for_game_courier_text_only(tmp_path: Path) -> None:
     source = tmp_path / "game.txt"
     source.write_text(SLIPPED)
-    run = run_gcadj("export", str(source), "--to", "pgn", "--fix")
+    run = invoke_gcadj("export", str(source), "--to", "pgn", "--fix")
     assert run.returncode == 2 and "--fix applies to --to gc only" in run.stderr
 
 
 def test_check_json_carries_the_suggestions(tmp_path: Path) -> None:
     source = tmp_path / "game.txt"
     source.write_text(EN_PASSANT + "P e5-d6; e6-\n")
-    run = run_gcadj("check", "--json", str(source))
+    run = invoke_gcadj("check", "--json", str(source))
     document = json.loads(run.stdout)
     assert document["first_illegal"]["suggestions"][0] == {
         "text": "P e5-d6; d5-",
@@ -294,7 +296,7 @@ def test_export_fix_keeps_an_unreadable_ply_and_the_rest_with_a_note(tmp_path: P
     typed = "I @c4 // the drop, typed with a stray space\np a7-a6\n"
     source.write_text("P e2-e4\np e7-e5\nB g1-f3\np d7-d6\nB f1-c4\nn g8-f6\n" + typed)
     out = tmp_path / "fixed.txt"
-    run = run_gcadj("export", str(source), "--to", "gc", "--fix", "-o", str(out))
+    run = invoke_gcadj("export", str(source), "--to", "gc", "--fix", "-o", str(out))
     assert run.returncode == 0, run.stderr
     assert "ply 3: 'B g1-f3' -> 'N g1-f3'" in run.stderr
     assert "ply 7 could not be read" in run.stderr

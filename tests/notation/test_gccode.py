@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import run_gcadj
+from conftest import invoke_gcadj
 
 from gcadj.app.check import check_text
 from gcadj.engine.fen import STARTING_FEN
@@ -141,11 +141,11 @@ def test_code_position_is_checked_like_a_fen() -> None:
 
 
 def test_cli_from_gc_and_to_gc() -> None:
-    done = run_gcadj("fen", "--from-gc", START_CODE)
+    done = invoke_gcadj("fen", "--from-gc", START_CODE)
     assert (done.returncode, done.stdout) == (0, STARTING_FEN + "\n")
-    done = run_gcadj("fen", "--from-gc", ENDGAME_CODE, "--turn", "b")
+    done = invoke_gcadj("fen", "--from-gc", ENDGAME_CODE, "--turn", "b")
     assert done.stdout == "k7/8/1K6/8/8/8/8/8[Q] b - - 0 1\n"
-    done = run_gcadj("fen", "--to-gc", "k7/8/1K6/8/8/8/8/8[Q] w - - 0 1")
+    done = invoke_gcadj("fen", "--to-gc", "k7/8/1K6/8/8/8/8/8[Q] w - - 0 1")
     assert (done.returncode, done.stdout) == (0, ENDGAME_CODE + "\n")
 
 
@@ -160,7 +160,7 @@ def test_cli_from_gc_and_to_gc() -> None:
     ],
 )
 def test_cli_errors_are_usage_errors_on_stderr(args: tuple[str, ...], message: str) -> None:
-    done = run_gcadj(*args)
+    done = invoke_gcadj(*args)
     assert done.returncode == 2
     assert message in done.stderr
     assert done.stdout == ""

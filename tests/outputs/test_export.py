@@ -18,7 +18,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from conftest import FIXTURES, ROOT, run_gcadj
+from conftest import FIXTURES, ROOT, invoke_gcadj
 
 from gcadj.app.check import check_text
 from gcadj.errors import ExportError
@@ -249,13 +249,13 @@ EX5 = "fixtures/examples/ex5_syntax_variants.txt"
 
 
 def test_cli_writes_the_golden_to_stdout() -> None:
-    done = run_gcadj("export", EX1, "--to", "pgn")
+    done = invoke_gcadj("export", EX1, "--to", "pgn")
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout == golden("ex1_pocket_mutation_drops", "pgn")
 
 
 def test_cli_notes_an_illegal_game_on_stderr() -> None:
-    done = run_gcadj("export", EX5, "--to", "fen")
+    done = invoke_gcadj("export", EX5, "--to", "fen")
     assert done.returncode == 0
     assert done.stdout == golden("ex5_syntax_variants", "fen")
     assert "ply 7 ('I*d5') is illegal [drop-not-in-pocket]" in done.stderr
@@ -263,13 +263,13 @@ def test_cli_notes_an_illegal_game_on_stderr() -> None:
 
 def test_cli_output_file_is_never_overwritten_without_force(tmp_path: Path) -> None:
     target = tmp_path / "game.pgn"
-    assert run_gcadj("export", EX1, "--to", "pgn", "-o", str(target)).returncode == 0
+    assert invoke_gcadj("export", EX1, "--to", "pgn", "-o", str(target)).returncode == 0
     assert target.read_text(encoding="utf-8") == golden("ex1_pocket_mutation_drops", "pgn")
     target.write_text("precious", encoding="utf-8")
-    done = run_gcadj("export", EX1, "--to", "pgn", "-o", str(target))
+    done = invoke_gcadj("export", EX1, "--to", "pgn", "-o", str(target))
     assert done.returncode == 2 and "exists; use --force" in done.stderr
     assert target.read_text(encoding="utf-8") == "precious"
-    done = run_gcadj("export", EX1, "--to", "fen", "-o", str(target), "--force")
+    done = invoke_gcadj("export", EX1, "--to", "fen", "-o", str(target), "--force")
     assert done.returncode == 0
     assert target.read_text(encoding="utf-8") == golden("ex1_pocket_mutation_drops", "fen")
     assert [p.name for p in tmp_path.iterdir()] == ["game.pgn"]  # no temporary file left
@@ -288,7 +288,7 @@ def test_cli_output_file_is_never_overwritten_without_force(tmp_path: Path) -> N
     ],
 )
 def test_cli_errors(args: tuple[str, ...], code: int, message: str) -> None:
-    done = run_gcadj(*args)
+    done = invoke_gcadj(*args)
     assert done.returncode == code
     assert message in done.stderr
     assert done.stdout == ""
@@ -301,11 +301,11 @@ def test_a_game_that_stops_being_readable_is_written_and_exits_as_check_does(
     same game (3: some game could not be parsed), as its help says."""
     cut = tmp_path / "cut.txt"
     cut.write_text("P e2-e4\np e7-e5\nP e4 e5\n", encoding="utf-8")
-    checked = run_gcadj("check", str(cut))
-    done = run_gcadj("export", str(cut), "--to", "pgn")
+    checked = invoke_gcadj("check", str(cut))
+    done = invoke_gcadj("export", str(cut), "--to", "pgn")
     assert done.returncode == checked.returncode == 3
     assert "1. e4 e5" in done.stdout and "ply 3 could not be read" in done.stderr
-    help_text = " ".join(run_gcadj("export", "--help").stdout.split())
+    help_text = " ".join(invoke_gcadj("export", "--help").stdout.split())
     assert "3 some game could not be parsed" in help_text
 
 
@@ -314,9 +314,9 @@ def test_fix_says_why_it_leaves_the_one_suggestion_check_offers(tmp_path: Path) 
     replaces only spellings, stops there and says so, naming that suggestion."""
     slip = tmp_path / "slip.txt"
     slip.write_text("P e2-e4\np e7-e5\nN g1-f4\n", encoding="utf-8")
-    checked = json.loads(run_gcadj("check", "--json", str(slip)).stdout)
+    checked = json.loads(invoke_gcadj("check", "--json", str(slip)).stdout)
     (suggestion,) = checked["first_illegal"]["suggestions"]
-    done = run_gcadj("export", "--to", "gc", "--fix", str(slip))
+    done = invoke_gcadj("export", "--to", "gc", "--fix", str(slip))
     assert done.returncode == 0
     said = done.stderr
     assert f"its one suggestion, {suggestion['text']!r} ({suggestion['why']})" in said
@@ -324,9 +324,9 @@ def test_fix_says_why_it_leaves_the_one_suggestion_check_offers(tmp_path: Path) 
 
 
 def test_cli_fen_ply_and_svg_ply() -> None:
-    done = run_gcadj("export", EX1, "--to", "fen", "--ply", "0")
+    done = invoke_gcadj("export", EX1, "--to", "fen", "--ply", "0")
     assert done.stdout == golden("ex1_pocket_mutation_drops", "fen").splitlines()[0] + "\n"
-    done = run_gcadj("export", EX1, "--to", "svg", "--ply", "4")
+    done = invoke_gcadj("export", EX1, "--to", "svg", "--ply", "4")
     assert done.returncode == 0 and ElementTree.fromstring(done.stdout).tag == f"{SVG}svg"
 
 
@@ -334,22 +334,24 @@ def test_cli_reads_its_own_pgn_and_gc_output(tmp_path: Path) -> None:
     for fmt in ("pgn", "gc"):
         exported = tmp_path / f"ex5.{fmt}"
         exported.write_text(golden("ex5_syntax_variants", fmt), encoding="utf-8")
-        done = run_gcadj("check", "--json", str(exported))
+        done = invoke_gcadj("check", "--json", str(exported))
         assert done.returncode == 1
         verdict = json.loads(done.stdout)
         assert verdict["first_illegal"]["ply"] == 7
         assert verdict["first_illegal"]["category"] == "drop-not-in-pocket"
-        again = run_gcadj("export", str(exported), "--to", fmt)
+        again = invoke_gcadj("export", str(exported), "--to", fmt)
         assert again.stdout == golden("ex5_syntax_variants", fmt)
 
 
 def test_cli_export_with_a_start_position(tmp_path: Path) -> None:
     log = tmp_path / "mate.txt"
     log.write_text("Q i1-a7\n", encoding="utf-8")
-    done = run_gcadj("export", str(log), "--to", "pgn", "--fen", "k8/8-/1K6-/8-/8-/8-/8-/8Q")
+    done = invoke_gcadj("export", str(log), "--to", "pgn", "--fen", "k8/8-/1K6-/8-/8-/8-/8-/8Q")
     assert '[FEN "k7/8/1K6/8/8/8/8/8[Q] w - - 0 1"]' in done.stdout
     assert "1. Q@a7# 1-0" in done.stdout
-    done = run_gcadj("export", str(log), "--to", "gc", "--fen", "k7/8/1K6/8/8/8/8/8[Q] w - - 0 1")
+    done = invoke_gcadj(
+        "export", str(log), "--to", "gc", "--fen", "k7/8/1K6/8/8/8/8/8[Q] w - - 0 1"
+    )
     assert done.stdout == '[FEN "k7/8/1K6/8/8/8/8/8[Q] w - - 0 1"]\n1. Q i1-a7\n'
 
 

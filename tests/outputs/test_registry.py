@@ -8,17 +8,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
-from typer.testing import CliRunner
+from conftest import FIXTURES, invoke_gcadj
 
 import gcadj.outputs.writers as writers_package
 from gcadj.app.check import check_text
-from gcadj.cli.main import app
 from gcadj.outputs.game_export import export_game
 from gcadj.outputs.registry import ExportError, Writer, writer_for, writers
 
 EX1 = FIXTURES / "examples" / "ex1_pocket_mutation_drops.txt"
-runner = CliRunner()
 
 
 def test_every_module_of_the_package_is_a_format_and_every_format_a_module() -> None:
@@ -36,16 +33,16 @@ def test_every_module_of_the_package_is_a_format_and_every_format_a_module() -> 
 
 
 def test_the_cli_offers_exactly_the_registered_formats() -> None:
-    done = runner.invoke(app, ["export", "--help"])
-    assert done.exit_code == 0
+    done = invoke_gcadj("export", "--help")
+    assert done.returncode == 0
     epilog = " ".join(done.stdout.split("Formats: ", 1)[1].split())
     for name, writer in writers().items():
         assert f"{name} ({' '.join(writer.help.split())}" in epilog
-    wrong = runner.invoke(app, ["export", str(EX1), "--to", "tiff"])
-    assert wrong.exit_code == 2
+    wrong = invoke_gcadj("export", str(EX1), "--to", "tiff")
+    assert wrong.returncode == 2
     choices = wrong.stderr.split("'tiff' is not one of ", 1)[1]
     assert [name.strip(" '.\n") for name in choices.split(",")] == list(writers())
-    overview = " ".join(runner.invoke(app, ["--help"]).stdout.split())
+    overview = " ".join(invoke_gcadj("--help").stdout.split())
     titles = [writer.title for writer in writers().values()]
     assert f"export Convert games to {', '.join(titles[:-1])} or {titles[-1]}." in overview
 
@@ -85,12 +82,12 @@ def new_format(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None
 @pytest.mark.usefixtures("new_format")
 def test_a_new_module_is_a_new_format_with_nothing_else_changed() -> None:
     assert "lines" in writers()
-    help_text = " ".join(runner.invoke(app, ["export", "--help"]).stdout.split())
+    help_text = " ".join(invoke_gcadj("export", "--help").stdout.split())
     assert "lines (one line per ply, as typed; several games: one list)" in help_text
-    overview = " ".join(runner.invoke(app, ["--help"]).stdout.split())
+    overview = " ".join(invoke_gcadj("--help").stdout.split())
     assert "or a list of lines." in overview  # the new format's title, last in the line
-    done = runner.invoke(app, ["export", str(EX1), "--to", "lines"])
-    assert done.exit_code == 0, done.stderr
+    done = invoke_gcadj("export", str(EX1), "--to", "lines")
+    assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[:2] == ["1 legal P e2-e4", "2 legal p e7-e5"]
     text = export_game(check_text("P e2-e4\nK e1-e3\n"), "lines")
     assert text == "1 legal P e2-e4\n2 illegal K e1-e3\n"

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, ROOT, invoke_gcadj
 from viewer_pages import page_data
 
 from gcadj.about import GENERATOR_META
@@ -145,18 +145,15 @@ def test_a_verdict_without_a_game_is_refused() -> None:
 
 
 def test_the_cli_writes_the_viewer(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
-    from gcadj.cli.main import app
 
     target = tmp_path / "game.html"
-    result = CliRunner().invoke(app, ["export", str(EX5), "--to", "html", "-o", str(target)])
-    assert result.exit_code == 0, result.stderr
+    result = invoke_gcadj("export", str(EX5), "--to", "html", "-o", str(target))
+    assert result.returncode == 0, result.stderr
     assert "is illegal" in result.stderr and GENERATOR_META in target.read_text()
-    again = CliRunner().invoke(app, ["export", str(EX5), "--to", "html", "-o", str(target)])
-    assert again.exit_code == 2  # never over an existing file without --force
-    ply = CliRunner().invoke(app, ["export", str(EX5), "--to", "html", "--ply", "3"])
-    assert ply.exit_code == 2 and "#ply=N" in ply.stderr
+    again = invoke_gcadj("export", str(EX5), "--to", "html", "-o", str(target))
+    assert again.returncode == 2  # never over an existing file without --force
+    ply = invoke_gcadj("export", str(EX5), "--to", "html", "--ply", "3")
+    assert ply.returncode == 2 and "#ply=N" in ply.stderr
 
 
 # -- in a browser -----------------------------------------------------------------------

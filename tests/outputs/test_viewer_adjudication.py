@@ -182,9 +182,9 @@ def test_browser_marks_the_plies_of_a_repetition(browser: WebDriver, tmp_path: P
 
 def gcadj_run(*args: str) -> str:
     """What `gcadj ARGS` prints, which must end with exit 0 or 1 (an illegal game)."""
-    from conftest import run_gcadj
+    from conftest import invoke_gcadj
 
-    done = run_gcadj(*args)
+    done = invoke_gcadj(*args)
     assert done.returncode in (0, 1), done.stderr
     return done.stdout
 

@@ -9,12 +9,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from conftest import FIXTURES
-from typer.testing import CliRunner
+from conftest import FIXTURES, invoke_gcadj
 from viewer_pages import page_data
 
 from gcadj.app.check import check_text
-from gcadj.cli.main import app
 from gcadj.outputs.game_export import export_game
 from gcadj.outputs.registry import writers
 from gcadj.outputs.viewer import write_games_viewer
@@ -27,7 +25,6 @@ EXAMPLES = FIXTURES / "examples"
 EX1 = EXAMPLES / "ex1_pocket_mutation_drops.txt"
 EX5 = EXAMPLES / "ex5_syntax_variants.txt"
 P_PAGE = FIXTURES / "pages" / "pmc_pocket_p_code.html"
-runner = CliRunner()
 
 
 @pytest.fixture
@@ -41,8 +38,8 @@ def folder(tmp_path: Path) -> Path:
 
 def test_a_folder_of_two_games_makes_one_page_holding_both(folder: Path, tmp_path: Path) -> None:
     target = tmp_path / "both.html"
-    done = runner.invoke(app, ["export", str(folder), "--to", "html", "-v", "-o", str(target)])
-    assert done.exit_code == 0, done.stderr
+    done = invoke_gcadj("export", str(folder), "--to", "html", "-v", "-o", str(target))
+    assert done.returncode == 0, done.stderr
     assert f"wrote 2 games to {target}" in done.stderr
     page = target.read_text(encoding="utf-8")
     games = page_data(page)["games"]
@@ -59,8 +56,8 @@ def test_a_two_game_database_makes_one_page_holding_both(tmp_path: Path) -> None
     database = tmp_path / "db.pgn"
     verdicts = [check_text(p.read_text(encoding="utf-8"), p.name) for p in (EX1, EX5)]
     database.write_text("\n".join(export_game(v, "pgn") for v in verdicts), encoding="utf-8")
-    done = runner.invoke(app, ["export", str(database), "--to", "html", "-v"])
-    assert done.exit_code == 0, done.stderr
+    done = invoke_gcadj("export", str(database), "--to", "html", "-v")
+    assert done.returncode == 0, done.stderr
     assert "wrote 2 games to standard output" in done.stderr
     games = page_data(done.stdout)["games"]
     assert isinstance(games, list) and len(games) == 2
@@ -76,12 +73,12 @@ def test_every_multi_game_export_writes_every_game(folder: Path) -> None:
     }
     assert set(counted) == {name for name, writer in writers().items() if writer.many}
     for fmt in writers():
-        done = runner.invoke(app, ["export", str(folder), str(EX1), "--to", fmt, "-v"])
+        done = invoke_gcadj("export", str(folder), str(EX1), "--to", fmt, "-v")
         if fmt in counted:
-            assert done.exit_code == 0, (fmt, done.stderr)
+            assert done.returncode == 0, (fmt, done.stderr)
             assert "wrote 3 games" in done.stderr and counted[fmt](done.stdout) == 3
         else:
-            assert done.exit_code == 2 and done.stdout == "", fmt
+            assert done.returncode == 2 and done.stdout == "", fmt
             assert "writes one game" in done.stderr and "wrote" not in done.stderr
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, run_gcadj
+from conftest import FIXTURES, invoke_gcadj
 from httpserver import FixtureServer, page, play_path, redirect, status
 
 from gcadj.app.pipeline import source_name
@@ -77,7 +77,7 @@ def assert_no_secret_in_files(folder: Path) -> int:
 
 
 def test_the_request_carries_the_credentials(server: FixtureServer, tmp_path: Path) -> None:
-    run = run_gcadj("check", "--json", secret_url(server, GAME), env=cache_home(tmp_path))
+    run = invoke_gcadj("check", "--json", secret_url(server, GAME), env=cache_home(tmp_path))
     assert run.returncode == 0, run.stderr
     (hit,) = server.hits(f"{GAME}&token={TOKEN}")
     assert (
@@ -89,11 +89,11 @@ def test_the_request_carries_the_credentials(server: FixtureServer, tmp_path: Pa
 def test_check_shows_no_secret(server: FixtureServer, tmp_path: Path) -> None:
     urls = [secret_url(server, path) for path in (GAME, MISSING, NO_MOVES)]
     for flags in (["--json"], [], ["-v"], ["-q"]):
-        run = run_gcadj("check", *flags, *urls, env=cache_home(tmp_path))
+        run = invoke_gcadj("check", *flags, *urls, env=cache_home(tmp_path))
         assert run.returncode == 4, run.stderr
         assert_no_secret(f"check {flags} stdout", run.stdout)
         assert_no_secret(f"check {flags} stderr", run.stderr)
-    run = run_gcadj("check", "--json", *urls, env=cache_home(tmp_path))
+    run = invoke_gcadj("check", "--json", *urls, env=cache_home(tmp_path))
     verdicts = [json.loads(line) for line in run.stdout.splitlines()]
     assert [v["source"] for v in verdicts] == [
         shown_url(server, p) for p in (GAME, MISSING, NO_MOVES)
@@ -108,7 +108,7 @@ def test_check_shows_no_secret(server: FixtureServer, tmp_path: Path) -> None:
 def test_export_shows_no_secret(to: str, server: FixtureServer, tmp_path: Path) -> None:
     target = tmp_path / "out" / f"game.{to}"
     target.parent.mkdir()
-    run = run_gcadj(
+    run = invoke_gcadj(
         "export", secret_url(server, GAME), "--to", to, "-o", str(target), env=cache_home(tmp_path)
     )
     assert run.returncode == 0, run.stderr
@@ -124,7 +124,7 @@ def test_audit_shows_no_secret_in_any_output(server: FixtureServer, tmp_path: Pa
     out.mkdir()
     urls = [secret_url(server, path) for path in (GAME, MISSING, NO_MOVES)]
     for flags in ([], ["-v"]):
-        run = run_gcadj(
+        run = invoke_gcadj(
             "audit",
             *urls,
             "--out",
@@ -155,7 +155,7 @@ def test_audit_shows_no_secret_in_any_output(server: FixtureServer, tmp_path: Pa
     assert shown_url(server, GAME).replace("&", "&amp;") in viewers[0].read_text()
     assert assert_no_secret_in_files(out) >= 4  # JSONL, CSV, report, viewer
     # --resume knows the redacted sources: nothing is judged again
-    run = run_gcadj(
+    run = invoke_gcadj(
         "audit", *urls, "--out", str(out / "r.jsonl"), "--resume", "-q", env=cache_home(tmp_path)
     )
     assert len((out / "r.jsonl").read_text().splitlines()) == 3
@@ -164,7 +164,7 @@ def test_audit_shows_no_secret_in_any_output(server: FixtureServer, tmp_path: Pa
 
 def test_fetch_writes_a_redacted_site_tag(server: FixtureServer, tmp_path: Path) -> None:
     target = tmp_path / "game.txt"
-    run = run_gcadj(
+    run = invoke_gcadj(
         "fetch",
         secret_url(server, GAME),
         "-o",
@@ -175,7 +175,7 @@ def test_fetch_writes_a_redacted_site_tag(server: FixtureServer, tmp_path: Path)
     )
     assert run.returncode == 0, run.stderr
     assert f'[Site "{shown_url(server, GAME)}"]' in target.read_text()
-    missing = run_gcadj(
+    missing = invoke_gcadj(
         "fetch", secret_url(server, MISSING), "--delay", "0", env=cache_home(tmp_path)
     )
     assert missing.returncode == 4
@@ -185,10 +185,10 @@ def test_fetch_writes_a_redacted_site_tag(server: FixtureServer, tmp_path: Path)
 
 
 def test_the_cache_is_keyed_without_the_credentials(server: FixtureServer, tmp_path: Path) -> None:
-    first = run_gcadj("check", secret_url(server, GAME), env=cache_home(tmp_path))
+    first = invoke_gcadj("check", secret_url(server, GAME), env=cache_home(tmp_path))
     assert first.returncode == 0, first.stderr
     other = secret_url(server, GAME).replace(PASSWORD, "another").replace(TOKEN, "other")
-    second = run_gcadj("check", other, env=cache_home(tmp_path))
+    second = invoke_gcadj("check", other, env=cache_home(tmp_path))
     assert second.returncode == 0, second.stderr
     assert len(server.hits(f"{GAME}&token={TOKEN}")) == 1  # the second came from the cache
     assert server.hits(f"{GAME}&token=other") == []
@@ -200,7 +200,7 @@ def test_the_cache_is_keyed_without_the_credentials(server: FixtureServer, tmp_p
 
 def test_an_unreachable_url_is_named_without_its_password(tmp_path: Path) -> None:
     url = f"http://bob:{PASSWORD}@127.0.0.1:9/play.php?log=x&apiKey={TOKEN}"
-    run = run_gcadj("check", "--json", url, env=cache_home(tmp_path))
+    run = invoke_gcadj("check", "--json", url, env=cache_home(tmp_path))
     assert run.returncode == 4
     (verdict,) = [json.loads(line) for line in run.stdout.splitlines()]
     assert verdict["source"] == "http://bob:***@127.0.0.1:9/play.php?log=x&apiKey=***"

@@ -8,13 +8,12 @@ fetcher against a real HTTP server on 127.0.0.1, and through the real command li
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Iterator
 from encodings.aliases import aliases
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, GCADJ, run_gcadj
+from conftest import FIXTURES, invoke_gcadj
 from httpserver import FixtureServer, page, play_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -165,7 +164,7 @@ def test_an_empty_body_is_an_error_and_never_cached(
 def test_fetch_of_an_empty_page_names_the_url_and_exits_4(server: FixtureServer) -> None:
     server.routes[play_path("empty")] = page(b"")
     url = server.url(play_path("empty"))
-    done = run_gcadj("fetch", url, "--no-cache", "--delay", "0", "--retries", "0")
+    done = invoke_gcadj("fetch", url, "--no-cache", "--delay", "0", "--retries", "0")
     assert done.returncode == 4
     assert url in done.stderr and "empty" in done.stderr
 
@@ -176,7 +175,7 @@ def test_an_audit_counts_an_empty_page_as_an_error(server: FixtureServer, tmp_pa
     out = tmp_path / "out.jsonl"
     urls = [server.url(play_path("empty")), server.url(play_path("good"))]
     args = ["audit", *urls, "--out", str(out), "--jobs", "1", "--quiet", "--no-cache"]
-    done = run_gcadj(*args, "--delay", "0", "--retries", "0")
+    done = invoke_gcadj(*args, "--delay", "0", "--retries", "0")
     statuses = {line["source"]: line["status"] for line in map(json.loads, out.open())}
     assert statuses == {urls[0]: "error", urls[1]: "legal"}, done.stderr
     assert done.returncode != 0
@@ -193,7 +192,7 @@ def test_a_windows_1252_file_keeps_its_characters_through_every_export(
 ) -> None:
     source = tmp_path / "game.txt"
     source.write_bytes(CP1252_LOG.encode("cp1252"))
-    done = run_gcadj("export", str(source), "--to", to)
+    done = invoke_gcadj("export", str(source), "--to", to)
     assert done.returncode == 0, done.stderr
     text = done.stdout if to != "json" else json.dumps(json.loads(done.stdout), ensure_ascii=False)
     for kept in ("“good” move — 5 €", "Jörg “Jo” Müller", "Zoë"):
@@ -202,12 +201,6 @@ def test_a_windows_1252_file_keeps_its_characters_through_every_export(
 
 @pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
 def test_utf16_logs_from_stdin_with_or_without_a_bom(codec: str) -> None:
-    done = subprocess.run(
-        [*GCADJ, "check", "-", "--json"],
-        input=CP1252_LOG.encode(codec),
-        capture_output=True,
-        check=False,
-        cwd=ROOT,
-    )
+    done = invoke_gcadj("check", "-", "--json", stdin=CP1252_LOG.encode(codec))
     verdict = json.loads(done.stdout)
     assert (verdict["status"], verdict["legal_plies"]) == ("legal", 2), done.stderr

@@ -8,12 +8,10 @@ import json
 import re
 from pathlib import Path
 
-from conftest import FIXTURES
-from typer.testing import CliRunner
+from conftest import FIXTURES, invoke_gcadj
 
 from gcadj.app.check import check_source, check_text
 from gcadj.app.pipeline import judge_source
-from gcadj.cli.main import app
 from gcadj.judging.verdict import Verdict
 from gcadj.outputs.game_export import export_game, export_games
 from gcadj.sources.own import NO_GAME_PAGE, NO_GAME_VERDICTS
@@ -82,15 +80,12 @@ def test_a_viewer_without_its_games_is_no_game_and_no_furniture_is_judged() -> N
 
 
 def test_an_audit_report_and_check_json_hold_no_game(tmp_path: Path) -> None:
-    runner = CliRunner()
     report, out = tmp_path / "report.html", tmp_path / "audit.jsonl"
-    done = runner.invoke(
-        app, ["audit", "-q", str(LOGS / "legal"), "-o", str(out), "--report", str(report)]
-    )
-    assert done.exit_code == 0, done.output
+    done = invoke_gcadj("audit", "-q", str(LOGS / "legal"), "-o", str(out), "--report", str(report))
+    assert done.returncode == 0, done.stderr
     verdict = check_source(str(report))
     assert verdict.status == "error" and NO_GAME_PAGE in str(verdict.error)
-    lines = runner.invoke(app, ["check", "--json", str(ILLEGAL_AT_4), str(LEGAL)]).stdout
+    lines = invoke_gcadj("check", "--json", str(ILLEGAL_AT_4), str(LEGAL)).stdout
     for text in (lines, lines.splitlines()[0] + "\n"):  # several verdicts, and one
         verdict = check_text(text, "verdicts.json")
         assert verdict.status == "error" and NO_GAME_VERDICTS in str(verdict.error)
@@ -117,6 +112,6 @@ def test_a_broken_or_edited_json_export_is_a_syntax_error_where_it_breaks() -> N
 def test_check_viewer_html_exits_as_for_its_game(tmp_path: Path) -> None:
     viewer = tmp_path / "v.html"
     viewer.write_text(export_game(check_source(str(ILLEGAL_AT_4)), "html"), encoding="utf-8")
-    done = CliRunner().invoke(app, ["check", str(viewer)])
-    assert done.exit_code == 1  # an illegal move found
+    done = invoke_gcadj("check", str(viewer))
+    assert done.returncode == 1  # an illegal move found
     assert f"{viewer}: illegal, first at ply 4" in done.stdout

@@ -7,12 +7,10 @@ import inspect
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
-from typer.testing import CliRunner
+from conftest import FIXTURES, invoke_gcadj
 
 from gcadj.app.check import check_text
 from gcadj.app.pipeline import JudgeOptions, judge_source
-from gcadj.cli.main import app
 from gcadj.engine.position import Position
 from gcadj.judging.verdict import Verdict
 from gcadj.notation.lexicon import SourceFormat
@@ -246,10 +244,8 @@ def test_a_p_preset_game_reads_back_alone_and_in_a_database(tmp_path: Path) -> N
     assert [v.outcome for v in verdicts].count("internal-error") == 0
     for fmt in ("gc", "html"):  # exported again from the PGN (they exited 5)
         out = tmp_path / f"again.{fmt}"
-        done = CliRunner().invoke(
-            app, ["export", str(database) + "#1", "--to", fmt, "-o", str(out)]
-        )
-        assert done.exit_code == 0, done.stderr
+        done = invoke_gcadj("export", str(database) + "#1", "--to", fmt, "-o", str(out))
+        assert done.returncode == 0, done.stderr
         assert "carol" in out.read_text(encoding="utf-8")
 
 

@@ -7,11 +7,9 @@ from __future__ import annotations
 import string
 
 import pytest
-from conftest import FIXTURES
-from typer.testing import CliRunner
+from conftest import FIXTURES, invoke_gcadj
 
 from gcadj.app.check import check_source, check_text
-from gcadj.cli.main import app
 from gcadj.vocabulary import PocketFile
 
 OPENING = "P e2-e4\np e7-e5\n"
@@ -88,11 +86,10 @@ def test_a_square_typo_is_not_taken_for_a_preset() -> None:
 
 
 def test_the_cli_reads_a_p_log_without_the_option() -> None:
-    runner = CliRunner()
     path = str(FIXTURES / "parse" / "pocket_p.txt")
-    assert runner.invoke(app, ["check", path]).exit_code == 1  # an illegal ply, not 3
-    assert runner.invoke(app, ["check", "--pocket-file", "i", path]).exit_code == 3
-    assert runner.invoke(app, ["check", "--pocket-file", "P", path]).exit_code == 1
+    assert invoke_gcadj("check", path).returncode == 1  # an illegal ply, not 3
+    assert invoke_gcadj("check", "--pocket-file", "i", path).returncode == 3
+    assert invoke_gcadj("check", "--pocket-file", "P", path).returncode == 1
 
 
 def test_gc_plies_inside_pgn_find_the_pocket_file_as_a_log_does() -> None:

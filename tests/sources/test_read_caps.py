@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, GCADJ, ROOT, run_gcadj
+from conftest import FIXTURES, GCADJ, ROOT, invoke_gcadj, run_gcadj
 
 from gcadj.cli.common_options import parse_bytes
 from gcadj.sources.read import (
@@ -35,7 +35,7 @@ def test_a_file_over_the_cap_is_an_error_and_the_other_sources_go_on(tmp_path: P
     small, large = tmp_path / "small.txt", tmp_path / "large.txt"
     small.write_text(GAME)
     large.write_text(GAME + "// padding\n" * 200)
-    run = run_gcadj("check", "--json", "--max-bytes", "1K", str(large), str(small))
+    run = invoke_gcadj("check", "--json", "--max-bytes", "1K", str(large), str(small))
     assert run.returncode == 4
     verdicts = [json.loads(line) for line in run.stdout.splitlines()]
     by_source = {v["source"]: v for v in verdicts}
@@ -62,7 +62,7 @@ def test_a_6_gb_sparse_file_in_an_audit_folder_gets_its_error(tmp_path: Path) ->
     with (folder / "huge.txt").open("wb") as handle:
         handle.truncate(6 << 30)  # sparse: 6 GB long, no disk used
     out = tmp_path / "r.jsonl"
-    run = run_gcadj("audit", str(folder), "--out", str(out), "--jobs", "2", "-q")
+    run = invoke_gcadj("audit", str(folder), "--out", str(out), "--jobs", "2", "-q")
     assert run.returncode == 4, run.stderr
     assert "MemoryError" not in run.stdout + run.stderr
     rows = {row["source"]: row for row in map(json.loads, out.read_text().splitlines())}
@@ -74,6 +74,7 @@ def test_a_6_gb_sparse_file_in_an_audit_folder_gets_its_error(tmp_path: Path) ->
 
 @pytest.mark.parametrize("command", ["check", "export", "audit"])
 def test_a_device_is_refused_in_words(command: str, tmp_path: Path) -> None:
+    # A process (run_gcadj), under its hang guard: reading /dev/zero to the end never ends.
     extra = ["--to", "pgn"] if command == "export" else []
     extra += ["--out", str(tmp_path / "r.jsonl")] if command == "audit" else []
     run = run_gcadj(command, "/dev/zero", *extra)
@@ -105,7 +106,7 @@ def test_endless_standard_input_stops_at_the_cap() -> None:
 
 
 def test_standard_input_under_the_cap_is_read() -> None:
-    run = run_gcadj("check", "-", stdin=GAME.encode())
+    run = invoke_gcadj("check", "-", stdin=GAME.encode())
     assert run.returncode == 0 and "legal" in run.stdout
 
 
@@ -126,6 +127,8 @@ def _write_later(path: Path, data: bytes) -> threading.Thread:
 
 
 def test_a_fifo_with_a_writer_is_read(tmp_path: Path) -> None:
+    # The FIFO tests run gcadj as a process (run_gcadj), under its hang guard: a FIFO read
+    # wrong blocks forever, which in process would stop the suite instead of failing.
     fifo = _fifo(tmp_path)
     writer = _write_later(fifo, GAME.encode())
     run = run_gcadj("check", "--json", str(fifo))
@@ -230,7 +233,7 @@ def test_max_bytes_takes_a_size_with_a_suffix(text: str, value: int) -> None:
 
 @pytest.mark.parametrize("text", ["0", "-1", "12X", "M", "1.5M", ""])
 def test_a_bad_max_bytes_is_a_usage_error(text: str) -> None:
-    run = run_gcadj("check", "--max-bytes", text, "x.txt")
+    run = invoke_gcadj("check", "--max-bytes", text, "x.txt")
     assert run.returncode == 2
     needs = "a size in bytes ≥ 1, with K, M or G for KiB, MiB or GiB (64M)"
     assert f"--max-bytes needs {needs}, not {text!r}" in run.stderr

@@ -1,7 +1,7 @@
 """`gcadj serve` over HTTP: the JSON API, the limits and the refusals, against a real server.
 
 Each expectation is computed here by the library itself (`judge_source`, the same pipeline
-the CLI uses) or by ``gcadj check --json`` run as a process, never written by hand.
+the CLI uses) or by ``gcadj check --json``, never written by hand.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from conftest import FIXTURES, ROOT, run_gcadj
+from conftest import FIXTURES, ROOT, invoke_gcadj
 from httpserver import FixtureServer, page
 from serving import Server, running_server, wait_for, zip_of
 
@@ -54,7 +54,7 @@ def lines(response: requests.Response) -> list[dict[str, object]]:
 
 def cli_json(*paths: Path) -> list[str]:
     """What `gcadj check --json` prints for these files, run from their folder."""
-    done = run_gcadj("check", "--json", *(p.name for p in paths), cwd=paths[0].parent)
+    done = invoke_gcadj("check", "--json", *(p.name for p in paths), cwd=paths[0].parent)
     return done.stdout.splitlines()
 
 
