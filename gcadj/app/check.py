@@ -36,7 +36,8 @@ def check_text(
     ``<source>: empty`` (a log with tags and no plies is a game, of 0 plies). A log that
     becomes unreadable at a ply is judged up to that ply. A bad `fen` raises `FenError`.
     Without `pocket_file` (and a PocketFile tag), the pockets are on the file the plies
-    use.
+    use. Text that holds several games (a PGN database: tags after moves start another
+    game) gives its first, named ``<source>#1``, as `judge_source` names it.
 
     Examples:
         >>> verdict = check_text('''P e2-e4

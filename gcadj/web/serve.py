@@ -16,10 +16,13 @@ import json
 import logging
 import math
 import os
+import signal
 import socket
 import sys
 import threading
-from typing import Final
+from collections.abc import Callable
+from types import FrameType
+from typing import Any, Final
 
 from gcadj.errors import ServeError
 from gcadj.web.limits import ANY_HOST, ServeSettings, is_loopback_host
@@ -121,21 +124,35 @@ def run_server(settings: ServeSettings, *, open_browser: bool = False) -> None:
         h11_max_incomplete_event_size=64 * 1024,
     )
     server = uvicorn.Server(config)
-    log_to_stderr()
-    print(startup_line(settings, settings.pool_size), flush=True)
-    if os.environ.get(SETTINGS_ENV):
-        said = json.dumps(dataclasses.asdict(settings))
-        print(SETTINGS_LINE + said, file=sys.stderr, flush=True)
-    if open_browser:
-        import webbrowser
-
-        threading.Timer(0.5, webbrowser.open, args=(settings.url,)).start()
+    before = stops_from_now(server.handle_exit)
     try:
+        log_to_stderr()
+        print(startup_line(settings, settings.pool_size), flush=True)
+        if os.environ.get(SETTINGS_ENV):
+            said = json.dumps(dataclasses.asdict(settings))
+            print(SETTINGS_LINE + said, file=sys.stderr, flush=True)
+        if open_browser:
+            import webbrowser
+
+            threading.Timer(0.5, webbrowser.open, args=(settings.url,)).start()
         server.run(sockets=[sock])
     finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
         sock.close()
         store.close()
     sys.stdout.flush()
+
+
+def stops_from_now(stop: Callable[[int, FrameType | None], None]) -> dict[int, Any]:
+    """Ctrl-C and SIGTERM call `stop` (uvicorn's own handler: the server stops, gracefully)
+    from the moment the address is printed, not only once uvicorn listens for them: one that
+    came in between interrupted the making of the event loop, and asyncio printed warnings
+    and a traceback. The handlers before, to put back; none changed outside the main thread,
+    where no signal can be handled."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
 
 
 def connection_cap(settings: ServeSettings) -> int:

@@ -18,7 +18,7 @@ import json
 import random
 
 from conftest import budget, invoke_gcadj
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from random_games import random_game
 from verdict_shape import assert_verdict_shape
@@ -127,13 +127,15 @@ def test_any_bytes_into_check_give_a_readable_report(data: bytes) -> None:
 
 @SETTINGS
 @given(TEXTS, st.booleans())
+@example('[Variant "Pocket Mutation Chess"]\nP e2-e4[White "a"]\n[White "a"]', False)  # two games
 def test_any_text_into_check_text_gives_a_verdict_of_the_documented_shape(
     text: str, all_findings: bool
 ) -> None:
     verdict = gcadj.check_text(text, "fuzz.txt", all_findings=all_findings)  # the public API
     record = verdict.to_json()
     assert_verdict_shape(record)
-    assert record["source"] == "fuzz.txt"
+    games = len(gcadj.judge_source("fuzz.txt", text=text))  # text may hold a PGN database
+    assert record["source"] == ("fuzz.txt" if games == 1 else "fuzz.txt#1")
 
 
 # -- the judge ---------------------------------------------------------------------------

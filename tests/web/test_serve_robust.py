@@ -365,3 +365,29 @@ def test_no_answer_is_a_500_whatever_the_path(tmp_path: Path) -> None:
             assert first.startswith(b"HTTP/1.1 4"), (path, first)
         answer = request_from(server, "GET", "/r/" + "a" * 24 + "/%D0%BF.csv", source="127.0.0.2")
         assert answer.status == 404
+
+
+def test_a_signal_as_the_address_is_printed_asks_the_server_to_stop() -> None:
+    """From the printed address on, Ctrl-C and SIGTERM reach uvicorn's own handler (the
+    server stops gracefully), even before uvicorn listens for them: one that came between
+    the address and the event loop used to interrupt asyncio mid-start, with a traceback.
+    The handlers before are given back to be put back."""
+    from types import FrameType
+
+    from gcadj.web.serve import stops_from_now
+
+    received: list[int] = []
+
+    def stop(number: int, frame: FrameType | None) -> None:
+        received.append(number)
+
+    before = stops_from_now(stop)
+    try:
+        signal.raise_signal(signal.SIGINT)  # no KeyboardInterrupt: asked to stop
+        signal.raise_signal(signal.SIGTERM)  # no death by signal either
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+    assert received == [signal.SIGINT, signal.SIGTERM]
+    assert signal.getsignal(signal.SIGINT) is before[signal.SIGINT]
+    assert signal.getsignal(signal.SIGTERM) is before[signal.SIGTERM]
