@@ -514,11 +514,11 @@ def test_cli_fetch_warns_when_the_diagram_disagrees(tmp_path: Path) -> None:
     assert "warning: the page's board diagram differs" in stderr
 
 
-def test_cli_export_reads_a_url_directly(server: FixtureServer) -> None:
+def test_cli_export_reads_a_url_directly(server: FixtureServer, tmp_path: Path) -> None:
     url = server.url(play_path("alice-bob-2009-166-518"))
-    code, stdout, stderr = invoke("export", url, "--to", "gc")
-    assert code == 0, stderr
-    assert '[White "alice"]' in stdout and "R h1-i1; I-i1" in stdout
+    done = invoke_gcadj("export", url, "--to", "gc", env={"XDG_CACHE_HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert '[White "alice"]' in done.stdout and "R h1-i1; I-i1" in done.stdout
 
 
 def test_cli_check_reads_a_url_directly(server: FixtureServer, tmp_path: Path) -> None:
