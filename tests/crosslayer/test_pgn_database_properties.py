@@ -16,6 +16,7 @@ line (which would turn a tag line into moves, and the tags after it into a new g
 from __future__ import annotations
 
 import functools
+import io
 import random
 import re
 from typing import Any
@@ -78,8 +79,8 @@ def movetext_start(game: str) -> int:
 
 
 def corrupted(game: str, kind: str, rng: random.Random) -> str:
-    if kind == "truncated":
-        return game[: rng.randrange(1, len(game))]
+    if kind == "truncated":  # within its moves: a game cut to its tags alone is no game
+        return game[: rng.randrange(movetext_start(game) + 1, len(game))]  # (see below)
     if kind == "stray-line":
         lines = game.split("\n")
         first = game[: movetext_start(game)].count("\n")
@@ -126,3 +127,20 @@ def test_any_one_broken_game_costs_only_itself(
             continue
         assert after.log is not None and after.log.tag("GameId") == str(number)
         assert comparable(after) == comparable(before), number
+
+
+def test_a_game_cut_to_its_tags_reads_with_the_next_game_as_python_chess_reads_it() -> None:
+    """Tags, a blank line, then the next game's tags: the first game had no moves, and the
+    reader, as python-chess's, takes both tag sections as one game's, so a game cut right
+    after its tags is not a game of its own. gcadj keeps every tag in order (its `tag` gives
+    a name's first value, where python-chess keeps the last)."""
+    import chess.pgn
+
+    text = '[Event "A"]\n[White "x"]\n\n[Event "B"]\n[White "y"]\n\n1. e4 e5 *\n'
+    stream = io.StringIO(text)
+    theirs = []
+    while (game := chess.pgn.read_game(stream)) is not None:
+        theirs.append((game.headers["Event"], game.end().ply()))
+    (ours,) = judge_source("db.pgn", text=text)
+    assert ours.log is not None and theirs == [("B", ours.plies)] and ours.plies == 2
+    assert ours.log.tags == (("Event", "A"), ("White", "x"), ("Event", "B"), ("White", "y"))
