@@ -177,4 +177,5 @@ __all__ = [
     "log_to_stderr",
     "run_server",
     "startup_line",
+    "stops_from_now",
 ]
